@@ -1,0 +1,23 @@
+//! The SysY front end: parsing (pest grammar to AST) and semantic checking (AST to the typed,
+//! resolved tree in `hir`), with diagnostics that point at the source.
+
+pub mod ast;
+pub mod check;
+pub mod consteval;
+pub mod diagnostic;
+pub mod hir;
+pub mod literal;
+pub mod parser;
+pub mod runtime;
+pub mod source;
+mod syntax_error;
+pub mod types;
+
+pub use diagnostic::Diagnostic;
+pub use source::SourceFile;
+
+/// Parses and checks a whole program.
+pub fn compile(file: &SourceFile) -> Result<hir::Program, Vec<Diagnostic>> {
+    let unit = parser::parse(&file.text)?;
+    check::check(file, &unit)
+}

@@ -1,0 +1,332 @@
+//! The pest parser and the conversion of its parse tree into the AST.
+
+use crate::ast::*;
+use crate::diagnostic::Diagnostic;
+use crate::literal;
+use crate::source::Span;
+use crate::syntax_error;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+use std::sync::LazyLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar.pest"]
+pub struct SysYParser;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    let left = |r| Op::infix(r, Assoc::Left);
+    PrattParser::new()
+        .op(left(Rule::op_or))
+        .op(left(Rule::op_and))
+        .op(left(Rule::op_eq) | left(Rule::op_ne))
+        .op(left(Rule::op_lt) | left(Rule::op_gt) | left(Rule::op_le) | left(Rule::op_ge))
+        .op(left(Rule::op_add) | left(Rule::op_sub))
+        .op(left(Rule::op_mul) | left(Rule::op_div) | left(Rule::op_rem))
+        .op(Op::prefix(Rule::op_pos) | Op::prefix(Rule::op_neg) | Op::prefix(Rule::op_not))
+});
+
+/// Parses a whole source text. A syntax error yields one diagnostic; malformed literals yield
+/// one diagnostic each.
+pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
+    let pairs = match SysYParser::parse(Rule::program, text) {
+        Ok(pairs) => pairs,
+        Err(err) => return Err(vec![syntax_error::describe(text, err)]),
+    };
+    let mut builder = Builder { errors: Vec::new() };
+    let unit = builder.program(pairs);
+    if builder.errors.is_empty() {
+        Ok(unit)
+    } else {
+        Err(builder.errors)
+    }
+}
+
+fn span(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+/// Walks pest pairs into AST nodes, collecting literal errors on the way.
+struct Builder {
+    errors: Vec<Diagnostic>,
+}
+
+/// The next child pair, which the grammar guarantees to exist.
+fn next<'a>(pairs: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Pair<'a, Rule> {
+    pairs.next().expect("grammar guarantees this child")
+}
+
+/// Pairs that carry meaning, without punctuation tokens.
+fn meaningful(pair: Pair<Rule>) -> impl Iterator<Item = Pair<Rule>> {
+    pair.into_inner().filter(|p| {
+        !matches!(
+            p.as_rule(),
+            Rule::semi
+                | Rule::comma
+                | Rule::assign
+                | Rule::lparen
+                | Rule::rparen
+                | Rule::lbracket
+                | Rule::rbracket
+                | Rule::lbrace
+                | Rule::rbrace
+        )
+    })
+}
+
+impl Builder {
+    fn program(&mut self, mut pairs: Pairs<Rule>) -> CompUnit {
+        let program = next(&mut pairs);
+        let items = program
+            .into_inner()
+            .filter_map(|p| match p.as_rule() {
+                Rule::decl => Some(Item::Decl(self.decl(p))),
+                Rule::func_def => Some(Item::Func(self.func_def(p))),
+                _ => None,
+            })
+            .collect();
+        CompUnit { items }
+    }
+
+    fn decl(&mut self, pair: Pair<Rule>) -> Decl {
+        let mut is_const = false;
+        let mut ty = BaseType::Int;
+        let mut defs = Vec::new();
+        for p in meaningful(pair) {
+            match p.as_rule() {
+                Rule::kw_const => is_const = true,
+                Rule::btype => ty = base_type(p),
+                Rule::var_def => defs.push(self.var_def(p)),
+                _ => {}
+            }
+        }
+        Decl { is_const, ty, defs }
+    }
+
+    fn var_def(&mut self, pair: Pair<Rule>) -> VarDef {
+        let mut inner = meaningful(pair);
+        let name = ident(next(&mut inner));
+        let dims = self.exprs(next(&mut inner));
+        let init = inner.next().map(|p| self.init_val(p));
+        VarDef { name, dims, init }
+    }
+
+    fn exprs(&mut self, pair: Pair<Rule>) -> Vec<Expr> {
+        meaningful(pair).map(|p| self.expr(p)).collect()
+    }
+
+    fn init_val(&mut self, pair: Pair<Rule>) -> InitVal {
+        let inner = next(&mut pair.into_inner());
+        match inner.as_rule() {
+            Rule::init_list => {
+                let s = span(&inner);
+                let items = meaningful(inner).map(|p| self.init_val(p)).collect();
+                InitVal::List(items, s)
+            }
+            _ => InitVal::Expr(self.expr(inner)),
+        }
+    }
+
+    fn func_def(&mut self, pair: Pair<Rule>) -> FuncDef {
+        let mut inner = meaningful(pair);
+        let ret = match next(&mut next(&mut inner).into_inner()).as_rule() {
+            Rule::kw_int => ReturnType::Int,
+            Rule::kw_float => ReturnType::Float,
+            _ => ReturnType::Void,
+        };
+        let name = ident(next(&mut inner));
+        let params = meaningful(next(&mut inner))
+            .map(|p| self.param(p))
+            .collect();
+        let body = self.block(next(&mut inner));
+        FuncDef {
+            ret,
+            name,
+            params,
+            body,
+        }
+    }
+
+    fn param(&mut self, pair: Pair<Rule>) -> Param {
+        let mut inner = meaningful(pair);
+        let ty = base_type(next(&mut inner));
+        let name = ident(next(&mut inner));
+        let dims = inner.next().map(|p| self.exprs(p));
+        Param { ty, name, dims }
+    }
+
+    fn block(&mut self, pair: Pair<Rule>) -> Block {
+        let close = pair
+            .clone()
+            .into_inner()
+            .last()
+            .map(|p| span(&p))
+            .unwrap_or_default();
+        let items = meaningful(pair)
+            .map(|p| match p.as_rule() {
+                Rule::decl => BlockItem::Decl(self.decl(p)),
+                _ => BlockItem::Stmt(self.stmt(p)),
+            })
+            .collect();
+        Block { items, close }
+    }
+
+    fn stmt(&mut self, pair: Pair<Rule>) -> Stmt {
+        let pair = next(&mut pair.into_inner());
+        let whole = span(&pair);
+        match pair.as_rule() {
+            Rule::block => Stmt::Block(self.block(pair)),
+            Rule::assign_stmt => {
+                let mut inner = meaningful(pair);
+                let target = self.lval(next(&mut inner));
+                let value = self.expr(next(&mut inner));
+                Stmt::Assign(target, value)
+            }
+            Rule::if_stmt => {
+                let mut inner = meaningful(pair).filter(|p| p.as_rule() != Rule::kw_else);
+                next(&mut inner);
+                let cond = self.expr(next(&mut inner));
+                let then = Box::new(self.stmt(next(&mut inner)));
+                let otherwise = inner.next().map(|p| Box::new(self.stmt(p)));
+                Stmt::If(cond, then, otherwise)
+            }
+            Rule::while_stmt => {
+                let mut inner = meaningful(pair);
+                next(&mut inner);
+                let cond = self.expr(next(&mut inner));
+                let body = Box::new(self.stmt(next(&mut inner)));
+                Stmt::While(cond, body)
+            }
+            Rule::break_stmt => Stmt::Break(whole),
+            Rule::continue_stmt => Stmt::Continue(whole),
+            Rule::return_stmt => {
+                let keyword = span(&next(&mut pair.clone().into_inner()));
+                let value = meaningful(pair)
+                    .find(|p| p.as_rule() == Rule::expr)
+                    .map(|p| self.expr(p));
+                Stmt::Return(value, keyword)
+            }
+            _ => Stmt::Expr(meaningful(pair).next().map(|p| self.expr(p))),
+        }
+    }
+
+    fn lval(&mut self, pair: Pair<Rule>) -> LVal {
+        let s = span(&pair);
+        let mut inner = meaningful(pair);
+        let name = ident(next(&mut inner));
+        let indices = inner.map(|p| self.expr(p)).collect();
+        LVal {
+            name,
+            indices,
+            span: s,
+        }
+    }
+
+    fn expr(&mut self, pair: Pair<Rule>) -> Expr {
+        PRATT
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let op_kind = match op.as_rule() {
+                    Rule::op_pos => UnaryOp::Pos,
+                    Rule::op_neg => UnaryOp::Neg,
+                    _ => UnaryOp::Not,
+                };
+                Expr {
+                    span: span(&op).to(rhs.span),
+                    kind: ExprKind::Unary(op_kind, Box::new(rhs)),
+                }
+            })
+            .map_infix(|lhs, op, rhs| {
+                let op_kind = match op.as_rule() {
+                    Rule::op_or => BinaryOp::Or,
+                    Rule::op_and => BinaryOp::And,
+                    Rule::op_eq => BinaryOp::Eq,
+                    Rule::op_ne => BinaryOp::Ne,
+                    Rule::op_lt => BinaryOp::Lt,
+                    Rule::op_gt => BinaryOp::Gt,
+                    Rule::op_le => BinaryOp::Le,
+                    Rule::op_ge => BinaryOp::Ge,
+                    Rule::op_add => BinaryOp::Add,
+                    Rule::op_sub => BinaryOp::Sub,
+                    Rule::op_mul => BinaryOp::Mul,
+                    Rule::op_div => BinaryOp::Div,
+                    _ => BinaryOp::Rem,
+                };
+                Expr {
+                    span: lhs.span.to(rhs.span),
+                    kind: ExprKind::Binary(op_kind, Box::new(lhs), Box::new(rhs)),
+                }
+            })
+            .parse(pair.into_inner())
+    }
+
+    fn primary(&mut self, pair: Pair<Rule>) -> Expr {
+        let s = span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::paren => {
+                let mut inner = self.expr(next(&mut meaningful(pair)));
+                inner.span = s;
+                return inner;
+            }
+            Rule::call => {
+                let mut inner = meaningful(pair);
+                let name = ident(next(&mut inner));
+                let args = meaningful(next(&mut inner))
+                    .map(|p| match p.as_rule() {
+                        Rule::string => self.string(p),
+                        _ => self.expr(p),
+                    })
+                    .collect();
+                ExprKind::Call(name, args)
+            }
+            Rule::number => self.number(pair),
+            _ => ExprKind::LVal(self.lval(pair)),
+        };
+        Expr { kind, span: s }
+    }
+
+    fn number(&mut self, pair: Pair<Rule>) -> ExprKind {
+        let s = span(&pair);
+        let lit = next(&mut pair.into_inner());
+        let text = lit.as_str();
+        match lit.as_rule() {
+            Rule::float_lit => ExprKind::Float(literal::parse_float(text)),
+            _ => match literal::parse_int(text) {
+                Ok(v) => ExprKind::Int(v),
+                Err(msg) => {
+                    self.errors.push(Diagnostic::error(s, msg));
+                    ExprKind::Int(0)
+                }
+            },
+        }
+    }
+
+    fn string(&mut self, pair: Pair<Rule>) -> Expr {
+        let s = span(&pair);
+        let text = pair.as_str();
+        let body = &text[1..text.len() - 1];
+        let value = literal::parse_string(body).unwrap_or_else(|msg| {
+            self.errors.push(Diagnostic::error(s, msg));
+            String::new()
+        });
+        Expr {
+            kind: ExprKind::Str(value),
+            span: s,
+        }
+    }
+}
+
+fn ident(pair: Pair<Rule>) -> Ident {
+    Ident {
+        name: pair.as_str().to_string(),
+        span: span(&pair),
+    }
+}
+
+fn base_type(pair: Pair<Rule>) -> BaseType {
+    match next(&mut pair.into_inner()).as_rule() {
+        Rule::kw_float => BaseType::Float,
+        _ => BaseType::Int,
+    }
+}
