@@ -196,7 +196,7 @@ mod tests {
         // 2^24 + 1 ties to even, 2^24 + 3 ties up, a nonzero tail beyond the tie rounds up.
         assert_eq!(parse_float("0x1000001p0"), 16777216.0);
         assert_eq!(parse_float("0x1000003p0"), 16777220.0);
-        assert_eq!(parse_float("0x1000001000000000001p-40"), 16777218.0);
+        assert_eq!(parse_float("0x1000001000000000001p-48"), 16777218.0);
     }
 
     #[test]

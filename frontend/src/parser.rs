@@ -33,6 +33,9 @@ pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
         Ok(pairs) => pairs,
         Err(err) => return Err(vec![syntax_error::describe(text, err)]),
     };
+    if let Some(too_deep) = too_deep(pairs.clone()) {
+        return Err(vec![too_deep]);
+    }
     let mut builder = Builder { errors: Vec::new() };
     let unit = builder.program(pairs);
     if builder.errors.is_empty() {
@@ -42,9 +45,42 @@ pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
     }
 }
 
+/// How deeply the syntax tree may nest. The stages after parsing recurse over the tree; this
+/// bound keeps them well inside the compiler thread's stack.
+pub const MAX_DEPTH: u32 = 200_000;
+
+/// A diagnostic if the tree built from `pairs` would nest deeper than `MAX_DEPTH`. Walks the
+/// parse tree without recursion. An operator chain `a + b + ...` flattened in one `expr` pair
+/// becomes that many nested nodes, so an `expr` counts as deep as it has operands.
+fn too_deep(pairs: Pairs<Rule>) -> Option<Diagnostic> {
+    let mut stack: Vec<(Pair<Rule>, u32)> = pairs.map(|p| (p, 0)).collect();
+    while let Some((pair, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            let at = pair.as_span().start();
+            return Some(Diagnostic::error(
+                Span::new(at, at + 1),
+                format!("program is nested too deeply (more than {MAX_DEPTH} levels)"),
+            ));
+        }
+        let step = match pair.as_rule() {
+            Rule::expr => pair.clone().into_inner().count() as u32,
+            _ => 1,
+        };
+        stack.extend(pair.into_inner().map(|child| (child, depth + step)));
+    }
+    None
+}
+
+/// The span of a pair, from its first to its last token. (pest's own span of a rule may run
+/// on over the whitespace after it.)
 fn span(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
-    Span::new(s.start(), s.end())
+    let end = pair
+        .clone()
+        .into_inner()
+        .last()
+        .map_or(s.end(), |last| span(&last).end as usize);
+    Span::new(s.start(), end)
 }
 
 /// Walks pest pairs into AST nodes, collecting literal errors on the way.
@@ -174,7 +210,6 @@ impl Builder {
 
     fn stmt(&mut self, pair: Pair<Rule>) -> Stmt {
         let pair = next(&mut pair.into_inner());
-        let whole = span(&pair);
         match pair.as_rule() {
             Rule::block => Stmt::Block(self.block(pair)),
             Rule::assign_stmt => {
@@ -198,8 +233,8 @@ impl Builder {
                 let body = Box::new(self.stmt(next(&mut inner)));
                 Stmt::While(cond, body)
             }
-            Rule::break_stmt => Stmt::Break(whole),
-            Rule::continue_stmt => Stmt::Continue(whole),
+            Rule::break_stmt => Stmt::Break(span(&pair)),
+            Rule::continue_stmt => Stmt::Continue(span(&pair)),
             Rule::return_stmt => {
                 let keyword = span(&next(&mut pair.clone().into_inner()));
                 let value = meaningful(pair)

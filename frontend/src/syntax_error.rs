@@ -56,7 +56,9 @@ pub fn describe(text: &str, err: Error<Rule>) -> Diagnostic {
     });
 
     let found = found_token(rest);
-    let message = if expected.is_empty() {
+    let message = if found == "'else'" {
+        "'else' without a matching 'if'".to_string()
+    } else if expected.is_empty() {
         format!("unexpected {found}")
     } else {
         let keyword_instead = negatives.contains(&Rule::keyword)
@@ -67,9 +69,13 @@ pub fn describe(text: &str, err: Error<Rule>) -> Diagnostic {
         }
         m
     };
-    let closers_only =
-        !expected.is_empty() && expected.iter().all(|w| CLOSERS.contains(w) || *w == "','");
-    let anchor = if closers_only {
+    // A forgotten ';', ')', ']' or ',' is best shown right after what it should follow; a
+    // missing '}' where the parser noticed it.
+    let ends_construct = !expected.is_empty()
+        && expected
+            .iter()
+            .all(|w| ["';'", "')'", "']'", "','"].contains(w));
+    let anchor = if ends_construct {
         after_previous_token(text, pos)
     } else {
         pos
@@ -80,7 +86,7 @@ pub fn describe(text: &str, err: Error<Rule>) -> Diagnostic {
 const CLOSERS: [&str; 4] = ["';'", "')'", "']'", "'}'"];
 
 /// The order in which expected items are listed.
-const PRIORITY: [&str; 21] = [
+const PRIORITY: [&str; 20] = [
     "';'",
     "','",
     "')'",
@@ -97,7 +103,6 @@ const PRIORITY: [&str; 21] = [
     "function definition",
     "declaration or function definition",
     "type name",
-    "'int', 'float' or 'void'",
     "parameter",
     "'else'",
     "operator",
@@ -139,7 +144,7 @@ fn expected_word(rule: Rule) -> Option<&'static str> {
         Rule::func_def => "function definition",
         Rule::program => "declaration or function definition",
         Rule::btype | Rule::kw_int | Rule::kw_float => "type name",
-        Rule::func_type | Rule::kw_void => "'int', 'float' or 'void'",
+        Rule::func_type | Rule::kw_void => "function definition",
         Rule::param | Rule::params => "parameter",
         Rule::kw_else => "'else'",
         Rule::op_or

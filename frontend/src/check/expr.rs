@@ -105,16 +105,18 @@ impl Checker<'_> {
         };
         let sym = entry.sym.clone();
         let indices: Vec<Expr> = indices.into_iter().collect::<Option<_>>()?;
-        let not_array = |lv: &ast::LVal, n: usize| {
-            Diagnostic::error(
-                lv.indices[n].span,
-                format!("subscripted value '{}' is not an array", subscripted(lv, n)),
-            )
+        let not_array = |lv: &ast::LVal, n: usize, ty: &Type| {
+            let message = if n == 0 {
+                format!("subscripted value '{}' is not an array", lv.name.name)
+            } else {
+                format!("too many subscripts for '{}' of type '{ty}'", lv.name.name)
+            };
+            Diagnostic::error(lv.indices[n].span, message)
         };
         match sym {
             VarSym::Const(v) => {
                 if !indices.is_empty() {
-                    self.error(not_array(lv, 0));
+                    self.error(not_array(lv, 0, &Type::scalar(v.scalar())));
                     return None;
                 }
                 Some(Resolved::Const(v))
@@ -125,7 +127,7 @@ impl Checker<'_> {
                     match t.index() {
                         Some(next) => t = next,
                         None => {
-                            self.error(not_array(lv, n));
+                            self.error(not_array(lv, n, &ty));
                             return None;
                         }
                     }
@@ -421,13 +423,4 @@ fn logical(and: bool, l: Expr, r: Expr, span: Span) -> Expr {
             span,
         },
     }
-}
-
-/// The source form of `lv` with its first `n` subscripts, for messages.
-fn subscripted(lv: &ast::LVal, n: usize) -> String {
-    let mut s = lv.name.name.clone();
-    for _ in 0..n {
-        s.push_str("[...]");
-    }
-    s
 }

@@ -59,7 +59,7 @@ impl Checker<'_> {
                 InitVal::List(sub, _) => {
                     let depth = sizes
                         .iter()
-                        .position(|&s| pos % s == 0)
+                        .position(|&s| pos.is_multiple_of(s))
                         .unwrap_or(sizes.len() - 1);
                     if depth + 1 == dims.len() {
                         match self.braced_scalar(item) {

@@ -8,6 +8,8 @@ mod expr;
 mod init;
 mod scope;
 mod stmt;
+#[cfg(test)]
+mod tests;
 
 use crate::ast;
 use crate::diagnostic::Diagnostic;

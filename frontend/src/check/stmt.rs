@@ -162,20 +162,22 @@ impl Checker<'_> {
     }
 
     fn assign(&mut self, lv: &ast::LVal, e: &ast::Expr) -> Option<Stmt> {
-        let target = self.resolve_lval(lv);
+        let target = self.resolve_lval(lv).and_then(|target| {
+            let message = match target {
+                Resolved::Const(_) | Resolved::Place { is_const: true, .. } => {
+                    format!("cannot assign to const variable '{}'", lv.name.name)
+                }
+                Resolved::Place { place, ty, .. } => match ty.as_scalar() {
+                    Some(s) => return Some((place, s)),
+                    None => format!("array type '{ty}' is not assignable"),
+                },
+            };
+            self.error(Diagnostic::error(lv.span, message));
+            None
+        });
         let value = self.value(e);
-        let (target, value) = (target?, value?);
-        let message = match target {
-            Resolved::Const(_) | Resolved::Place { is_const: true, .. } => {
-                format!("cannot assign to const variable '{}'", lv.name.name)
-            }
-            Resolved::Place { place, ty, .. } => match ty.as_scalar() {
-                Some(s) => return Some(Stmt::Assign(place, value.convert_to(s))),
-                None => format!("array type '{ty}' is not assignable"),
-            },
-        };
-        self.error(Diagnostic::error(lv.span, message));
-        None
+        let ((place, ty), value) = (target?, value?);
+        Some(Stmt::Assign(place, value.convert_to(ty)))
     }
 
     fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<Stmt> {

@@ -1,0 +1,129 @@
+//! The command line: flags, exit codes, diagnostics on stderr, and inputs that stress the
+//! parser's and checker's recursion.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn compiler() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_compiler"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sysy-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn check_source(name: &str, text: &str) -> Output {
+    let path = temp_dir(name).join("input.sy");
+    std::fs::write(&path, text).unwrap();
+    compiler().arg("--check").arg(&path).output().unwrap()
+}
+
+#[test]
+fn help_explains_every_flag() {
+    let out = compiler().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in ["-S", "-o <OUTPUT>", "-O <LEVEL>", "--check", "<INPUT>"] {
+        assert!(help.contains(flag), "--help lacks {flag}:\n{help}");
+    }
+}
+
+#[test]
+fn an_invalid_program_exits_1_with_a_located_diagnostic_and_writes_nothing() {
+    let dir = temp_dir("invalid");
+    let input = dir.join("bad.sy");
+    let output = dir.join("bad.s");
+    std::fs::write(&input, "int main() {\n  return x;\n}\n").unwrap();
+    let out = compiler()
+        .args(["-S", "-O2", "-o"])
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(
+        first.ends_with("bad.sy:2:10: error: use of undeclared identifier 'x'"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("  return x;\n         ^\n"), "{stderr}");
+    assert!(!output.exists());
+}
+
+#[test]
+fn a_missing_input_file_is_reported() {
+    let out = compiler()
+        .args(["--check", "/nonexistent/none.sy"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read '/nonexistent/none.sy'"));
+}
+
+#[test]
+fn ten_thousand_nested_parentheses() {
+    let n = 10_000;
+    let text = format!(
+        "int main() {{ return {}1{}; }}\n",
+        "(".repeat(n),
+        ")".repeat(n)
+    );
+    let out = check_source("parens", &text);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn ten_thousand_nested_blocks() {
+    let n = 10_000;
+    let text = format!(
+        "int main() {{ int a = 0; {} a = 1; {} return a; }}\n",
+        "{".repeat(n),
+        "}".repeat(n)
+    );
+    let out = check_source("blocks", &text);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn deeper_nesting_than_the_parser_handles_is_a_diagnostic_not_a_crash() {
+    let n = 2_000_000;
+    let text = format!(
+        "int main() {{ return {}1{}; }}\n",
+        "(".repeat(n),
+        ")".repeat(n)
+    );
+    let out = check_source("very-deep", &text);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{:?}", out.status);
+}
+
+#[test]
+fn a_one_megabyte_program() {
+    let mut text = String::from("int g[100];\n");
+    let mut i = 0;
+    while text.len() < 1 << 20 {
+        text.push_str(&format!(
+            "int f{i}(int a, int b[]) {{\n  int x = a * {i} + b[{}];\n  \
+             while (x > 100) {{ x = x / 2; if (x % 3 == 0) break; }}\n  return x;\n}}\n",
+            i % 100
+        ));
+        i += 1;
+    }
+    text.push_str("int main() { return f0(1, g); }\n");
+    let out = check_source("big", &text);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
