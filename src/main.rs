@@ -29,6 +29,16 @@ struct Cli {
     /// Only parse and check the program; write nothing.
     #[arg(long)]
     check: bool,
+
+    /// Write the IR (text form) instead of assembly.
+    #[arg(long)]
+    emit_ir: bool,
+
+    /// Execute the program with the IR interpreter instead of compiling it: the runtime
+    /// functions read this process's stdin and write its stdout, and the exit status is
+    /// main's return value modulo 256.
+    #[arg(long, conflicts_with_all = ["emit_ir", "check", "output"])]
+    run: bool,
 }
 
 /// Deeply nested programs recurse deeply in the parser and checker; run them on a thread with
@@ -72,7 +82,54 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.check {
         return ExitCode::SUCCESS;
     }
+    let module = middle::lower::lower_program(&program);
     drop(program);
-    eprintln!("compiler: error: code generation is not available yet; use --check");
+    if cli.emit_ir {
+        return write_output(cli, "ir", &middle::ir::printer::print_module(&module));
+    }
+    if cli.run {
+        return interpret(&module);
+    }
+    eprintln!("compiler: error: code generation is not available yet; use --check or --emit-ir");
     ExitCode::from(1)
+}
+
+/// Runs the module in the interpreter with this process's stdin and stdout.
+fn interpret(module: &middle::ir::Module) -> ExitCode {
+    let mut input = Vec::new();
+    if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut input) {
+        eprintln!("compiler: error: cannot read stdin: {e}");
+        return ExitCode::from(1);
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut err = std::io::stderr();
+    match middle::interp::run(module, &input, &mut out, &mut err) {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) => {
+            eprintln!("compiler: run-time error: {e}");
+            ExitCode::from(134)
+        }
+    }
+}
+
+/// Writes the result to `-o`, or next to the input with extension `ext`.
+fn write_output(cli: &Cli, ext: &str, text: &str) -> ExitCode {
+    let path = match &cli.output {
+        Some(p) => p.clone(),
+        None => std::path::Path::new(&cli.input)
+            .with_extension(ext)
+            .file_name()
+            .map_or_else(
+                || format!("out.{ext}"),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+    };
+    match std::fs::write(&path, text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("compiler: error: cannot write '{path}': {e}");
+            ExitCode::from(1)
+        }
+    }
 }

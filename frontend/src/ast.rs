@@ -166,7 +166,7 @@ pub enum ExprKind {
     Int(i32),
     Float(f32),
     /// A string literal, decoded; only valid as `putf`'s format.
-    Str(String),
+    Str(Vec<u8>),
     LVal(LVal),
     Call(Ident, Vec<Expr>),
     Unary(UnaryOp, Box<Expr>),

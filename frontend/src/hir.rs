@@ -114,7 +114,7 @@ pub enum Callee {
     Function(FuncId),
     Runtime(RuntimeFn),
     /// `putf` with its format string; the arguments are the values after the format.
-    Putf(String),
+    Putf(Vec<u8>),
 }
 
 impl Expr {

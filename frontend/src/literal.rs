@@ -96,27 +96,29 @@ fn round_to_f32(m: u64, exp: i64, sticky: bool) -> f32 {
     (mant as f64 * 2f64.powi(lsb as i32)) as f32
 }
 
-/// Decodes the body of a string literal (without its quotes), resolving C escapes.
-pub fn parse_string(body: &str) -> Result<String, String> {
-    let mut out = String::new();
+/// Decodes the body of a string literal (without its quotes) into bytes, resolving C escapes.
+/// Other characters stand for their UTF-8 bytes.
+pub fn parse_string(body: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
         if c != '\\' {
-            out.push(c);
+            let mut buf = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
             continue;
         }
         let Some(e) = chars.next() else {
             return Err("incomplete escape sequence".into());
         };
-        let decoded = match e {
-            'n' => '\n',
-            't' => '\t',
-            'r' => '\r',
-            'a' => '\x07',
-            'b' => '\x08',
-            'f' => '\x0c',
-            'v' => '\x0b',
-            '\\' | '"' | '\'' | '?' => e,
+        let byte = match e {
+            'n' => b'\n',
+            't' => b'\t',
+            'r' => b'\r',
+            'a' => 0x07,
+            'b' => 0x08,
+            'f' => 0x0c,
+            'v' => 0x0b,
+            '\\' | '"' | '\'' | '?' => e as u8,
             '0'..='7' => {
                 let mut v = e.to_digit(8).unwrap_or(0);
                 for _ in 0..2 {
@@ -128,7 +130,7 @@ pub fn parse_string(body: &str) -> Result<String, String> {
                         None => break,
                     }
                 }
-                char::from_u32(v & 0xff).unwrap_or('\0')
+                v as u8
             }
             'x' => {
                 let mut v = 0u32;
@@ -141,11 +143,11 @@ pub fn parse_string(body: &str) -> Result<String, String> {
                 if !any {
                     return Err("\\x used with no following hex digits".into());
                 }
-                char::from_u32(v).unwrap_or('\0')
+                v as u8
             }
             other => return Err(format!("unknown escape sequence '\\{other}'")),
         };
-        out.push(decoded);
+        out.push(byte);
     }
     Ok(out)
 }
@@ -201,7 +203,11 @@ mod tests {
 
     #[test]
     fn string_escapes() {
-        assert_eq!(parse_string(r"a\n\t\\\x41\101\0"), Ok("a\n\t\\AA\0".into()));
+        assert_eq!(
+            parse_string(r"a\n\t\\\x41\101\0\xff"),
+            Ok(b"a\n\t\\AA\0\xff".to_vec())
+        );
+        assert_eq!(parse_string("é"), Ok("é".as_bytes().to_vec()));
         assert!(parse_string(r"\q").is_err());
     }
 }

@@ -343,7 +343,7 @@ impl Builder {
         let body = &text[1..text.len() - 1];
         let value = literal::parse_string(body).unwrap_or_else(|msg| {
             self.errors.push(Diagnostic::error(s, msg));
-            String::new()
+            Vec::new()
         });
         Expr {
             kind: ExprKind::Str(value),

@@ -1,1 +1,7 @@
+//! The middle end: the SSA IR, its construction from the checked tree, its analyses and
+//! passes, and an interpreter that executes it.
 
+pub mod analysis;
+pub mod interp;
+pub mod ir;
+pub mod lower;

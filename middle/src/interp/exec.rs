@@ -1,0 +1,363 @@
+//! The interpreter loop: an explicit frame stack (deep SysY recursion needs no native stack),
+//! registers in one growing vector, memory as a byte array with 32-bit addresses.
+//! Division by zero and out-of-range conversions behave as on ARM: `sdiv` by zero gives 0
+//! and float-to-int conversion saturates.
+
+use super::decode::{DecodedFn, DecodedModule, Op, Reg};
+use super::io::Io;
+use super::printf::Arg;
+use crate::ir::{BinaryOp, CastOp, FloatPred, IntPred};
+use frontend::runtime::RuntimeFn;
+
+/// The most stack memory a run may use, in bytes.
+const STACK_BYTES: u32 = 256 << 20;
+/// The most nested calls a run may make.
+const MAX_DEPTH: usize = 1 << 20;
+
+struct Frame {
+    func: u32,
+    pc: u32,
+    base: u32,
+    sp: u32,
+    ret: Option<Reg>,
+}
+
+pub struct Machine<'m, 'io> {
+    m: &'m DecodedModule,
+    mem: Vec<u8>,
+    stack_start: u32,
+    sp: u32,
+    regs: Vec<u32>,
+    pub io: Io<'io>,
+}
+
+impl<'m, 'io> Machine<'m, 'io> {
+    pub fn new(m: &'m DecodedModule, io: Io<'io>) -> Self {
+        let mut mem = m.memory.clone();
+        let stack_start = (mem.len() as u32).next_multiple_of(16);
+        mem.resize(stack_start as usize, 0);
+        Machine {
+            m,
+            mem,
+            stack_start,
+            sp: stack_start,
+            regs: Vec::new(),
+            io,
+        }
+    }
+
+    fn load(&self, addr: u32) -> Result<u32, String> {
+        let a = addr as usize;
+        match self.mem.get(a..a + 4) {
+            Some(b) if addr >= 16 => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            _ => Err(format!("load from invalid address {addr:#x}")),
+        }
+    }
+
+    fn store(&mut self, addr: u32, v: u32) -> Result<(), String> {
+        let a = addr as usize;
+        match self.mem.get_mut(a..a + 4) {
+            Some(b) if addr >= 16 => {
+                b.copy_from_slice(&v.to_le_bytes());
+                Ok(())
+            }
+            _ => Err(format!("store to invalid address {addr:#x}")),
+        }
+    }
+
+    fn alloca(&mut self, bytes: u32) -> Result<u32, String> {
+        let addr = self.sp;
+        let end = addr as u64 + bytes.next_multiple_of(8) as u64;
+        if end > (self.stack_start + STACK_BYTES) as u64 {
+            return Err("stack overflow".into());
+        }
+        self.sp = end as u32;
+        if self.mem.len() < end as usize {
+            let grow = (end as usize).max(self.mem.len() * 2);
+            self.mem
+                .resize(grow.min((self.stack_start + STACK_BYTES) as usize), 0);
+        }
+        Ok(addr)
+    }
+
+    fn enter(&mut self, f: &DecodedFn, base: u32) {
+        let top = (base + f.num_regs) as usize;
+        if self.regs.len() < top {
+            self.regs.resize(top, 0);
+        }
+        for &(r, bits) in &f.consts {
+            self.regs[(base + r) as usize] = bits;
+        }
+    }
+
+    /// Runs function `func` (which takes no arguments) to completion; its return value.
+    pub fn run(&mut self, func: u32) -> Result<u32, String> {
+        let m = self.m;
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut fid = func;
+        let mut f = &m.functions[fid as usize];
+        let mut base = 0u32;
+        let mut pc = 0usize;
+        self.enter(f, base);
+        macro_rules! r {
+            ($reg:expr) => {
+                self.regs[(base + $reg) as usize]
+            };
+        }
+        loop {
+            let op = &f.code[pc];
+            pc += 1;
+            match *op {
+                Op::Alloca { dst, bytes } => r!(dst) = self.alloca(bytes)?,
+                Op::Load { dst, addr } => r!(dst) = self.load(r!(addr))?,
+                Op::Store { val, addr } => self.store(r!(addr), r!(val))?,
+                Op::Gep {
+                    dst,
+                    base: b,
+                    index,
+                    stride,
+                } => r!(dst) = r!(b).wrapping_add(r!(index).wrapping_mul(stride)),
+                Op::Binary { op, dst, a, b } => r!(dst) = binary(op, r!(a), r!(b)),
+                Op::FNeg { dst, a } => r!(dst) = r!(a) ^ 0x8000_0000,
+                Op::Icmp { pred, dst, a, b } => r!(dst) = icmp(pred, r!(a), r!(b)) as u32,
+                Op::Fcmp { pred, dst, a, b } => {
+                    let (x, y) = (f32::from_bits(r!(a)), f32::from_bits(r!(b)));
+                    r!(dst) = fcmp(pred, x, y) as u32;
+                }
+                Op::Cast { op, dst, a } => {
+                    let v = r!(a);
+                    r!(dst) = match op {
+                        CastOp::Zext => v & 1,
+                        CastOp::SiToFp => (v as i32 as f32).to_bits(),
+                        CastOp::FpToSi => f32::from_bits(v) as i32 as u32,
+                    };
+                }
+                Op::Call { dst, func, args } => {
+                    if frames.len() >= MAX_DEPTH {
+                        return Err("call stack overflow".into());
+                    }
+                    let callee = &m.functions[func as usize];
+                    let new_base = base + f.num_regs;
+                    self.enter(callee, new_base);
+                    for (k, &(arg, _)) in f.call_args[args.0 as usize..args.1 as usize]
+                        .iter()
+                        .enumerate()
+                    {
+                        self.regs[new_base as usize + k] = self.regs[(base + arg) as usize];
+                    }
+                    frames.push(Frame {
+                        func: fid,
+                        pc: pc as u32,
+                        base,
+                        sp: self.sp,
+                        ret: dst,
+                    });
+                    fid = func;
+                    f = callee;
+                    base = new_base;
+                    pc = 0;
+                }
+                Op::Runtime { dst, func, args } => {
+                    let args: Vec<u32> = f.call_args[args.0 as usize..args.1 as usize]
+                        .iter()
+                        .map(|&(a, _)| r!(a))
+                        .collect();
+                    let v = self.runtime(func, &args)?;
+                    if let Some(d) = dst {
+                        r!(d) = v;
+                    }
+                }
+                Op::Putf { format, args } => {
+                    let args: Vec<Arg> = f.call_args[args.0 as usize..args.1 as usize]
+                        .iter()
+                        .map(|&(a, is_float)| {
+                            let bits = r!(a);
+                            if is_float {
+                                Arg::Double(f32::from_bits(bits) as f64)
+                            } else {
+                                Arg::Int(bits as i32)
+                            }
+                        })
+                        .collect();
+                    self.io.putf(&m.strings[format as usize], &args);
+                }
+                Op::Memset { addr, byte, len } => {
+                    let (a, n) = (r!(addr) as usize, r!(len) as usize);
+                    let byte = r!(byte) as u8;
+                    match self.mem.get_mut(a..a + n) {
+                        Some(s) if a >= 16 => s.fill(byte),
+                        _ => return Err(format!("memset of invalid range {a:#x}+{n}")),
+                    }
+                }
+                Op::Jump { edge } => pc = self.take_edge(f, base, edge),
+                Op::Branch {
+                    cond,
+                    then_edge,
+                    else_edge,
+                } => {
+                    let edge = if r!(cond) != 0 { then_edge } else { else_edge };
+                    pc = self.take_edge(f, base, edge);
+                }
+                Op::Ret { val } => {
+                    let v = val.map_or(0, |v| r!(v));
+                    let Some(frame) = frames.pop() else {
+                        return Ok(v);
+                    };
+                    fid = frame.func;
+                    f = &m.functions[fid as usize];
+                    base = frame.base;
+                    pc = frame.pc as usize;
+                    self.sp = frame.sp;
+                    if let Some(d) = frame.ret {
+                        r!(d) = v;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Performs an edge's phi copies in parallel and returns its target pc.
+    fn take_edge(&mut self, f: &DecodedFn, base: u32, edge: u32) -> usize {
+        let e = &f.edges[edge as usize];
+        let copies = &f.copies[e.copies.0 as usize..e.copies.1 as usize];
+        match copies {
+            [] => {}
+            [(dst, src)] => self.regs[(base + dst) as usize] = self.regs[(base + src) as usize],
+            _ => {
+                let values: Vec<u32> = copies
+                    .iter()
+                    .map(|&(_, src)| self.regs[(base + src) as usize])
+                    .collect();
+                for (&(dst, _), v) in copies.iter().zip(values) {
+                    self.regs[(base + dst) as usize] = v;
+                }
+            }
+        }
+        e.pc as usize
+    }
+
+    fn runtime(&mut self, func: RuntimeFn, args: &[u32]) -> Result<u32, String> {
+        let arg = |k: usize| args.get(k).copied().unwrap_or(0);
+        Ok(match func {
+            RuntimeFn::GetInt => self.io.get_int() as u32,
+            RuntimeFn::GetCh => self.io.get_ch() as u32,
+            RuntimeFn::GetFloat => self.io.get_float().to_bits(),
+            RuntimeFn::GetArray | RuntimeFn::GetFArray => {
+                let n = self.io.get_int();
+                for k in 0..n.max(0) as u32 {
+                    let v = if func == RuntimeFn::GetArray {
+                        self.io.get_int() as u32
+                    } else {
+                        self.io.get_float().to_bits()
+                    };
+                    self.store(arg(0).wrapping_add(4 * k), v)?;
+                }
+                n as u32
+            }
+            RuntimeFn::PutInt => {
+                self.io.put_int(arg(0) as i32);
+                0
+            }
+            RuntimeFn::PutCh => {
+                self.io.put_ch(arg(0) as i32);
+                0
+            }
+            RuntimeFn::PutFloat => {
+                self.io.put_float(f32::from_bits(arg(0)));
+                0
+            }
+            RuntimeFn::PutArray | RuntimeFn::PutFArray => {
+                let n = arg(0) as i32;
+                let mut line = format!("{n}:").into_bytes();
+                for k in 0..n.max(0) as u32 {
+                    let v = self.load(arg(1).wrapping_add(4 * k))?;
+                    line.push(b' ');
+                    if func == RuntimeFn::PutArray {
+                        line.extend((v as i32).to_string().bytes());
+                    } else {
+                        line.extend(super::printf::sprintf(
+                            b"%a",
+                            &[Arg::Double(f32::from_bits(v) as f64)],
+                        ));
+                    }
+                }
+                line.push(b'\n');
+                let _ = self.io.out.write_all(&line);
+                0
+            }
+            RuntimeFn::StartTime => {
+                self.io.start_timer(arg(0) as i32);
+                0
+            }
+            RuntimeFn::StopTime => {
+                self.io.stop_timer(arg(0) as i32);
+                0
+            }
+            RuntimeFn::Putf => 0,
+        })
+    }
+}
+
+fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
+    let (x, y) = (a as i32, b as i32);
+    let (fx, fy) = (f32::from_bits(a), f32::from_bits(b));
+    match op {
+        BinaryOp::Add => x.wrapping_add(y) as u32,
+        BinaryOp::Sub => x.wrapping_sub(y) as u32,
+        BinaryOp::Mul => x.wrapping_mul(y) as u32,
+        BinaryOp::SDiv => {
+            if y == 0 {
+                0
+            } else {
+                x.wrapping_div(y) as u32
+            }
+        }
+        BinaryOp::SRem => {
+            if y == 0 {
+                a
+            } else {
+                x.wrapping_rem(y) as u32
+            }
+        }
+        BinaryOp::FAdd => (fx + fy).to_bits(),
+        BinaryOp::FSub => (fx - fy).to_bits(),
+        BinaryOp::FMul => (fx * fy).to_bits(),
+        BinaryOp::FDiv => (fx / fy).to_bits(),
+    }
+}
+
+pub fn icmp(pred: IntPred, a: u32, b: u32) -> bool {
+    let (x, y) = (a as i32, b as i32);
+    match pred {
+        IntPred::Eq => a == b,
+        IntPred::Ne => a != b,
+        IntPred::Slt => x < y,
+        IntPred::Sle => x <= y,
+        IntPred::Sgt => x > y,
+        IntPred::Sge => x >= y,
+        IntPred::Ult => a < b,
+        IntPred::Ule => a <= b,
+        IntPred::Ugt => a > b,
+        IntPred::Uge => a >= b,
+    }
+}
+
+pub fn fcmp(pred: FloatPred, x: f32, y: f32) -> bool {
+    let unordered = x.is_nan() || y.is_nan();
+    match pred {
+        FloatPred::Oeq => x == y,
+        FloatPred::One => !unordered && x != y,
+        FloatPred::Olt => x < y,
+        FloatPred::Ole => x <= y,
+        FloatPred::Ogt => x > y,
+        FloatPred::Oge => x >= y,
+        FloatPred::Ord => !unordered,
+        FloatPred::Ueq => unordered || x == y,
+        FloatPred::Une => x != y,
+        FloatPred::Ult => unordered || x < y,
+        FloatPred::Ule => unordered || x <= y,
+        FloatPred::Ugt => unordered || x > y,
+        FloatPred::Uge => unordered || x >= y,
+        FloatPred::Uno => unordered,
+    }
+}

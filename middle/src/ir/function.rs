@@ -1,0 +1,486 @@
+//! A function: instructions and blocks in arenas, their order (the layout) as linked lists,
+//! and for every instruction and parameter the list of its uses.
+//!
+//! All changes to operands go through this type so that the use lists stay exact; that makes
+//! `replace_all_uses` cost only the number of uses.
+
+use super::entities::{Block, Inst, Use, Value};
+use super::instructions::{InstData, InstKind};
+use super::types::Type;
+
+#[derive(Clone, Debug, Default)]
+struct InstNode {
+    block: Option<Block>,
+    prev: Option<Inst>,
+    next: Option<Inst>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct BlockNode {
+    first: Option<Inst>,
+    last: Option<Inst>,
+    prev: Option<Block>,
+    next: Option<Block>,
+    in_layout: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<Type>,
+    pub ret: Type,
+    insts: Vec<InstData>,
+    inst_nodes: Vec<InstNode>,
+    blocks: Vec<BlockNode>,
+    first_block: Option<Block>,
+    last_block: Option<Block>,
+    inst_uses: Vec<Vec<Use>>,
+    param_uses: Vec<Vec<Use>>,
+}
+
+impl Function {
+    pub fn new(name: impl Into<String>, params: Vec<Type>, ret: Type) -> Function {
+        let param_uses = vec![Vec::new(); params.len()];
+        Function {
+            name: name.into(),
+            params,
+            ret,
+            insts: Vec::new(),
+            inst_nodes: Vec::new(),
+            blocks: Vec::new(),
+            first_block: None,
+            last_block: None,
+            inst_uses: Vec::new(),
+            param_uses,
+        }
+    }
+
+    // ---- blocks --------------------------------------------------------------------------
+
+    /// A new block, not yet in the layout.
+    pub fn create_block(&mut self) -> Block {
+        self.blocks.push(BlockNode::default());
+        Block(self.blocks.len() as u32 - 1)
+    }
+
+    /// Creates a block and appends it to the layout.
+    pub fn add_block(&mut self) -> Block {
+        let b = self.create_block();
+        self.append_block(b);
+        b
+    }
+
+    pub fn append_block(&mut self, b: Block) {
+        debug_assert!(!self.blocks[b.index()].in_layout);
+        let prev = self.last_block;
+        {
+            let node = &mut self.blocks[b.index()];
+            node.in_layout = true;
+            node.prev = prev;
+            node.next = None;
+        }
+        match prev {
+            Some(p) => self.blocks[p.index()].next = Some(b),
+            None => self.first_block = Some(b),
+        }
+        self.last_block = Some(b);
+    }
+
+    /// Puts `b` (not in the layout) right after `after` (in the layout).
+    pub fn insert_block_after(&mut self, b: Block, after: Block) {
+        let next = self.blocks[after.index()].next;
+        {
+            let node = &mut self.blocks[b.index()];
+            node.in_layout = true;
+            node.prev = Some(after);
+            node.next = next;
+        }
+        self.blocks[after.index()].next = Some(b);
+        match next {
+            Some(n) => self.blocks[n.index()].prev = Some(b),
+            None => self.last_block = Some(b),
+        }
+    }
+
+    /// Takes `b` out of the layout, keeping its instructions.
+    pub fn unlink_block(&mut self, b: Block) {
+        let node = std::mem::take(&mut self.blocks[b.index()]);
+        match node.prev {
+            Some(p) => self.blocks[p.index()].next = node.next,
+            None => self.first_block = node.next,
+        }
+        match node.next {
+            Some(n) => self.blocks[n.index()].prev = node.prev,
+            None => self.last_block = node.prev,
+        }
+        let block = &mut self.blocks[b.index()];
+        block.first = node.first;
+        block.last = node.last;
+    }
+
+    /// Removes `b` and all its instructions. Their results must be unused outside `b`.
+    pub fn remove_block(&mut self, b: Block) {
+        let insts: Vec<Inst> = self.block_insts(b).collect();
+        for &i in &insts {
+            self.drop_operands(i);
+        }
+        for &i in insts.iter().rev() {
+            self.unlink_inst(i);
+        }
+        self.unlink_block(b);
+    }
+
+    pub fn is_in_layout(&self, b: Block) -> bool {
+        self.blocks[b.index()].in_layout
+    }
+
+    pub fn entry(&self) -> Option<Block> {
+        self.first_block
+    }
+
+    /// Blocks in layout order.
+    pub fn blocks(&self) -> impl Iterator<Item = Block> + '_ {
+        std::iter::successors(self.first_block, |b| self.blocks[b.index()].next)
+    }
+
+    pub fn next_block(&self, b: Block) -> Option<Block> {
+        self.blocks[b.index()].next
+    }
+
+    /// The number of block entities ever created (an upper bound for block indices).
+    pub fn block_capacity(&self) -> usize {
+        self.blocks.len()
+    }
+
+    // ---- instructions --------------------------------------------------------------------
+
+    pub fn inst(&self, i: Inst) -> &InstData {
+        &self.insts[i.index()]
+    }
+
+    pub fn kind(&self, i: Inst) -> &InstKind {
+        &self.insts[i.index()].kind
+    }
+
+    /// The number of instruction entities ever created (an upper bound for their indices).
+    pub fn inst_capacity(&self) -> usize {
+        self.insts.len()
+    }
+
+    fn create_inst(&mut self, kind: InstKind, ty: Type) -> Inst {
+        let inst = Inst(self.insts.len() as u32);
+        self.insts.push(InstData { kind, ty });
+        self.inst_nodes.push(InstNode::default());
+        self.inst_uses.push(Vec::new());
+        self.add_operand_uses(inst);
+        inst
+    }
+
+    /// Appends a new instruction at the end of `b`.
+    pub fn append_inst(&mut self, b: Block, kind: InstKind, ty: Type) -> Inst {
+        let inst = self.create_inst(kind, ty);
+        let last = self.blocks[b.index()].last;
+        self.inst_nodes[inst.index()] = InstNode {
+            block: Some(b),
+            prev: last,
+            next: None,
+        };
+        match last {
+            Some(l) => self.inst_nodes[l.index()].next = Some(inst),
+            None => self.blocks[b.index()].first = Some(inst),
+        }
+        self.blocks[b.index()].last = Some(inst);
+        inst
+    }
+
+    /// Inserts a new instruction right before `before`.
+    pub fn insert_inst_before(&mut self, before: Inst, kind: InstKind, ty: Type) -> Inst {
+        let inst = self.create_inst(kind, ty);
+        self.link_before(inst, before);
+        inst
+    }
+
+    /// Inserts a new instruction at the start of `b`.
+    pub fn prepend_inst(&mut self, b: Block, kind: InstKind, ty: Type) -> Inst {
+        match self.blocks[b.index()].first {
+            Some(first) => self.insert_inst_before(first, kind, ty),
+            None => self.append_inst(b, kind, ty),
+        }
+    }
+
+    fn link_before(&mut self, inst: Inst, before: Inst) {
+        let node = &self.inst_nodes[before.index()];
+        let (block, prev) = (node.block, node.prev);
+        self.inst_nodes[inst.index()] = InstNode {
+            block,
+            prev,
+            next: Some(before),
+        };
+        self.inst_nodes[before.index()].prev = Some(inst);
+        match prev {
+            Some(p) => self.inst_nodes[p.index()].next = Some(inst),
+            None => {
+                if let Some(b) = block {
+                    self.blocks[b.index()].first = Some(inst);
+                }
+            }
+        }
+    }
+
+    /// Moves an instruction (already in some block) to right before `before`.
+    pub fn move_inst_before(&mut self, inst: Inst, before: Inst) {
+        self.unlink_inst(inst);
+        self.link_before(inst, before);
+    }
+
+    /// Moves an instruction to the end of `b`.
+    pub fn move_inst_to_end(&mut self, inst: Inst, b: Block) {
+        self.unlink_inst(inst);
+        let last = self.blocks[b.index()].last;
+        self.inst_nodes[inst.index()] = InstNode {
+            block: Some(b),
+            prev: last,
+            next: None,
+        };
+        match last {
+            Some(l) => self.inst_nodes[l.index()].next = Some(inst),
+            None => self.blocks[b.index()].first = Some(inst),
+        }
+        self.blocks[b.index()].last = Some(inst);
+    }
+
+    fn unlink_inst(&mut self, inst: Inst) {
+        let node = std::mem::take(&mut self.inst_nodes[inst.index()]);
+        let Some(b) = node.block else { return };
+        match node.prev {
+            Some(p) => self.inst_nodes[p.index()].next = node.next,
+            None => self.blocks[b.index()].first = node.next,
+        }
+        match node.next {
+            Some(n) => self.inst_nodes[n.index()].prev = node.prev,
+            None => self.blocks[b.index()].last = node.prev,
+        }
+    }
+
+    /// Removes an instruction whose result is unused.
+    pub fn remove_inst(&mut self, inst: Inst) {
+        debug_assert!(
+            self.inst_uses[inst.index()].is_empty(),
+            "removing {inst:?} which still has uses"
+        );
+        self.drop_operands(inst);
+        self.unlink_inst(inst);
+    }
+
+    /// The block holding `inst`, or `None` once it has been removed.
+    pub fn inst_block(&self, inst: Inst) -> Option<Block> {
+        self.inst_nodes[inst.index()].block
+    }
+
+    pub fn next_inst(&self, inst: Inst) -> Option<Inst> {
+        self.inst_nodes[inst.index()].next
+    }
+
+    pub fn prev_inst(&self, inst: Inst) -> Option<Inst> {
+        self.inst_nodes[inst.index()].prev
+    }
+
+    pub fn first_inst(&self, b: Block) -> Option<Inst> {
+        self.blocks[b.index()].first
+    }
+
+    pub fn last_inst(&self, b: Block) -> Option<Inst> {
+        self.blocks[b.index()].last
+    }
+
+    /// Instructions of `b` in order.
+    pub fn block_insts(&self, b: Block) -> impl Iterator<Item = Inst> + '_ {
+        std::iter::successors(self.blocks[b.index()].first, |i| {
+            self.inst_nodes[i.index()].next
+        })
+    }
+
+    /// The terminator of `b`, if its last instruction is one.
+    pub fn terminator(&self, b: Block) -> Option<Inst> {
+        self.last_inst(b)
+            .filter(|&i| self.insts[i.index()].kind.is_terminator())
+    }
+
+    /// The successors of `b` according to its terminator.
+    pub fn successors(&self, b: Block) -> &[Block] {
+        match self.terminator(b) {
+            Some(t) => self.insts[t.index()].kind.targets(),
+            None => &[],
+        }
+    }
+
+    /// Every instruction in layout order.
+    pub fn all_insts(&self) -> impl Iterator<Item = Inst> + '_ {
+        self.blocks().flat_map(|b| self.block_insts(b))
+    }
+
+    // ---- values and uses -----------------------------------------------------------------
+
+    pub fn value_type(&self, v: Value) -> Type {
+        match v {
+            Value::Inst(i) => self.insts[i.index()].ty,
+            Value::Param(p) => self.params[p as usize],
+            Value::Int(_) => Type::I32,
+            Value::Bool(_) => Type::I1,
+            Value::Float(_) => Type::F32,
+            Value::Global(_) => Type::Ptr,
+            Value::Undef(t) => t,
+        }
+    }
+
+    /// The uses of an instruction's result or of a parameter; constants have none tracked.
+    pub fn uses(&self, v: Value) -> &[Use] {
+        match v {
+            Value::Inst(i) => &self.inst_uses[i.index()],
+            Value::Param(p) => &self.param_uses[p as usize],
+            _ => &[],
+        }
+    }
+
+    fn use_list(&mut self, v: Value) -> Option<&mut Vec<Use>> {
+        match v {
+            Value::Inst(i) => Some(&mut self.inst_uses[i.index()]),
+            Value::Param(p) => Some(&mut self.param_uses[p as usize]),
+            _ => None,
+        }
+    }
+
+    fn add_operand_uses(&mut self, inst: Inst) {
+        let operands: Vec<Value> = self.insts[inst.index()].kind.operands().to_vec();
+        for (index, v) in operands.into_iter().enumerate() {
+            if let Some(list) = self.use_list(v) {
+                list.push(Use {
+                    inst,
+                    index: index as u32,
+                });
+            }
+        }
+    }
+
+    fn drop_operands(&mut self, inst: Inst) {
+        let operands: Vec<Value> = self.insts[inst.index()].kind.operands().to_vec();
+        for (index, v) in operands.into_iter().enumerate() {
+            let u = Use {
+                inst,
+                index: index as u32,
+            };
+            if let Some(list) = self.use_list(v) {
+                if let Some(pos) = list.iter().position(|x| *x == u) {
+                    list.swap_remove(pos);
+                }
+            }
+        }
+    }
+
+    /// Sets operand `index` of `inst` to `v`.
+    pub fn set_operand(&mut self, inst: Inst, index: usize, v: Value) {
+        let old = self.insts[inst.index()].kind.operands()[index];
+        if old == v {
+            return;
+        }
+        let u = Use {
+            inst,
+            index: index as u32,
+        };
+        if let Some(list) = self.use_list(old) {
+            if let Some(pos) = list.iter().position(|x| *x == u) {
+                list.swap_remove(pos);
+            }
+        }
+        self.insts[inst.index()].kind.operands_mut()[index] = v;
+        if let Some(list) = self.use_list(v) {
+            list.push(u);
+        }
+    }
+
+    /// Replaces every use of `from` by `to`.
+    pub fn replace_all_uses(&mut self, from: Value, to: Value) {
+        if from == to {
+            return;
+        }
+        let uses = match self.use_list(from) {
+            Some(list) => std::mem::take(list),
+            None => return,
+        };
+        for u in &uses {
+            self.insts[u.inst.index()].kind.operands_mut()[u.index as usize] = to;
+        }
+        if let Some(list) = self.use_list(to) {
+            list.extend(uses);
+        }
+    }
+
+    /// Replaces what `inst` does, keeping its place and its uses.
+    pub fn replace_kind(&mut self, inst: Inst, kind: InstKind, ty: Type) {
+        self.drop_operands(inst);
+        self.insts[inst.index()] = InstData { kind, ty };
+        self.add_operand_uses(inst);
+    }
+
+    /// Changes block targets (of a terminator or a phi's incoming blocks) without touching
+    /// operands.
+    pub fn kind_mut_targets(&mut self, inst: Inst) -> &mut [Block] {
+        match &mut self.insts[inst.index()].kind {
+            InstKind::Phi { blocks, .. } => blocks,
+            other => other.targets_mut(),
+        }
+    }
+
+    /// Appends an incoming (value, block) pair to a phi.
+    pub fn add_phi_incoming(&mut self, phi: Inst, v: Value, from: Block) {
+        let index = match &mut self.insts[phi.index()].kind {
+            InstKind::Phi { args, blocks } => {
+                args.push(v);
+                blocks.push(from);
+                args.len() - 1
+            }
+            _ => panic!("{phi:?} is not a phi"),
+        };
+        if let Some(list) = self.use_list(v) {
+            list.push(Use {
+                inst: phi,
+                index: index as u32,
+            });
+        }
+    }
+
+    /// Removes the incoming pair at `index` from a phi.
+    pub fn remove_phi_incoming(&mut self, phi: Inst, index: usize) {
+        self.drop_operands(phi);
+        if let InstKind::Phi { args, blocks } = &mut self.insts[phi.index()].kind {
+            args.remove(index);
+            blocks.remove(index);
+        }
+        self.add_operand_uses(phi);
+    }
+
+    /// Recomputes every use list from the instructions (what the verifier compares against).
+    pub fn computed_uses(&self) -> (Vec<Vec<Use>>, Vec<Vec<Use>>) {
+        let mut inst_uses = vec![Vec::new(); self.insts.len()];
+        let mut param_uses = vec![Vec::new(); self.params.len()];
+        for inst in self.all_insts() {
+            for (index, v) in self.kind(inst).operands().iter().enumerate() {
+                let u = Use {
+                    inst,
+                    index: index as u32,
+                };
+                match v {
+                    Value::Inst(i) => inst_uses[i.index()].push(u),
+                    Value::Param(p) => param_uses[*p as usize].push(u),
+                    _ => {}
+                }
+            }
+        }
+        (inst_uses, param_uses)
+    }
+
+    /// The stored use lists, for the verifier.
+    pub fn stored_uses(&self) -> (&[Vec<Use>], &[Vec<Use>]) {
+        (&self.inst_uses, &self.param_uses)
+    }
+}

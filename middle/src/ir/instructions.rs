@@ -1,0 +1,271 @@
+//! Instructions: opcodes, their operands and their block targets.
+//!
+//! Operands live in fixed arrays (or vectors for calls and phis) so that every instruction
+//! exposes them as one slice: use lists, cloning and value numbering treat all instructions
+//! alike, while passes still match on named variants.
+
+use super::entities::{Block, Value};
+use super::types::Type;
+use frontend::runtime::RuntimeFn;
+
+macro_rules! named_enum {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($variant),*
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),*
+                }
+            }
+
+            pub fn from_name(s: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|v| v.name() == s)
+            }
+        }
+    };
+}
+
+named_enum!(
+    /// Two-operand arithmetic. Integer operations wrap; `sdiv` truncates toward zero and
+    /// `srem` takes the dividend's sign. Float operations round to single precision.
+    BinaryOp {
+        Add = "add",
+        Sub = "sub",
+        Mul = "mul",
+        SDiv = "sdiv",
+        SRem = "srem",
+        FAdd = "fadd",
+        FSub = "fsub",
+        FMul = "fmul",
+        FDiv = "fdiv",
+    }
+);
+
+impl BinaryOp {
+    /// The type of both operands and of the result.
+    pub fn ty(self) -> Type {
+        match self {
+            BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv => Type::F32,
+            _ => Type::I32,
+        }
+    }
+
+    pub fn is_commutative(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Add | BinaryOp::Mul | BinaryOp::FAdd | BinaryOp::FMul
+        )
+    }
+}
+
+named_enum!(
+    /// Integer comparison predicates (signed and unsigned).
+    IntPred {
+        Eq = "eq",
+        Ne = "ne",
+        Slt = "slt",
+        Sle = "sle",
+        Sgt = "sgt",
+        Sge = "sge",
+        Ult = "ult",
+        Ule = "ule",
+        Ugt = "ugt",
+        Uge = "uge",
+    }
+);
+
+named_enum!(
+    /// Float comparison predicates: `o..` are false when either operand is NaN, `u..` true.
+    FloatPred {
+        Oeq = "oeq",
+        One = "one",
+        Olt = "olt",
+        Ole = "ole",
+        Ogt = "ogt",
+        Oge = "oge",
+        Ord = "ord",
+        Ueq = "ueq",
+        Une = "une",
+        Ult = "ult",
+        Ule = "ule",
+        Ugt = "ugt",
+        Uge = "uge",
+        Uno = "uno",
+    }
+);
+
+named_enum!(
+    /// Conversions: `zext` widens an i1 to an i32; `sitofp` and `fptosi` convert between
+    /// i32 and f32 (`fptosi` truncates toward zero and saturates, NaN giving 0).
+    CastOp {
+        Zext = "zext",
+        SiToFp = "sitofp",
+        FpToSi = "fptosi",
+    }
+);
+
+impl CastOp {
+    pub fn types(self) -> (Type, Type) {
+        match self {
+            CastOp::Zext => (Type::I1, Type::I32),
+            CastOp::SiToFp => (Type::I32, Type::F32),
+            CastOp::FpToSi => (Type::F32, Type::I32),
+        }
+    }
+}
+
+/// What a call calls.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    Function(super::entities::FuncId),
+    Runtime(RuntimeFn),
+    /// `putf` with the module's format string of this index.
+    Putf(u32),
+    /// libc `memset(ptr, byte, bytes)`.
+    Memset,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstKind {
+    /// Stack memory for `count` elements of `elem`; the result is its address.
+    Alloca {
+        elem: Type,
+        count: u32,
+    },
+    /// `[ptr]`; the result type is the instruction's type.
+    Load {
+        args: [Value; 1],
+    },
+    /// `[value, ptr]`.
+    Store {
+        args: [Value; 2],
+    },
+    /// `[base, index]`: the address `base + index * stride`.
+    Gep {
+        args: [Value; 2],
+        stride: u32,
+    },
+    Binary {
+        op: BinaryOp,
+        args: [Value; 2],
+    },
+    FNeg {
+        args: [Value; 1],
+    },
+    Icmp {
+        pred: IntPred,
+        args: [Value; 2],
+    },
+    Fcmp {
+        pred: FloatPred,
+        args: [Value; 2],
+    },
+    Cast {
+        op: CastOp,
+        args: [Value; 1],
+    },
+    Call {
+        callee: Callee,
+        args: Vec<Value>,
+    },
+    /// `args[i]` flows in from `blocks[i]`.
+    Phi {
+        args: Vec<Value>,
+        blocks: Vec<Block>,
+    },
+    Br {
+        targets: [Block; 1],
+    },
+    /// `[cond]`: to `targets[0]` when true, else `targets[1]`.
+    CondBr {
+        args: [Value; 1],
+        targets: [Block; 2],
+    },
+    Ret {
+        args: Option<Value>,
+    },
+}
+
+impl InstKind {
+    pub fn operands(&self) -> &[Value] {
+        match self {
+            InstKind::Alloca { .. } | InstKind::Br { .. } => &[],
+            InstKind::Load { args }
+            | InstKind::FNeg { args }
+            | InstKind::Cast { args, .. }
+            | InstKind::CondBr { args, .. } => args,
+            InstKind::Store { args }
+            | InstKind::Gep { args, .. }
+            | InstKind::Binary { args, .. }
+            | InstKind::Icmp { args, .. }
+            | InstKind::Fcmp { args, .. } => args,
+            InstKind::Call { args, .. } | InstKind::Phi { args, .. } => args,
+            InstKind::Ret { args } => args.as_slice(),
+        }
+    }
+
+    pub fn operands_mut(&mut self) -> &mut [Value] {
+        match self {
+            InstKind::Alloca { .. } | InstKind::Br { .. } => &mut [],
+            InstKind::Load { args }
+            | InstKind::FNeg { args }
+            | InstKind::Cast { args, .. }
+            | InstKind::CondBr { args, .. } => args,
+            InstKind::Store { args }
+            | InstKind::Gep { args, .. }
+            | InstKind::Binary { args, .. }
+            | InstKind::Icmp { args, .. }
+            | InstKind::Fcmp { args, .. } => args,
+            InstKind::Call { args, .. } | InstKind::Phi { args, .. } => args,
+            InstKind::Ret { args } => args.as_mut_slice(),
+        }
+    }
+
+    /// Successor blocks of a terminator; empty for other instructions.
+    pub fn targets(&self) -> &[Block] {
+        match self {
+            InstKind::Br { targets } => targets,
+            InstKind::CondBr { targets, .. } => targets,
+            _ => &[],
+        }
+    }
+
+    pub fn targets_mut(&mut self) -> &mut [Block] {
+        match self {
+            InstKind::Br { targets } => targets,
+            InstKind::CondBr { targets, .. } => targets,
+            _ => &mut [],
+        }
+    }
+
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self,
+            InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. }
+        )
+    }
+
+    pub fn is_phi(&self) -> bool {
+        matches!(self, InstKind::Phi { .. })
+    }
+
+    /// Whether the instruction does something besides producing its result: writes memory,
+    /// calls, or transfers control. Such instructions stay even when their result is unused.
+    pub fn has_side_effects(&self) -> bool {
+        matches!(self, InstKind::Store { .. } | InstKind::Call { .. }) || self.is_terminator()
+    }
+}
+
+/// An instruction: what it does and the type of its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstData {
+    pub kind: InstKind,
+    pub ty: Type,
+}

@@ -1,0 +1,16 @@
+//! The SSA intermediate representation.
+
+mod entities;
+mod function;
+mod instructions;
+mod module;
+pub mod parser;
+pub mod printer;
+mod types;
+pub mod verifier;
+
+pub use entities::{Block, FuncId, GlobalId, Inst, Use, Value};
+pub use function::Function;
+pub use instructions::{BinaryOp, Callee, CastOp, FloatPred, InstData, InstKind, IntPred};
+pub use module::{Global, Module};
+pub use types::Type;

@@ -1,0 +1,360 @@
+//! Checks a module's invariants: every block ends in exactly one terminator, phis come first
+//! and match their block's predecessors, operand and result types agree, every definition
+//! dominates its uses, and the stored use lists are exact.
+
+use super::entities::{Block, Inst, Value};
+use super::function::Function;
+use super::instructions::{Callee, InstKind};
+use super::module::Module;
+use super::printer::{print_inst, Names};
+use super::types::Type;
+use crate::analysis::{Cfg, DomTree};
+use frontend::runtime::{RuntimeFn, RuntimeParam};
+use frontend::types::Scalar;
+use std::collections::HashMap;
+
+/// Verifies every function; the error lists each problem found.
+pub fn verify_module(m: &Module) -> Result<(), String> {
+    let errors: Vec<String> = m
+        .functions
+        .iter()
+        .flat_map(|f| verify_function(m, f))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// The problems found in one function (empty when it is well formed).
+pub fn verify_function(m: &Module, f: &Function) -> Vec<String> {
+    let mut v = Verifier {
+        m,
+        f,
+        names: Names::new(f),
+        errors: Vec::new(),
+    };
+    v.run();
+    v.errors
+}
+
+struct Verifier<'a> {
+    m: &'a Module,
+    f: &'a Function,
+    names: Names,
+    errors: Vec<String>,
+}
+
+fn scalar_type(s: Scalar) -> Type {
+    match s {
+        Scalar::Int => Type::I32,
+        Scalar::Float => Type::F32,
+    }
+}
+
+impl Verifier<'_> {
+    fn error(&mut self, at: Option<Inst>, msg: impl AsRef<str>) {
+        let place = match at {
+            Some(i) => format!(" at `{}`", print_inst(self.m, self.f, &self.names, i)),
+            None => String::new(),
+        };
+        self.errors
+            .push(format!("@{}{place}: {}", self.f.name, msg.as_ref()));
+    }
+
+    fn run(&mut self) {
+        let f = self.f;
+        let Some(entry) = f.entry() else {
+            self.error(None, "function has no blocks");
+            return;
+        };
+        let cfg = Cfg::new(f);
+        if !cfg.preds(entry).is_empty() {
+            self.error(None, "the entry block has predecessors");
+        }
+        let dom = DomTree::new(f, &cfg);
+        let mut position: HashMap<Inst, (Block, usize)> = HashMap::new();
+        for b in f.blocks() {
+            for (n, i) in f.block_insts(b).enumerate() {
+                position.insert(i, (b, n));
+            }
+        }
+        for b in f.blocks() {
+            self.check_block(b, &cfg);
+        }
+        for b in f.blocks() {
+            for i in f.block_insts(b) {
+                self.check_types(i);
+                if cfg.is_reachable(b) {
+                    self.check_dominance(i, b, &dom, &position);
+                }
+            }
+        }
+        self.check_use_lists();
+    }
+
+    fn check_block(&mut self, b: Block, cfg: &Cfg) {
+        let f = self.f;
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        let Some(&last) = insts.last() else {
+            self.error(None, format!("{} is empty", self.names.block(b)));
+            return;
+        };
+        if !f.kind(last).is_terminator() {
+            self.error(
+                Some(last),
+                format!("{} does not end in a terminator", self.names.block(b)),
+            );
+        }
+        let mut seen_non_phi = false;
+        for &i in &insts {
+            let kind = f.kind(i);
+            if kind.is_terminator() && i != last {
+                self.error(Some(i), "terminator in the middle of a block");
+            }
+            if kind.is_phi() {
+                if seen_non_phi {
+                    self.error(Some(i), "phi after a non-phi instruction");
+                }
+            } else {
+                seen_non_phi = true;
+            }
+            for &t in kind.targets() {
+                if !f.is_in_layout(t) {
+                    self.error(Some(i), "branch to a block that is not in the function");
+                }
+            }
+            if let InstKind::Phi { blocks, .. } = kind {
+                let mut incoming = blocks.clone();
+                incoming.sort();
+                let mut preds = cfg.preds(b).to_vec();
+                preds.sort();
+                if incoming != preds {
+                    self.error(
+                        Some(i),
+                        "phi's incoming blocks differ from the block's predecessors",
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_types(&mut self, i: Inst) {
+        let f = self.f;
+        let data = f.inst(i);
+        let ty = |v: &Value| f.value_type(*v);
+        for v in data.kind.operands() {
+            match *v {
+                Value::Inst(d) if f.inst_block(d).is_none() => {
+                    self.error(Some(i), "operand is a removed instruction");
+                }
+                Value::Param(p) if p as usize >= f.params.len() => {
+                    self.error(Some(i), "operand is a parameter that does not exist");
+                }
+                Value::Global(g) if g.index() >= self.m.globals.len() => {
+                    self.error(Some(i), "operand is a global that does not exist");
+                }
+                Value::Undef(Type::Void) => self.error(Some(i), "undefined operand of type void"),
+                _ => {}
+            }
+        }
+        let expect = |ok: bool, this: &mut Self, what: &str| {
+            if !ok {
+                this.error(Some(i), format!("type mismatch: {what}"));
+            }
+        };
+        match &data.kind {
+            InstKind::Alloca { elem, count } => {
+                expect(
+                    matches!(elem, Type::I32 | Type::F32 | Type::Ptr) && *count > 0,
+                    self,
+                    "alloca needs i32, f32 or ptr elements and a positive count",
+                );
+                expect(data.ty == Type::Ptr, self, "alloca gives a ptr");
+            }
+            InstKind::Load { args: [p] } => {
+                expect(ty(p) == Type::Ptr, self, "load reads through a ptr");
+                expect(
+                    matches!(data.ty, Type::I32 | Type::F32 | Type::Ptr),
+                    self,
+                    "load gives i32, f32 or ptr",
+                );
+            }
+            InstKind::Store { args: [x, p] } => {
+                expect(ty(p) == Type::Ptr, self, "store writes through a ptr");
+                expect(
+                    matches!(ty(x), Type::I32 | Type::F32 | Type::Ptr),
+                    self,
+                    "store writes i32, f32 or ptr",
+                );
+                expect(data.ty == Type::Void, self, "store gives no value");
+            }
+            InstKind::Gep { args: [b, x], .. } => {
+                expect(
+                    ty(b) == Type::Ptr && ty(x) == Type::I32 && data.ty == Type::Ptr,
+                    self,
+                    "gep takes a ptr and an i32 and gives a ptr",
+                );
+            }
+            InstKind::Binary { op, args: [a, b] } => {
+                let t = op.ty();
+                expect(
+                    ty(a) == t && ty(b) == t && data.ty == t,
+                    self,
+                    &format!("{} works on {t}", op.name()),
+                );
+            }
+            InstKind::FNeg { args: [a] } => {
+                expect(
+                    ty(a) == Type::F32 && data.ty == Type::F32,
+                    self,
+                    "fneg works on f32",
+                );
+            }
+            InstKind::Icmp { args: [a, b], .. } => {
+                expect(
+                    ty(a) == ty(b)
+                        && matches!(ty(a), Type::I32 | Type::Ptr | Type::I1)
+                        && data.ty == Type::I1,
+                    self,
+                    "icmp compares two i32, i1 or ptr values and gives an i1",
+                );
+            }
+            InstKind::Fcmp { args: [a, b], .. } => {
+                expect(
+                    ty(a) == Type::F32 && ty(b) == Type::F32 && data.ty == Type::I1,
+                    self,
+                    "fcmp compares two f32 values and gives an i1",
+                );
+            }
+            InstKind::Cast { op, args: [a] } => {
+                let (from, to) = op.types();
+                expect(
+                    ty(a) == from && data.ty == to,
+                    self,
+                    &format!("{} converts {from} to {to}", op.name()),
+                );
+            }
+            InstKind::Call { callee, args } => self.check_call(i, callee, args),
+            InstKind::Phi { args, .. } => {
+                let ok = args.iter().all(|a| ty(a) == data.ty) && data.ty != Type::Void;
+                expect(ok, self, "phi's values must have the phi's type");
+            }
+            InstKind::Br { .. } => {}
+            InstKind::CondBr { args: [c], .. } => {
+                expect(ty(c) == Type::I1, self, "condbr needs an i1 condition");
+            }
+            InstKind::Ret { args } => {
+                let got = args.map_or(Type::Void, |a| ty(&a));
+                expect(
+                    got == f.ret,
+                    self,
+                    "ret's value must have the function's return type",
+                );
+            }
+        }
+    }
+
+    fn check_call(&mut self, i: Inst, callee: &Callee, args: &[Value]) {
+        let f = self.f;
+        let arg_types: Vec<Type> = args.iter().map(|a| f.value_type(*a)).collect();
+        let result = f.inst(i).ty;
+        let (params, ret): (Vec<Type>, Type) = match callee {
+            Callee::Function(id) => match self.m.functions.get(id.index()) {
+                Some(g) => (g.params.clone(), g.ret),
+                None => {
+                    self.error(Some(i), "call to a function that does not exist");
+                    return;
+                }
+            },
+            Callee::Runtime(r) => {
+                let params = r
+                    .params()
+                    .iter()
+                    .map(|p| match p {
+                        RuntimeParam::Scalar(s) => scalar_type(*s),
+                        RuntimeParam::AnyArray(_) => Type::Ptr,
+                    })
+                    .collect();
+                let ret = match r.ret() {
+                    frontend::types::Type::Int => Type::I32,
+                    frontend::types::Type::Float => Type::F32,
+                    _ => Type::Void,
+                };
+                let params = match r {
+                    RuntimeFn::StartTime | RuntimeFn::StopTime => vec![Type::I32],
+                    _ => params,
+                };
+                (params, ret)
+            }
+            Callee::Putf(s) => {
+                if *s as usize >= self.m.strings.len() {
+                    self.error(Some(i), "putf with a format string that does not exist");
+                }
+                if !arg_types.iter().all(|t| matches!(t, Type::I32 | Type::F32)) {
+                    self.error(Some(i), "putf takes i32 and f32 values");
+                }
+                if result != Type::Void {
+                    self.error(Some(i), "putf gives no value");
+                }
+                return;
+            }
+            Callee::Memset => (vec![Type::Ptr, Type::I32, Type::I32], Type::Void),
+        };
+        if arg_types != params || result != ret {
+            self.error(Some(i), "call does not match the callee's signature");
+        }
+    }
+
+    fn check_dominance(
+        &mut self,
+        i: Inst,
+        b: Block,
+        dom: &DomTree,
+        position: &HashMap<Inst, (Block, usize)>,
+    ) {
+        let f = self.f;
+        let kind = f.kind(i);
+        let here = position[&i].1;
+        for (k, v) in kind.operands().iter().enumerate() {
+            let Value::Inst(d) = *v else { continue };
+            let Some(&(db, dpos)) = position.get(&d) else {
+                continue;
+            };
+            let ok = match kind {
+                InstKind::Phi { blocks, .. } => {
+                    let from = blocks[k];
+                    !dom.is_reachable(from) || dom.dominates(db, from)
+                }
+                _ if db == b => dpos < here,
+                _ => dom.dominates(db, b),
+            };
+            if !ok {
+                self.error(Some(i), "use is not dominated by its definition");
+            }
+        }
+    }
+
+    fn check_use_lists(&mut self) {
+        let (mut inst_uses, mut param_uses) = self.f.computed_uses();
+        let (stored_inst, stored_param) = self.f.stored_uses();
+        let mut consistent = true;
+        for (list, stored) in inst_uses
+            .iter_mut()
+            .zip(stored_inst)
+            .chain(param_uses.iter_mut().zip(stored_param))
+        {
+            let mut stored = stored.clone();
+            stored.sort();
+            list.sort();
+            consistent &= *list == stored;
+        }
+        if !consistent {
+            self.error(
+                None,
+                "stored use lists differ from the instructions' operands",
+            );
+        }
+    }
+}
