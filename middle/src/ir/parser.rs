@@ -559,9 +559,8 @@ impl Parser {
                 )
             }
             "ret" => {
-                // A terminator is followed by the function's '}' or the next block's label.
-                let has_value =
-                    !matches!(self.peek(), None | Some(Tok::Punct('}'))) && !self.at_block_label();
+                // Instructions take one line each: a value follows on the same line.
+                let has_value = self.toks.get(self.pos).is_some_and(|t| t.1 == line);
                 if has_value {
                     operands = self.operands(1)?;
                     (InstKind::Ret { args: Some(u) }, Type::Void)
