@@ -90,8 +90,7 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.run {
         return interpret(&module);
     }
-    eprintln!("compiler: error: code generation is not available yet; use --check or --emit-ir");
-    ExitCode::from(1)
+    write_output(cli, "s", &backend::compile(&module))
 }
 
 /// Runs the module in the interpreter with this process's stdin and stdout.

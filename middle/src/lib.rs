@@ -5,3 +5,4 @@ pub mod analysis;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod passes;

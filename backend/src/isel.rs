@@ -1,0 +1,751 @@
+//! Instruction selection: one IR function (SSA, critical edges split) to machine IR over
+//! virtual registers. Phis become copies at the end of each predecessor, through fresh
+//! temporaries so that they act in parallel. A compare used only by its block's branch is
+//! emitted at the branch; a constant-offset or scaled-index address folds into the load or
+//! store that uses it.
+
+use crate::abi::{self, ArgKind, ArgLoc};
+use crate::imm::is_operand2;
+use crate::mir::*;
+use crate::symbols::symbol;
+use middle::ir::{
+    BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
+    Value,
+};
+use std::collections::{HashMap, HashSet};
+
+pub fn select(m: &Module, f: &Function) -> MFunction {
+    let mut s = Selector {
+        m,
+        f,
+        mf: MFunction {
+            symbol: symbol(&f.name),
+            global: f.name == "main",
+            blocks: Vec::new(),
+            vreg_classes: Vec::new(),
+            objects: Vec::new(),
+            outgoing_bytes: 0,
+        },
+        block_index: HashMap::new(),
+        values: HashMap::new(),
+        allocas: HashMap::new(),
+        skipped: HashSet::new(),
+        cur: Vec::new(),
+    };
+    s.run();
+    s.mf
+}
+
+fn class_of(t: Type) -> RegClass {
+    if t == Type::F32 {
+        RegClass::Float
+    } else {
+        RegClass::Int
+    }
+}
+
+fn arg_kind(t: Type) -> ArgKind {
+    if t == Type::F32 {
+        ArgKind::Float
+    } else {
+        ArgKind::Int
+    }
+}
+
+/// The label of a `putf` format string.
+pub fn string_label(index: u32) -> String {
+    format!(".Lstr{index}")
+}
+
+struct Selector<'a> {
+    m: &'a Module,
+    f: &'a Function,
+    mf: MFunction,
+    block_index: HashMap<Block, u32>,
+    /// The virtual register of each instruction result and parameter.
+    values: HashMap<Value, Reg>,
+    /// The stack object of each `alloca`.
+    allocas: HashMap<Inst, u32>,
+    /// Instructions emitted elsewhere (compares at their branch) or folded into addresses.
+    skipped: HashSet<Inst>,
+    cur: Vec<MInst>,
+}
+
+impl Selector<'_> {
+    fn run(&mut self) {
+        let f = self.f;
+        for (n, b) in f.blocks().enumerate() {
+            self.block_index.insert(b, n as u32);
+        }
+        for p in 0..f.params.len() as u32 {
+            let r = self.mf.new_vreg(class_of(f.params[p as usize]));
+            self.values.insert(Value::Param(p), r);
+        }
+        for i in f.all_insts() {
+            let data = f.inst(i);
+            match data.kind {
+                InstKind::Alloca { elem, count } => {
+                    let obj = self.mf.new_object(elem.bytes() * count);
+                    self.allocas.insert(i, obj);
+                }
+                _ if data.ty != Type::Void => {
+                    let r = self.mf.new_vreg(class_of(data.ty));
+                    self.values.insert(Value::Inst(i), r);
+                }
+                _ => {}
+            }
+        }
+        for i in f.all_insts() {
+            if self.is_fused_compare(i) || self.is_folded_gep(i) {
+                self.skipped.insert(i);
+            }
+        }
+        for b in f.blocks().collect::<Vec<_>>() {
+            if Some(b) == f.entry() {
+                self.receive_params();
+            }
+            for i in f.block_insts(b).collect::<Vec<_>>() {
+                let kind = f.kind(i);
+                if kind.is_terminator() {
+                    self.phi_copies(b);
+                    self.terminator(i);
+                } else if !kind.is_phi() && !self.skipped.contains(&i) {
+                    self.inst(i);
+                }
+            }
+            let insts = std::mem::take(&mut self.cur);
+            self.mf.blocks.push(MBlock { insts });
+        }
+    }
+
+    fn emit(&mut self, inst: MInst) {
+        self.cur.push(inst);
+    }
+
+    fn new_vreg(&mut self, class: RegClass) -> Reg {
+        self.mf.new_vreg(class)
+    }
+
+    fn def(&self, i: Inst) -> Reg {
+        self.values[&Value::Inst(i)]
+    }
+
+    // ---- operands ------------------------------------------------------------------------
+
+    /// A register holding `v`, materialising constants, addresses and undefined values.
+    fn reg(&mut self, v: Value) -> Reg {
+        if let Some(&r) = self.values.get(&v) {
+            return r;
+        }
+        match v {
+            Value::Int(x) => self.int_const(x as u32),
+            Value::Bool(b) => self.int_const(b as u32),
+            Value::Float(bits) => {
+                let core = self.int_const(bits);
+                let r = self.new_vreg(RegClass::Float);
+                self.emit(MInst::VMovFromCore { sd: r, rn: core });
+                r
+            }
+            Value::Undef(t) => {
+                let zero = self.int_const(0);
+                if t == Type::F32 {
+                    let r = self.new_vreg(RegClass::Float);
+                    self.emit(MInst::VMovFromCore { sd: r, rn: zero });
+                    r
+                } else {
+                    zero
+                }
+            }
+            Value::Global(g) => {
+                let r = self.new_vreg(RegClass::Int);
+                let sym = symbol(&self.m.global(g).name);
+                self.emit(MInst::LoadSym { rd: r, sym });
+                r
+            }
+            Value::Inst(i) => {
+                let obj = self.allocas[&i];
+                let r = self.new_vreg(RegClass::Int);
+                self.emit(MInst::SlotAddr {
+                    rd: r,
+                    slot: Slot::Local(obj),
+                    offset: 0,
+                });
+                r
+            }
+            Value::Param(_) => unreachable!("parameters have registers"),
+        }
+    }
+
+    fn int_const(&mut self, v: u32) -> Reg {
+        let rd = self.new_vreg(RegClass::Int);
+        if is_operand2(v) {
+            self.emit(MInst::Mov {
+                cond: None,
+                rd,
+                src: Operand2::Imm(v),
+            });
+        } else if is_operand2(!v) {
+            self.emit(MInst::Mvn {
+                rd,
+                src: Operand2::Imm(!v),
+            });
+        } else {
+            self.emit(MInst::Movw { rd, imm: v as u16 });
+            if v >> 16 != 0 {
+                self.emit(MInst::Movt {
+                    rd,
+                    imm: (v >> 16) as u16,
+                });
+            }
+        }
+        rd
+    }
+
+    /// `v` as a flexible second operand: an immediate when it encodes, else a register.
+    fn op2(&mut self, v: Value) -> Operand2 {
+        match v {
+            Value::Int(x) if is_operand2(x as u32) => Operand2::Imm(x as u32),
+            Value::Bool(b) => Operand2::Imm(b as u32),
+            _ => Operand2::Reg(self.reg(v)),
+        }
+    }
+
+    fn alloca_of(&self, v: Value) -> Option<u32> {
+        v.as_inst().and_then(|i| self.allocas.get(&i).copied())
+    }
+
+    /// How an access of `ptr` can address memory without computing `ptr` itself.
+    fn folded_addr(&self, ptr: Value, float: bool) -> Option<AddrPlan> {
+        if let Some(obj) = self.alloca_of(ptr) {
+            return Some(AddrPlan::Slot(obj, 0));
+        }
+        let i = ptr.as_inst()?;
+        let InstKind::Gep {
+            args: [base, index],
+            stride,
+        } = *self.f.kind(i)
+        else {
+            return None;
+        };
+        match (index, self.alloca_of(base)) {
+            (Value::Int(c), Some(obj)) => Some(AddrPlan::Slot(obj, c.wrapping_mul(stride as i32))),
+            (Value::Int(c), None) => Some(AddrPlan::Imm(base, c.wrapping_mul(stride as i32))),
+            (_, None) if !float && stride.is_power_of_two() => {
+                Some(AddrPlan::Index(base, index, stride.trailing_zeros() as u8))
+            }
+            _ => None,
+        }
+    }
+
+    fn is_folded_gep(&self, i: Inst) -> bool {
+        if !matches!(self.f.kind(i), InstKind::Gep { .. }) {
+            return false;
+        }
+        let v = Value::Inst(i);
+        self.f.uses(v).iter().all(|u| match self.f.kind(u.inst) {
+            InstKind::Load { .. } => self
+                .folded_addr(v, self.f.inst(u.inst).ty == Type::F32)
+                .is_some(),
+            InstKind::Store { args: [x, _] } if u.index == 1 && *x != v => self
+                .folded_addr(v, self.f.value_type(*x) == Type::F32)
+                .is_some(),
+            _ => false,
+        })
+    }
+
+    fn addr(&mut self, ptr: Value, float: bool) -> Addr {
+        match self.folded_addr(ptr, float) {
+            Some(AddrPlan::Slot(obj, off)) => Addr::Slot(Slot::Local(obj), off),
+            Some(AddrPlan::Imm(base, off)) => Addr::Imm(self.reg(base), off),
+            Some(AddrPlan::Index(base, index, shift)) => {
+                Addr::Index(self.reg(base), self.reg(index), shift)
+            }
+            None => Addr::Imm(self.reg(ptr), 0),
+        }
+    }
+
+    // ---- instructions ----------------------------------------------------------------------
+
+    fn inst(&mut self, i: Inst) {
+        let data = self.f.inst(i).clone();
+        match data.kind {
+            InstKind::Alloca { .. } | InstKind::Phi { .. } => {}
+            InstKind::Load { args: [p] } => {
+                let rd = self.def(i);
+                if data.ty == Type::F32 {
+                    let addr = self.addr(p, true);
+                    self.emit(MInst::VLdr { sd: rd, addr });
+                } else {
+                    let addr = self.addr(p, false);
+                    self.emit(MInst::Ldr { rd, addr });
+                }
+            }
+            InstKind::Store { args: [x, p] } => {
+                let rs = self.reg(x);
+                if self.f.value_type(x) == Type::F32 {
+                    let addr = self.addr(p, true);
+                    self.emit(MInst::VStr { ss: rs, addr });
+                } else {
+                    let addr = self.addr(p, false);
+                    self.emit(MInst::Str { rs, addr });
+                }
+            }
+            InstKind::Gep {
+                args: [base, index],
+                stride,
+            } => self.gep(i, base, index, stride),
+            InstKind::Binary { op, args: [a, b] } => self.binary(i, op, a, b),
+            InstKind::FNeg { args: [a] } => {
+                let sm = self.reg(a);
+                let sd = self.def(i);
+                self.emit(MInst::VNeg { sd, sm });
+            }
+            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => {
+                let conds = self.compare(i);
+                let rd = self.def(i);
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd,
+                    src: Operand2::Imm(0),
+                });
+                for cond in conds {
+                    self.emit(MInst::Mov {
+                        cond: Some(cond),
+                        rd,
+                        src: Operand2::Imm(1),
+                    });
+                }
+            }
+            InstKind::Cast { op, args: [a] } => self.cast(i, op, a),
+            InstKind::Call { callee, args } => self.call(i, &callee, &args),
+            InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. } => {
+                unreachable!("terminators are selected separately")
+            }
+        }
+    }
+
+    fn gep(&mut self, i: Inst, base: Value, index: Value, stride: u32) {
+        let rd = self.def(i);
+        let rn = self.reg(base);
+        match index {
+            Value::Int(c) => {
+                let off = c.wrapping_mul(stride as i32) as u32;
+                let src = self.op2(Value::Int(off as i32));
+                self.emit(MInst::Alu {
+                    op: AluOp::Add,
+                    rd,
+                    rn,
+                    src,
+                });
+            }
+            _ if stride.is_power_of_two() => {
+                let ri = self.reg(index);
+                self.emit(MInst::Alu {
+                    op: AluOp::Add,
+                    rd,
+                    rn,
+                    src: Operand2::Lsl(ri, stride.trailing_zeros() as u8),
+                });
+            }
+            _ => {
+                let ri = self.reg(index);
+                let rs = self.int_const(stride);
+                let scaled = self.new_vreg(RegClass::Int);
+                self.emit(MInst::Mul {
+                    rd: scaled,
+                    rn: ri,
+                    rm: rs,
+                });
+                self.emit(MInst::Alu {
+                    op: AluOp::Add,
+                    rd,
+                    rn,
+                    src: Operand2::Reg(scaled),
+                });
+            }
+        }
+    }
+
+    fn binary(&mut self, i: Inst, op: BinaryOp, a: Value, b: Value) {
+        let rd = self.def(i);
+        let vop = match op {
+            BinaryOp::FAdd => Some(VOp::Add),
+            BinaryOp::FSub => Some(VOp::Sub),
+            BinaryOp::FMul => Some(VOp::Mul),
+            BinaryOp::FDiv => Some(VOp::Div),
+            _ => None,
+        };
+        if let Some(vop) = vop {
+            let (sn, sm) = (self.reg(a), self.reg(b));
+            self.emit(MInst::VBin {
+                op: vop,
+                sd: rd,
+                sn,
+                sm,
+            });
+            return;
+        }
+        match op {
+            BinaryOp::Add | BinaryOp::Sub => {
+                let (alu, a, b) = match (op, a.is_constant() && !b.is_constant()) {
+                    (BinaryOp::Add, true) => (AluOp::Add, b, a),
+                    (BinaryOp::Sub, true) => (AluOp::Rsb, b, a),
+                    (BinaryOp::Add, false) => (AluOp::Add, a, b),
+                    _ => (AluOp::Sub, a, b),
+                };
+                let rn = self.reg(a);
+                let src = self.op2(b);
+                self.emit(MInst::Alu {
+                    op: alu,
+                    rd,
+                    rn,
+                    src,
+                });
+            }
+            BinaryOp::Mul => {
+                let (rn, rm) = (self.reg(a), self.reg(b));
+                self.emit(MInst::Mul { rd, rn, rm });
+            }
+            BinaryOp::SDiv => {
+                let (rn, rm) = (self.reg(a), self.reg(b));
+                self.emit(MInst::SDiv { rd, rn, rm });
+            }
+            BinaryOp::SRem => {
+                let (rn, rm) = (self.reg(a), self.reg(b));
+                let q = self.new_vreg(RegClass::Int);
+                self.emit(MInst::SDiv { rd: q, rn, rm });
+                self.emit(MInst::Mls {
+                    rd,
+                    rn: q,
+                    rm,
+                    ra: rn,
+                });
+            }
+            _ => unreachable!("float operations handled above"),
+        }
+    }
+
+    /// Emits the comparison of instruction `i` and returns the conditions (any of which
+    /// holding means true) that it sets the flags for.
+    fn compare(&mut self, i: Inst) -> Vec<Cond> {
+        match *self.f.kind(i) {
+            InstKind::Icmp { pred, args: [a, b] } => {
+                let (pred, a, b) = if a.is_constant() && !b.is_constant() {
+                    (swap(pred), b, a)
+                } else {
+                    (pred, a, b)
+                };
+                let rn = self.reg(a);
+                let src = self.op2(b);
+                self.emit(MInst::Cmp { rn, src });
+                vec![int_cond(pred)]
+            }
+            InstKind::Fcmp { pred, args: [a, b] } => {
+                let (sn, sm) = (self.reg(a), self.reg(b));
+                self.emit(MInst::VCmp { sn, sm });
+                float_conds(pred).to_vec()
+            }
+            _ => unreachable!("not a comparison"),
+        }
+    }
+
+    fn is_fused_compare(&self, i: Inst) -> bool {
+        let f = self.f;
+        if !matches!(f.kind(i), InstKind::Icmp { .. } | InstKind::Fcmp { .. }) {
+            return false;
+        }
+        match f.uses(Value::Inst(i)) {
+            [u] => {
+                matches!(f.kind(u.inst), InstKind::CondBr { .. })
+                    && f.inst_block(u.inst) == f.inst_block(i)
+            }
+            _ => false,
+        }
+    }
+
+    fn cast(&mut self, i: Inst, op: CastOp, a: Value) {
+        let rd = self.def(i);
+        let src = self.reg(a);
+        match op {
+            CastOp::Zext => self.emit(MInst::Copy { dst: rd, src }),
+            CastOp::SiToFp => {
+                let t = self.new_vreg(RegClass::Float);
+                self.emit(MInst::VMovFromCore { sd: t, rn: src });
+                self.emit(MInst::VCvtToFloat { sd: rd, sm: t });
+            }
+            CastOp::FpToSi => {
+                let t = self.new_vreg(RegClass::Float);
+                self.emit(MInst::VCvtToInt { sd: t, sm: src });
+                self.emit(MInst::VMovToCore { rd, sn: t });
+            }
+        }
+    }
+
+    fn call(&mut self, i: Inst, callee: &Callee, args: &[Value]) {
+        let f = self.f;
+        let mut values: Vec<Value> = args.to_vec();
+        let mut kinds: Vec<ArgKind> = args.iter().map(|a| arg_kind(f.value_type(*a))).collect();
+        let (sym, format) = match callee {
+            Callee::Function(id) => (symbol(&self.m.function(*id).name), None),
+            Callee::Runtime(r) => (r.symbol().to_string(), None),
+            Callee::Memset => ("memset".to_string(), None),
+            Callee::Putf(s) => ("putf".to_string(), Some(string_label(*s))),
+        };
+        if format.is_some() {
+            // Variadic: the format's address first, floats promoted to doubles.
+            for k in kinds.iter_mut() {
+                if *k == ArgKind::Float {
+                    *k = ArgKind::VariadicDouble;
+                }
+            }
+            kinds.insert(0, ArgKind::Int);
+            values.insert(0, Value::Undef(Type::Ptr));
+        }
+        let (locs, stack_bytes) = abi::assign(&kinds);
+        self.mf.outgoing_bytes = self.mf.outgoing_bytes.max(stack_bytes);
+        // Registers holding each argument, computed before any argument register is set.
+        let mut regs = Vec::with_capacity(values.len());
+        for (k, &v) in values.iter().enumerate() {
+            let r = match (&format, k) {
+                (Some(label), 0) => {
+                    let r = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::LoadSym {
+                        rd: r,
+                        sym: label.clone(),
+                    });
+                    r
+                }
+                _ => self.reg(v),
+            };
+            regs.push(r);
+        }
+        let mut uses = Vec::new();
+        for (&loc, &r) in locs.iter().zip(&regs) {
+            let float = self.mf.class_of(r) == RegClass::Float;
+            match loc {
+                ArgLoc::Stack(off) => {
+                    let addr = Addr::Slot(Slot::Outgoing(off), 0);
+                    self.emit(if float {
+                        MInst::VStr { ss: r, addr }
+                    } else {
+                        MInst::Str { rs: r, addr }
+                    });
+                }
+                ArgLoc::StackPair(off) => {
+                    let (lo, hi) = (self.new_vreg(RegClass::Int), self.new_vreg(RegClass::Int));
+                    self.emit(MInst::VToDoubleCore { lo, hi, sm: r });
+                    for (part, delta) in [(lo, 0), (hi, 4)] {
+                        self.emit(MInst::Str {
+                            rs: part,
+                            addr: Addr::Slot(Slot::Outgoing(off + delta), 0),
+                        });
+                    }
+                }
+                ArgLoc::Reg(_) | ArgLoc::RegPair(..) => {}
+            }
+        }
+        for (&loc, &r) in locs.iter().zip(&regs) {
+            match loc {
+                ArgLoc::Reg(p) => {
+                    self.emit(MInst::Copy {
+                        dst: Reg::Phys(p),
+                        src: r,
+                    });
+                    uses.push(Reg::Phys(p));
+                }
+                ArgLoc::RegPair(lo, hi) => {
+                    self.emit(MInst::VToDoubleCore {
+                        lo: Reg::Phys(lo),
+                        hi: Reg::Phys(hi),
+                        sm: r,
+                    });
+                    uses.extend([Reg::Phys(lo), Reg::Phys(hi)]);
+                }
+                ArgLoc::Stack(_) | ArgLoc::StackPair(_) => {}
+            }
+        }
+        let ret = f.inst(i).ty;
+        let result = match ret {
+            Type::Void => None,
+            Type::F32 => Some(Reg::Phys(PReg::S0)),
+            _ => Some(Reg::Phys(PReg::R0)),
+        };
+        self.emit(MInst::Bl {
+            sym,
+            uses,
+            defs: result.into_iter().collect(),
+        });
+        if let Some(src) = result {
+            let dst = self.def(i);
+            self.emit(MInst::Copy { dst, src });
+        }
+    }
+
+    /// Moves the parameters from their argument registers and stack slots into vregs.
+    fn receive_params(&mut self) {
+        let kinds: Vec<ArgKind> = self.f.params.iter().map(|t| arg_kind(*t)).collect();
+        let (locs, _) = abi::assign(&kinds);
+        for (p, loc) in locs.into_iter().enumerate() {
+            let dst = self.values[&Value::Param(p as u32)];
+            let float = self.mf.class_of(dst) == RegClass::Float;
+            match loc {
+                ArgLoc::Reg(r) => self.emit(MInst::Copy {
+                    dst,
+                    src: Reg::Phys(r),
+                }),
+                ArgLoc::Stack(off) => {
+                    let addr = Addr::Slot(Slot::Incoming(off), 0);
+                    self.emit(if float {
+                        MInst::VLdr { sd: dst, addr }
+                    } else {
+                        MInst::Ldr { rd: dst, addr }
+                    });
+                }
+                ArgLoc::RegPair(..) | ArgLoc::StackPair(_) => {
+                    unreachable!("doubles are only passed to variadic functions")
+                }
+            }
+        }
+    }
+
+    // ---- control flow ----------------------------------------------------------------------
+
+    /// Copies for the phis of `b`'s successors: all sources into temporaries first, then
+    /// the temporaries into the phis, so that the copies act in parallel.
+    fn phi_copies(&mut self, b: Block) {
+        let f = self.f;
+        let mut pairs = Vec::new();
+        for &s in f.successors(b) {
+            for phi in f.block_insts(s) {
+                let InstKind::Phi { args, blocks } = f.kind(phi) else {
+                    break;
+                };
+                if let Some(k) = blocks.iter().position(|&x| x == b) {
+                    pairs.push((self.def(phi), args[k]));
+                }
+            }
+        }
+        let temps: Vec<(Reg, Reg)> = pairs
+            .into_iter()
+            .map(|(dst, v)| {
+                let src = self.reg(v);
+                let t = self.new_vreg(self.mf.class_of(dst));
+                self.emit(MInst::Copy { dst: t, src });
+                (dst, t)
+            })
+            .collect();
+        for (dst, t) in temps {
+            self.emit(MInst::Copy { dst, src: t });
+        }
+    }
+
+    fn terminator(&mut self, i: Inst) {
+        match *self.f.kind(i) {
+            InstKind::Br { targets: [t] } => {
+                let target = self.block_index[&t];
+                self.emit(MInst::B { target });
+            }
+            InstKind::CondBr {
+                args: [c],
+                targets: [t, e],
+            } => {
+                let conds = match c.as_inst() {
+                    Some(ci) if self.skipped.contains(&ci) => self.compare(ci),
+                    _ => {
+                        let rn = self.reg(c);
+                        self.emit(MInst::Cmp {
+                            rn,
+                            src: Operand2::Imm(0),
+                        });
+                        vec![Cond::Ne]
+                    }
+                };
+                let (then_target, else_target) = (self.block_index[&t], self.block_index[&e]);
+                for cond in conds {
+                    self.emit(MInst::BCond {
+                        cond,
+                        target: then_target,
+                    });
+                }
+                self.emit(MInst::B {
+                    target: else_target,
+                });
+            }
+            InstKind::Ret { args } => {
+                let mut uses = Vec::new();
+                if let Some(v) = args {
+                    let src = self.reg(v);
+                    let dst = if self.f.ret == Type::F32 {
+                        PReg::S0
+                    } else {
+                        PReg::R0
+                    };
+                    self.emit(MInst::Copy {
+                        dst: Reg::Phys(dst),
+                        src,
+                    });
+                    uses.push(Reg::Phys(dst));
+                }
+                self.emit(MInst::Ret { uses });
+            }
+            _ => unreachable!("not a terminator"),
+        }
+    }
+}
+
+enum AddrPlan {
+    Slot(u32, i32),
+    Imm(Value, i32),
+    Index(Value, Value, u8),
+}
+
+fn int_cond(p: IntPred) -> Cond {
+    match p {
+        IntPred::Eq => Cond::Eq,
+        IntPred::Ne => Cond::Ne,
+        IntPred::Slt => Cond::Lt,
+        IntPred::Sle => Cond::Le,
+        IntPred::Sgt => Cond::Gt,
+        IntPred::Sge => Cond::Ge,
+        IntPred::Ult => Cond::Lo,
+        IntPred::Ule => Cond::Ls,
+        IntPred::Ugt => Cond::Hi,
+        IntPred::Uge => Cond::Hs,
+    }
+}
+
+/// The predicate with its operands swapped.
+fn swap(p: IntPred) -> IntPred {
+    match p {
+        IntPred::Slt => IntPred::Sgt,
+        IntPred::Sgt => IntPred::Slt,
+        IntPred::Sle => IntPred::Sge,
+        IntPred::Sge => IntPred::Sle,
+        IntPred::Ult => IntPred::Ugt,
+        IntPred::Ugt => IntPred::Ult,
+        IntPred::Ule => IntPred::Uge,
+        IntPred::Uge => IntPred::Ule,
+        other => other,
+    }
+}
+
+/// Conditions after `vcmp` + `vmrs` for each float predicate. The flags are: equal Z C,
+/// less N, greater C, unordered C V.
+fn float_conds(p: FloatPred) -> &'static [Cond] {
+    match p {
+        FloatPred::Oeq => &[Cond::Eq],
+        FloatPred::One => &[Cond::Mi, Cond::Gt],
+        FloatPred::Olt => &[Cond::Mi],
+        FloatPred::Ole => &[Cond::Ls],
+        FloatPred::Ogt => &[Cond::Gt],
+        FloatPred::Oge => &[Cond::Ge],
+        FloatPred::Ord => &[Cond::Vc],
+        FloatPred::Ueq => &[Cond::Eq, Cond::Vs],
+        FloatPred::Une => &[Cond::Ne],
+        FloatPred::Ult => &[Cond::Lt],
+        FloatPred::Ule => &[Cond::Le],
+        FloatPred::Ugt => &[Cond::Hi],
+        FloatPred::Uge => &[Cond::Pl],
+        FloatPred::Uno => &[Cond::Vs],
+    }
+}

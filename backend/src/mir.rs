@@ -1,0 +1,534 @@
+//! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks.
+//! Stack addresses are symbolic (`Slot`) until frame layout resolves them.
+
+use std::fmt;
+
+/// A physical register: 0-15 are the core registers r0-r15, 16-47 are s0-s31.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PReg(pub u8);
+
+impl PReg {
+    pub const R0: PReg = PReg(0);
+    pub const R1: PReg = PReg(1);
+    pub const R2: PReg = PReg(2);
+    pub const R3: PReg = PReg(3);
+    /// The intra-procedure scratch register, reserved for frame-offset arithmetic.
+    pub const IP: PReg = PReg(12);
+    pub const SP: PReg = PReg(13);
+    pub const LR: PReg = PReg(14);
+    pub const PC: PReg = PReg(15);
+    pub const S0: PReg = PReg(16);
+
+    pub fn core(n: u8) -> PReg {
+        PReg(n)
+    }
+
+    pub fn s(n: u8) -> PReg {
+        PReg(16 + n)
+    }
+
+    pub fn class(self) -> RegClass {
+        if self.0 < 16 {
+            RegClass::Int
+        } else {
+            RegClass::Float
+        }
+    }
+
+    /// The number within its file (r5 -> 5, s7 -> 7).
+    pub fn number(self) -> u8 {
+        if self.0 < 16 {
+            self.0
+        } else {
+            self.0 - 16
+        }
+    }
+}
+
+impl fmt::Display for PReg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self.0 {
+            12 => f.write_str("ip"),
+            13 => f.write_str("sp"),
+            14 => f.write_str("lr"),
+            15 => f.write_str("pc"),
+            n if n < 16 => write!(f, "r{n}"),
+            n => write!(f, "s{}", n - 16),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegClass {
+    /// Core registers: i32, i1 and pointers.
+    Int,
+    /// VFP single-precision registers.
+    Float,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VReg(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reg {
+    Phys(PReg),
+    Virt(VReg),
+}
+
+impl Reg {
+    pub fn phys(self) -> Option<PReg> {
+        match self {
+            Reg::Phys(p) => Some(p),
+            Reg::Virt(_) => None,
+        }
+    }
+}
+
+impl From<PReg> for Reg {
+    fn from(p: PReg) -> Reg {
+        Reg::Phys(p)
+    }
+}
+
+/// ARM condition codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cond {
+    Eq,
+    Ne,
+    Hs,
+    Lo,
+    Mi,
+    Pl,
+    Vs,
+    Vc,
+    Hi,
+    Ls,
+    Ge,
+    Lt,
+    Gt,
+    Le,
+}
+
+impl Cond {
+    pub fn name(self) -> &'static str {
+        match self {
+            Cond::Eq => "eq",
+            Cond::Ne => "ne",
+            Cond::Hs => "hs",
+            Cond::Lo => "lo",
+            Cond::Mi => "mi",
+            Cond::Pl => "pl",
+            Cond::Vs => "vs",
+            Cond::Vc => "vc",
+            Cond::Hi => "hi",
+            Cond::Ls => "ls",
+            Cond::Ge => "ge",
+            Cond::Lt => "lt",
+            Cond::Gt => "gt",
+            Cond::Le => "le",
+        }
+    }
+
+    pub fn invert(self) -> Cond {
+        match self {
+            Cond::Eq => Cond::Ne,
+            Cond::Ne => Cond::Eq,
+            Cond::Hs => Cond::Lo,
+            Cond::Lo => Cond::Hs,
+            Cond::Mi => Cond::Pl,
+            Cond::Pl => Cond::Mi,
+            Cond::Vs => Cond::Vc,
+            Cond::Vc => Cond::Vs,
+            Cond::Hi => Cond::Ls,
+            Cond::Ls => Cond::Hi,
+            Cond::Ge => Cond::Lt,
+            Cond::Lt => Cond::Ge,
+            Cond::Gt => Cond::Le,
+            Cond::Le => Cond::Gt,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    Add,
+    Sub,
+    Rsb,
+    And,
+    Orr,
+    Eor,
+}
+
+impl AluOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            AluOp::Add => "add",
+            AluOp::Sub => "sub",
+            AluOp::Rsb => "rsb",
+            AluOp::And => "and",
+            AluOp::Orr => "orr",
+            AluOp::Eor => "eor",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl VOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            VOp::Add => "vadd.f32",
+            VOp::Sub => "vsub.f32",
+            VOp::Mul => "vmul.f32",
+            VOp::Div => "vdiv.f32",
+        }
+    }
+}
+
+/// The flexible second operand of data-processing instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand2 {
+    /// An immediate that `imm::is_operand2` accepts.
+    Imm(u32),
+    Reg(Reg),
+    /// A register shifted left by a constant.
+    Lsl(Reg, u8),
+}
+
+/// A stack location whose offset from sp is known only after frame layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    /// A local object (an `alloca` or a spill slot), by index.
+    Local(u32),
+    /// The caller's stack argument at this byte offset.
+    Incoming(u32),
+    /// Our stack argument to a callee at this byte offset.
+    Outgoing(u32),
+}
+
+/// A memory operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Addr {
+    /// `[base, #offset]` (any offset; out-of-range ones are handled when emitting).
+    Imm(Reg, i32),
+    /// `[base, index, lsl #shift]` (core loads and stores only).
+    Index(Reg, Reg, u8),
+    /// A stack slot plus a byte offset.
+    Slot(Slot, i32),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum MInst {
+    /// `mov rd, src`, conditionally with `cond`.
+    Mov {
+        cond: Option<Cond>,
+        rd: Reg,
+        src: Operand2,
+    },
+    Mvn {
+        rd: Reg,
+        src: Operand2,
+    },
+    Movw {
+        rd: Reg,
+        imm: u16,
+    },
+    /// Sets the top half of `rd`, keeping the bottom half.
+    Movt {
+        rd: Reg,
+        imm: u16,
+    },
+    /// The address of a symbol (`movw`/`movt` pair).
+    LoadSym {
+        rd: Reg,
+        sym: String,
+    },
+    Alu {
+        op: AluOp,
+        rd: Reg,
+        rn: Reg,
+        src: Operand2,
+    },
+    Mul {
+        rd: Reg,
+        rn: Reg,
+        rm: Reg,
+    },
+    /// `rd = ra - rn * rm`.
+    Mls {
+        rd: Reg,
+        rn: Reg,
+        rm: Reg,
+        ra: Reg,
+    },
+    SDiv {
+        rd: Reg,
+        rn: Reg,
+        rm: Reg,
+    },
+    Cmp {
+        rn: Reg,
+        src: Operand2,
+    },
+    Ldr {
+        rd: Reg,
+        addr: Addr,
+    },
+    Str {
+        rs: Reg,
+        addr: Addr,
+    },
+    /// `rd = sp + offset of slot`.
+    SlotAddr {
+        rd: Reg,
+        slot: Slot,
+        offset: i32,
+    },
+    VBin {
+        op: VOp,
+        sd: Reg,
+        sn: Reg,
+        sm: Reg,
+    },
+    VNeg {
+        sd: Reg,
+        sm: Reg,
+    },
+    /// Core register to VFP register (bits unchanged).
+    VMovFromCore {
+        sd: Reg,
+        rn: Reg,
+    },
+    /// VFP register to core register (bits unchanged).
+    VMovToCore {
+        rd: Reg,
+        sn: Reg,
+    },
+    /// `vcvt.f32.s32`: int bits in `sm` to float in `sd`.
+    VCvtToFloat {
+        sd: Reg,
+        sm: Reg,
+    },
+    /// `vcvt.s32.f32`: float in `sm` to int bits in `sd` (toward zero, saturating).
+    VCvtToInt {
+        sd: Reg,
+        sm: Reg,
+    },
+    /// `vcmp.f32` then `vmrs APSR_nzcv, fpscr`.
+    VCmp {
+        sn: Reg,
+        sm: Reg,
+    },
+    VLdr {
+        sd: Reg,
+        addr: Addr,
+    },
+    VStr {
+        ss: Reg,
+        addr: Addr,
+    },
+    /// A float promoted to double and passed in two core registers (variadic calls).
+    VToDoubleCore {
+        lo: Reg,
+        hi: Reg,
+        sm: Reg,
+    },
+    /// A register copy within one class.
+    Copy {
+        dst: Reg,
+        src: Reg,
+    },
+    B {
+        target: u32,
+    },
+    BCond {
+        cond: Cond,
+        target: u32,
+    },
+    /// A call; `uses` are the argument registers, `defs` the result register. Every
+    /// caller-saved register is clobbered.
+    Bl {
+        sym: String,
+        uses: Vec<Reg>,
+        defs: Vec<Reg>,
+    },
+    /// Return; `uses` holds the result register, if any.
+    Ret {
+        uses: Vec<Reg>,
+    },
+}
+
+/// How an instruction touches a register operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Use,
+    Def,
+    /// Read and written (the top-half write of `movt`).
+    UseDef,
+}
+
+impl MInst {
+    /// Calls `f` on every register operand with its role, in order: uses before defs.
+    pub fn visit_regs(&mut self, mut f: impl FnMut(&mut Reg, Role)) {
+        use Role::*;
+        let op2 = |o: &mut Operand2, f: &mut dyn FnMut(&mut Reg, Role)| match o {
+            Operand2::Reg(r) | Operand2::Lsl(r, _) => f(r, Use),
+            Operand2::Imm(_) => {}
+        };
+        let addr = |a: &mut Addr, f: &mut dyn FnMut(&mut Reg, Role)| match a {
+            Addr::Imm(b, _) => f(b, Use),
+            Addr::Index(b, i, _) => {
+                f(b, Use);
+                f(i, Use);
+            }
+            Addr::Slot(..) => {}
+        };
+        match self {
+            MInst::Mov { rd, src, cond } => {
+                op2(src, &mut f);
+                // A conditional move keeps the old value when the condition fails.
+                f(rd, if cond.is_some() { UseDef } else { Def });
+            }
+            MInst::Mvn { rd, src } => {
+                op2(src, &mut f);
+                f(rd, Def);
+            }
+            MInst::Movw { rd, .. } | MInst::LoadSym { rd, .. } | MInst::SlotAddr { rd, .. } => {
+                f(rd, Def)
+            }
+            MInst::Movt { rd, .. } => f(rd, UseDef),
+            MInst::Alu { rd, rn, src, .. } => {
+                f(rn, Use);
+                op2(src, &mut f);
+                f(rd, Def);
+            }
+            MInst::Mul { rd, rn, rm } | MInst::SDiv { rd, rn, rm } => {
+                f(rn, Use);
+                f(rm, Use);
+                f(rd, Def);
+            }
+            MInst::Mls { rd, rn, rm, ra } => {
+                f(rn, Use);
+                f(rm, Use);
+                f(ra, Use);
+                f(rd, Def);
+            }
+            MInst::Cmp { rn, src } => {
+                f(rn, Use);
+                op2(src, &mut f);
+            }
+            MInst::Ldr { rd, addr: a } | MInst::VLdr { sd: rd, addr: a } => {
+                addr(a, &mut f);
+                f(rd, Def);
+            }
+            MInst::Str { rs, addr: a } | MInst::VStr { ss: rs, addr: a } => {
+                f(rs, Use);
+                addr(a, &mut f);
+            }
+            MInst::VBin { sd, sn, sm, .. } => {
+                f(sn, Use);
+                f(sm, Use);
+                f(sd, Def);
+            }
+            MInst::VNeg { sd, sm }
+            | MInst::VCvtToFloat { sd, sm }
+            | MInst::VCvtToInt { sd, sm } => {
+                f(sm, Use);
+                f(sd, Def);
+            }
+            MInst::VMovFromCore { sd, rn } => {
+                f(rn, Use);
+                f(sd, Def);
+            }
+            MInst::VMovToCore { rd, sn } => {
+                f(sn, Use);
+                f(rd, Def);
+            }
+            MInst::VCmp { sn, sm } => {
+                f(sn, Use);
+                f(sm, Use);
+            }
+            MInst::VToDoubleCore { lo, hi, sm } => {
+                f(sm, Use);
+                f(lo, Def);
+                f(hi, Def);
+            }
+            MInst::Copy { dst, src } => {
+                f(src, Use);
+                f(dst, Def);
+            }
+            MInst::Bl { uses, defs, .. } => {
+                uses.iter_mut().for_each(|r| f(r, Use));
+                defs.iter_mut().for_each(|r| f(r, Def));
+            }
+            MInst::Ret { uses } => uses.iter_mut().for_each(|r| f(r, Use)),
+            MInst::B { .. } | MInst::BCond { .. } => {}
+        }
+    }
+
+    pub fn is_call(&self) -> bool {
+        matches!(self, MInst::Bl { .. })
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MBlock {
+    pub insts: Vec<MInst>,
+}
+
+/// A stack object: an `alloca` or a spill slot.
+#[derive(Clone, Copy, Debug)]
+pub struct StackObject {
+    pub size: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct MFunction {
+    /// The assembly symbol.
+    pub symbol: String,
+    /// Whether the symbol is visible to the linker (only `main`).
+    pub global: bool,
+    /// Blocks in layout order; branch targets are indices into this list.
+    pub blocks: Vec<MBlock>,
+    pub vreg_classes: Vec<RegClass>,
+    pub objects: Vec<StackObject>,
+    /// Bytes of stack arguments this function passes to callees, at most.
+    pub outgoing_bytes: u32,
+}
+
+impl MFunction {
+    pub fn new_vreg(&mut self, class: RegClass) -> Reg {
+        self.vreg_classes.push(class);
+        Reg::Virt(VReg(self.vreg_classes.len() as u32 - 1))
+    }
+
+    pub fn new_object(&mut self, size: u32) -> u32 {
+        self.objects.push(StackObject { size });
+        self.objects.len() as u32 - 1
+    }
+
+    pub fn class_of(&self, r: Reg) -> RegClass {
+        match r {
+            Reg::Phys(p) => p.class(),
+            Reg::Virt(v) => self.vreg_classes[v.0 as usize],
+        }
+    }
+
+    pub fn has_calls(&self) -> bool {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(MInst::is_call)
+    }
+}
+
+/// Registers a call may overwrite: r0-r3, ip, lr and s0-s15.
+pub fn caller_saved() -> impl Iterator<Item = PReg> {
+    (0..4).chain([12, 14]).map(PReg).chain((0..16).map(PReg::s))
+}

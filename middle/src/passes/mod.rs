@@ -1,0 +1,3 @@
+//! Transformations of the IR, one per file.
+
+pub mod split_critical_edges;

@@ -1,0 +1,61 @@
+//! Split critical edges: an edge from a block with several successors to a block with
+//! several predecessors gets a block of its own holding just a branch, so that code for that
+//! edge alone (phi copies, when leaving SSA) has a place. A conditional branch with both
+//! targets equal becomes an unconditional one.
+//!
+//! Needs: a verified function. Preserves: behaviour; phis name the new blocks as their
+//! incoming blocks.
+
+use crate::analysis::Cfg;
+use crate::ir::{Block, Function, InstKind, Type};
+
+/// Returns whether anything changed.
+pub fn run(f: &mut Function) -> bool {
+    let mut changed = false;
+    let blocks: Vec<Block> = f.blocks().collect();
+    for &b in &blocks {
+        if let Some(t) = f.terminator(b) {
+            if let InstKind::CondBr {
+                targets: [x, y], ..
+            } = f.kind(t).clone()
+            {
+                if x == y {
+                    f.replace_kind(t, InstKind::Br { targets: [x] }, Type::Void);
+                    changed = true;
+                }
+            }
+        }
+    }
+    let cfg = Cfg::new(f);
+    for &b in &blocks {
+        let Some(term) = f.terminator(b) else {
+            continue;
+        };
+        let succs = f.kind(term).targets().to_vec();
+        if succs.len() < 2 {
+            continue;
+        }
+        for (k, s) in succs.into_iter().enumerate() {
+            if cfg.preds(s).len() < 2 {
+                continue;
+            }
+            let mid = f.create_block();
+            f.insert_block_after(mid, b);
+            f.append_inst(mid, InstKind::Br { targets: [s] }, Type::Void);
+            f.kind_mut_targets(term)[k] = mid;
+            let phis: Vec<_> = f
+                .block_insts(s)
+                .take_while(|&i| f.kind(i).is_phi())
+                .collect();
+            for phi in phis {
+                for incoming in f.kind_mut_targets(phi) {
+                    if *incoming == b {
+                        *incoming = mid;
+                    }
+                }
+            }
+            changed = true;
+        }
+    }
+    changed
+}
