@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's test command (see README): formatting and lints, then every cargo test.
-# The shared contest suites in ../shared/sysy-tests are used when present.
+# The project's test command (see README): formatting and lints, every cargo test, then the
+# qemu runner over our test cases and, when ../shared/sysy-tests exists, over the official
+# functional suites, each at -O0 and -O2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,3 +11,13 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo test"
 cargo test --workspace --quiet
+echo "== testcases under qemu"
+python3 scripts/run_tests.py --opt O0,O2 --check-symbols testcases
+shared=../shared/sysy-tests
+if [ -d "$shared" ]; then
+  echo "== shared functional suites under qemu"
+  python3 scripts/run_tests.py --no-build --opt O0,O2 --check-symbols \
+    "$shared/functional" "$shared/functional2021"
+else
+  echo "note: $shared not found; shared suites skipped"
+fi

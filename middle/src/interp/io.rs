@@ -132,9 +132,6 @@ impl<'a> Io<'a> {
     /// What the runtime does at exit: flush stdout and report the timers on stderr.
     pub fn finish(&mut self) {
         let _ = self.out.flush();
-        if self.timers.is_empty() {
-            return;
-        }
         let hms = |d: Duration| {
             let us = d.as_micros();
             let s = us / 1_000_000;
