@@ -34,6 +34,26 @@ struct Cli {
     #[arg(long)]
     emit_ir: bool,
 
+    /// Run these IR passes (comma-separated names) instead of the -O level's pipeline.
+    #[arg(long, value_name = "PASSES", value_delimiter = ',')]
+    passes: Option<Vec<String>>,
+
+    /// Verify the IR after lowering and after every pass.
+    #[arg(long)]
+    verify_each: bool,
+
+    /// Print the IR to stderr after each execution of the named passes.
+    #[arg(long, value_name = "PASS", value_delimiter = ',')]
+    print_after: Vec<String>,
+
+    /// Print the IR to stderr after every pass.
+    #[arg(long)]
+    print_after_all: bool,
+
+    /// Run only the first N pass executions; list on stderr which ran and which did not.
+    #[arg(long, value_name = "N")]
+    opt_bisect_limit: Option<usize>,
+
     /// Execute the program with the IR interpreter instead of compiling it: the runtime
     /// functions read this process's stdin and write its stdout, and the exit status is
     /// main's return value modulo 256.
@@ -82,8 +102,12 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.check {
         return ExitCode::SUCCESS;
     }
-    let module = middle::lower::lower_program(&program);
+    let mut module = middle::lower::lower_program(&program);
     drop(program);
+    if let Err(e) = optimise(cli, &mut module) {
+        eprintln!("compiler: internal error: {e}");
+        return ExitCode::from(2);
+    }
     if cli.emit_ir {
         return write_output(cli, "ir", &middle::ir::printer::print_module(&module));
     }
@@ -91,6 +115,29 @@ fn run(cli: &Cli) -> ExitCode {
         return interpret(&module);
     }
     write_output(cli, "s", &backend::compile(&module))
+}
+
+/// Runs the pass pipeline the command line asks for.
+fn optimise(cli: &Cli, module: &mut middle::ir::Module) -> Result<(), String> {
+    use middle::passes::{PassManager, PrintAfter};
+    let mut pm = match &cli.passes {
+        Some(names) => PassManager::from_names(names)?,
+        None => PassManager::for_level(cli.opt_level),
+    };
+    pm.verify_each = cli.verify_each;
+    pm.bisect_limit = cli.opt_bisect_limit;
+    pm.print_after = if cli.print_after_all {
+        PrintAfter::All
+    } else if !cli.print_after.is_empty() {
+        PrintAfter::Named(cli.print_after.clone())
+    } else {
+        PrintAfter::Nothing
+    };
+    if cli.verify_each {
+        middle::ir::verifier::verify_module(module)
+            .map_err(|e| format!("IR invalid after lowering:\n{e}"))?;
+    }
+    pm.run(module, &mut std::io::stderr()).map(|_| ())
 }
 
 /// Runs the module in the interpreter with this process's stdin and stdout.

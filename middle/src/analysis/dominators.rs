@@ -109,6 +109,11 @@ impl DomTree {
         self.pre[b.index()] != NONE
     }
 
+    /// The position of a reachable block in the tree's pre-order.
+    pub fn preorder_number(&self, b: Block) -> u32 {
+        self.pre[b.index()]
+    }
+
     /// Whether `a` dominates `b` (every block dominates itself). False for unreachable blocks.
     pub fn dominates(&self, a: Block, b: Block) -> bool {
         let (pa, pb) = (self.pre[a.index()], self.pre[b.index()]);

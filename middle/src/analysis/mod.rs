@@ -2,6 +2,7 @@
 
 pub mod cfg;
 pub mod dominators;
+pub mod idf;
 
 pub use cfg::Cfg;
 pub use dominators::DomTree;

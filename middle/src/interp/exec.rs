@@ -1,12 +1,11 @@
 //! The interpreter loop: an explicit frame stack (deep SysY recursion needs no native stack),
 //! registers in one growing vector, memory as a byte array with 32-bit addresses.
-//! Division by zero and out-of-range conversions behave as on ARM: `sdiv` by zero gives 0
-//! and float-to-int conversion saturates.
+//! Operations compute what `ir::semantics` defines.
 
 use super::decode::{DecodedFn, DecodedModule, Op, Reg};
 use super::io::Io;
 use super::printf::Arg;
-use crate::ir::{BinaryOp, CastOp, FloatPred, IntPred};
+use crate::ir::semantics;
 use frontend::runtime::RuntimeFn;
 
 /// The most stack memory a run may use, in bytes.
@@ -117,21 +116,15 @@ impl<'m, 'io> Machine<'m, 'io> {
                     index,
                     stride,
                 } => r!(dst) = r!(b).wrapping_add(r!(index).wrapping_mul(stride)),
-                Op::Binary { op, dst, a, b } => r!(dst) = binary(op, r!(a), r!(b)),
-                Op::FNeg { dst, a } => r!(dst) = r!(a) ^ 0x8000_0000,
-                Op::Icmp { pred, dst, a, b } => r!(dst) = icmp(pred, r!(a), r!(b)) as u32,
+                Op::Binary { op, dst, a, b } => r!(dst) = semantics::binary(op, r!(a), r!(b)),
+                Op::FNeg { dst, a } => r!(dst) = semantics::fneg(r!(a)),
+                Op::Icmp { pred, dst, a, b } => {
+                    r!(dst) = semantics::icmp(pred, r!(a), r!(b)) as u32
+                }
                 Op::Fcmp { pred, dst, a, b } => {
-                    let (x, y) = (f32::from_bits(r!(a)), f32::from_bits(r!(b)));
-                    r!(dst) = fcmp(pred, x, y) as u32;
+                    r!(dst) = semantics::fcmp(pred, r!(a), r!(b)) as u32
                 }
-                Op::Cast { op, dst, a } => {
-                    let v = r!(a);
-                    r!(dst) = match op {
-                        CastOp::Zext => v & 1,
-                        CastOp::SiToFp => (v as i32 as f32).to_bits(),
-                        CastOp::FpToSi => f32::from_bits(v) as i32 as u32,
-                    };
-                }
+                Op::Cast { op, dst, a } => r!(dst) = semantics::cast(op, r!(a)),
                 Op::Call { dst, func, args } => {
                     if frames.len() >= MAX_DEPTH {
                         return Err("call stack overflow".into());
@@ -295,69 +288,5 @@ impl<'m, 'io> Machine<'m, 'io> {
             }
             RuntimeFn::Putf => 0,
         })
-    }
-}
-
-fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
-    let (x, y) = (a as i32, b as i32);
-    let (fx, fy) = (f32::from_bits(a), f32::from_bits(b));
-    match op {
-        BinaryOp::Add => x.wrapping_add(y) as u32,
-        BinaryOp::Sub => x.wrapping_sub(y) as u32,
-        BinaryOp::Mul => x.wrapping_mul(y) as u32,
-        BinaryOp::SDiv => {
-            if y == 0 {
-                0
-            } else {
-                x.wrapping_div(y) as u32
-            }
-        }
-        BinaryOp::SRem => {
-            if y == 0 {
-                a
-            } else {
-                x.wrapping_rem(y) as u32
-            }
-        }
-        BinaryOp::FAdd => (fx + fy).to_bits(),
-        BinaryOp::FSub => (fx - fy).to_bits(),
-        BinaryOp::FMul => (fx * fy).to_bits(),
-        BinaryOp::FDiv => (fx / fy).to_bits(),
-    }
-}
-
-pub fn icmp(pred: IntPred, a: u32, b: u32) -> bool {
-    let (x, y) = (a as i32, b as i32);
-    match pred {
-        IntPred::Eq => a == b,
-        IntPred::Ne => a != b,
-        IntPred::Slt => x < y,
-        IntPred::Sle => x <= y,
-        IntPred::Sgt => x > y,
-        IntPred::Sge => x >= y,
-        IntPred::Ult => a < b,
-        IntPred::Ule => a <= b,
-        IntPred::Ugt => a > b,
-        IntPred::Uge => a >= b,
-    }
-}
-
-pub fn fcmp(pred: FloatPred, x: f32, y: f32) -> bool {
-    let unordered = x.is_nan() || y.is_nan();
-    match pred {
-        FloatPred::Oeq => x == y,
-        FloatPred::One => !unordered && x != y,
-        FloatPred::Olt => x < y,
-        FloatPred::Ole => x <= y,
-        FloatPred::Ogt => x > y,
-        FloatPred::Oge => x >= y,
-        FloatPred::Ord => !unordered,
-        FloatPred::Ueq => unordered || x == y,
-        FloatPred::Une => x != y,
-        FloatPred::Ult => unordered || x < y,
-        FloatPred::Ule => unordered || x <= y,
-        FloatPred::Ugt => unordered || x > y,
-        FloatPred::Uge => unordered || x >= y,
-        FloatPred::Uno => unordered,
     }
 }

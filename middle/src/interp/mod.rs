@@ -25,5 +25,3 @@ pub fn run(
     machine.io.finish();
     result.map(|v| v as i32)
 }
-
-pub use exec::{fcmp, icmp};

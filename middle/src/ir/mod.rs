@@ -6,6 +6,7 @@ mod instructions;
 mod module;
 pub mod parser;
 pub mod printer;
+pub mod semantics;
 mod types;
 pub mod verifier;
 

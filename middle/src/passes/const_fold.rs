@@ -1,0 +1,107 @@
+//! Constant folding and algebraic simplification: an instruction whose operands are
+//! constants becomes its value (as `ir::semantics` defines it), and identities such as
+//! `x + 0`, `x * 1`, `x * 0` and `x - x` give an operand or a constant. Trivial phis are
+//! removed too. Users of a simplified instruction are revisited.
+//!
+//! Needs: nothing. Preserves: behaviour and the CFG.
+
+use crate::analysis::{Cfg, DomTree};
+use crate::ir::semantics;
+use crate::ir::{BinaryOp, Function, Inst, InstKind, Type, Value};
+use crate::passes::mem2reg::remove_trivial_phis;
+
+pub fn run(f: &mut Function) -> bool {
+    let mut changed = false;
+    let mut worklist: Vec<Inst> = f.all_insts().collect();
+    worklist.reverse();
+    let mut phis = Vec::new();
+    while let Some(i) = worklist.pop() {
+        if f.inst_block(i).is_none() {
+            continue;
+        }
+        if f.kind(i).is_phi() {
+            phis.push(i);
+            continue;
+        }
+        let Some(v) = simplify(f, i) else { continue };
+        let users: Vec<Inst> = f.uses(Value::Inst(i)).iter().map(|u| u.inst).collect();
+        f.replace_all_uses(Value::Inst(i), v);
+        f.remove_inst(i);
+        worklist.extend(users);
+        changed = true;
+    }
+    if !phis.is_empty() {
+        let before = f.all_insts().count();
+        let cfg = Cfg::new(f);
+        let dom = DomTree::new(f, &cfg);
+        remove_trivial_phis(f, &dom, phis);
+        changed |= f.all_insts().count() != before;
+    }
+    changed
+}
+
+fn bits(v: Value) -> Option<u32> {
+    match v {
+        Value::Int(x) => Some(x as u32),
+        Value::Float(b) => Some(b),
+        Value::Bool(b) => Some(b as u32),
+        _ => None,
+    }
+}
+
+fn typed(ty: Type, bits: u32) -> Value {
+    match ty {
+        Type::F32 => Value::Float(bits),
+        Type::I1 => Value::Bool(bits != 0),
+        _ => Value::Int(bits as i32),
+    }
+}
+
+/// The value `i` can be replaced with, if any.
+pub fn simplify(f: &Function, i: Inst) -> Option<Value> {
+    let ty = f.inst(i).ty;
+    match *f.kind(i) {
+        InstKind::Binary { op, args: [a, b] } => {
+            if let (Some(x), Some(y)) = (bits(a), bits(b)) {
+                return Some(typed(ty, semantics::binary(op, x, y)));
+            }
+            identity(op, a, b)
+        }
+        InstKind::FNeg { args: [a] } => bits(a).map(|x| typed(ty, semantics::fneg(x))),
+        InstKind::Icmp { pred, args: [a, b] } => {
+            let (x, y) = (bits(a)?, bits(b)?);
+            Some(Value::Bool(semantics::icmp(pred, x, y)))
+        }
+        InstKind::Fcmp { pred, args: [a, b] } => {
+            let (x, y) = (bits(a)?, bits(b)?);
+            Some(Value::Bool(semantics::fcmp(pred, x, y)))
+        }
+        InstKind::Cast { op, args: [a] } => bits(a).map(|x| typed(ty, semantics::cast(op, x))),
+        _ => None,
+    }
+}
+
+/// Identities that hold for every value of the non-constant operand.
+fn identity(op: BinaryOp, a: Value, b: Value) -> Option<Value> {
+    let is = |v: Value, c: i32| v == Value::Int(c);
+    let is_f = |v: Value, c: f32| v == Value::float(c);
+    match op {
+        BinaryOp::Add if is(b, 0) => Some(a),
+        BinaryOp::Add if is(a, 0) => Some(b),
+        BinaryOp::Sub if is(b, 0) => Some(a),
+        BinaryOp::Sub if a == b => Some(Value::Int(0)),
+        BinaryOp::Mul if is(b, 1) => Some(a),
+        BinaryOp::Mul if is(a, 1) => Some(b),
+        BinaryOp::Mul if is(a, 0) || is(b, 0) => Some(Value::Int(0)),
+        BinaryOp::SDiv if is(b, 1) => Some(a),
+        BinaryOp::SRem if is(b, 1) || is(b, -1) => Some(Value::Int(0)),
+        // x + -0.0 is x for every x (including -0.0 and NaN); x * 1.0 and x / 1.0 too.
+        BinaryOp::FAdd if is_f(b, -0.0) => Some(a),
+        BinaryOp::FAdd if is_f(a, -0.0) => Some(b),
+        BinaryOp::FSub if is_f(b, 0.0) => Some(a),
+        BinaryOp::FMul if is_f(b, 1.0) => Some(a),
+        BinaryOp::FMul if is_f(a, 1.0) => Some(b),
+        BinaryOp::FDiv if is_f(b, 1.0) => Some(a),
+        _ => None,
+    }
+}

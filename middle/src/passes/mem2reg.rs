@@ -1,0 +1,401 @@
+//! mem2reg: promotes every `alloca` of one scalar whose only uses are loads from it and
+//! stores to it into SSA values, with phis where control flow merges (as LLVM's
+//! PromoteMemToReg does).
+//!
+//! Fast paths first: a variable with a single store that dominates every load takes the
+//! stored value directly; a variable used in only one block is rewritten by one scan of the
+//! block. Otherwise phis go at the iterated dominance frontier of the storing blocks,
+//! pruned to blocks where the variable is live on entry, and a renaming walk (an explicit
+//! worklist, so deep CFGs need no deep native stack) replaces loads by the reaching value.
+//! Loads of a never-stored variable become `undef`. Phis that turn out trivial are removed.
+//!
+//! Needs: nothing. Preserves: behaviour; removes the promoted allocas, their loads and
+//! stores; adds phis.
+
+use crate::analysis::idf::iterated_frontier;
+use crate::analysis::{Cfg, DomTree};
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use std::collections::HashMap;
+
+pub fn run(f: &mut Function) -> bool {
+    let allocas: Vec<Inst> = f.all_insts().filter(|&i| is_promotable(f, i)).collect();
+    if allocas.is_empty() {
+        return false;
+    }
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let mut general = Vec::new();
+    for a in allocas {
+        if f.uses(Value::Inst(a)).is_empty() {
+            f.remove_inst(a);
+        } else if !promote_single_store(f, &dom, a) && !promote_single_block(f, a) {
+            general.push(a);
+        }
+    }
+    if !general.is_empty() {
+        Promoter::new(f, &cfg, &dom, general).run();
+    }
+    true
+}
+
+fn elem_type(f: &Function, alloca: Inst) -> Type {
+    match f.kind(alloca) {
+        InstKind::Alloca { elem, .. } => *elem,
+        _ => unreachable!("not an alloca"),
+    }
+}
+
+/// A scalar alloca used only as the address of loads and stores.
+fn is_promotable(f: &Function, i: Inst) -> bool {
+    let InstKind::Alloca { elem, count: 1 } = f.kind(i) else {
+        return false;
+    };
+    let v = Value::Inst(i);
+    f.uses(v).iter().all(|u| match f.kind(u.inst) {
+        InstKind::Load { .. } => f.inst(u.inst).ty == *elem,
+        InstKind::Store { args: [x, _] } => u.index == 1 && *x != v && f.value_type(*x) == *elem,
+        _ => false,
+    })
+}
+
+/// Loads and stores of an alloca, in no particular order.
+fn accesses(f: &Function, a: Inst) -> (Vec<Inst>, Vec<Inst>) {
+    let (mut loads, mut stores) = (Vec::new(), Vec::new());
+    for u in f.uses(Value::Inst(a)) {
+        match f.kind(u.inst) {
+            InstKind::Load { .. } => loads.push(u.inst),
+            _ => stores.push(u.inst),
+        }
+    }
+    (loads, stores)
+}
+
+/// Whether `a` comes before `b` in their common block.
+fn comes_before(f: &Function, a: Inst, b: Inst) -> bool {
+    let mut cur = f.next_inst(a);
+    while let Some(i) = cur {
+        if i == b {
+            return true;
+        }
+        cur = f.next_inst(i);
+    }
+    false
+}
+
+fn stored_value(f: &Function, store: Inst) -> Value {
+    f.kind(store).operands()[0]
+}
+
+/// One store that dominates every load: the loads take the stored value.
+fn promote_single_store(f: &mut Function, dom: &DomTree, a: Inst) -> bool {
+    let (loads, stores) = accesses(f, a);
+    let [store] = stores[..] else { return false };
+    let sb = f.inst_block(store).expect("in a block");
+    let dominated = loads.iter().all(|&l| {
+        let lb = f.inst_block(l).expect("in a block");
+        if lb == sb {
+            comes_before(f, store, l)
+        } else {
+            dom.dominates(sb, lb)
+        }
+    });
+    if !dominated {
+        return false;
+    }
+    let v = stored_value(f, store);
+    for l in loads {
+        f.replace_all_uses(Value::Inst(l), v);
+        f.remove_inst(l);
+    }
+    f.remove_inst(store);
+    f.remove_inst(a);
+    true
+}
+
+/// Every access in one block: one scan replaces each load by the last stored value. Not
+/// possible when a load precedes the first store (the value may come from an earlier pass
+/// through the block).
+fn promote_single_block(f: &mut Function, a: Inst) -> bool {
+    let (loads, stores) = accesses(f, a);
+    let Some(&first) = loads.first().or(stores.first()) else {
+        return false;
+    };
+    let b = f.inst_block(first).expect("in a block");
+    let all_here = loads
+        .iter()
+        .chain(&stores)
+        .all(|&i| f.inst_block(i) == Some(b));
+    if !all_here {
+        return false;
+    }
+    let block: Vec<Inst> = f.block_insts(b).collect();
+    let addr = Value::Inst(a);
+    let is_access = |f: &Function, i: Inst| {
+        f.kind(i).operands().last() == Some(&addr)
+            && matches!(f.kind(i), InstKind::Load { .. } | InstKind::Store { .. })
+    };
+    if !stores.is_empty() {
+        let first_access = block.iter().copied().find(|&i| is_access(f, i));
+        if first_access.is_some_and(|i| matches!(f.kind(i), InstKind::Load { .. })) {
+            return false;
+        }
+    }
+    let mut current = Value::Undef(elem_type(f, a));
+    for i in block {
+        if !is_access(f, i) {
+            continue;
+        }
+        match f.kind(i) {
+            InstKind::Load { .. } => {
+                f.replace_all_uses(Value::Inst(i), current);
+                f.remove_inst(i);
+            }
+            _ => {
+                current = stored_value(f, i);
+                f.remove_inst(i);
+            }
+        }
+    }
+    f.remove_inst(a);
+    true
+}
+
+/// The general case: phi placement and renaming for several allocas at once.
+struct Promoter<'a> {
+    f: &'a mut Function,
+    cfg: &'a Cfg,
+    dom: &'a DomTree,
+    allocas: Vec<Inst>,
+    index_of: HashMap<Inst, usize>,
+    /// The phis inserted in each block, with the variable each stands for.
+    phis: HashMap<Block, Vec<(Inst, usize)>>,
+}
+
+impl<'a> Promoter<'a> {
+    fn new(f: &'a mut Function, cfg: &'a Cfg, dom: &'a DomTree, allocas: Vec<Inst>) -> Self {
+        let index_of = allocas.iter().enumerate().map(|(k, &a)| (a, k)).collect();
+        Promoter {
+            f,
+            cfg,
+            dom,
+            allocas,
+            index_of,
+            phis: HashMap::new(),
+        }
+    }
+
+    fn run(mut self) {
+        for k in 0..self.allocas.len() {
+            self.place_phis(k);
+        }
+        self.rename();
+        let mut new_phis: Vec<(Inst, Block)> = Vec::new();
+        for (&b, list) in &self.phis {
+            new_phis.extend(list.iter().map(|&(p, _)| (p, b)));
+        }
+        new_phis.sort();
+        self.complete_phis(&new_phis);
+        for a in self.allocas.clone() {
+            // Accesses left are in unreachable blocks.
+            let ty = elem_type(self.f, a);
+            for u in self.f.uses(Value::Inst(a)).to_vec() {
+                if matches!(self.f.kind(u.inst), InstKind::Load { .. }) {
+                    self.f
+                        .replace_all_uses(Value::Inst(u.inst), Value::Undef(ty));
+                }
+                self.f.remove_inst(u.inst);
+            }
+            self.f.remove_inst(a);
+        }
+        remove_trivial_phis(
+            self.f,
+            self.dom,
+            new_phis.into_iter().map(|(p, _)| p).collect(),
+        );
+    }
+
+    fn place_phis(&mut self, k: usize) {
+        let f = &*self.f;
+        let a = self.allocas[k];
+        let (loads, stores) = accesses(f, a);
+        let cap = f.block_capacity();
+        let mut is_def = vec![false; cap];
+        let mut defs = Vec::new();
+        for &s in &stores {
+            let b = f.inst_block(s).expect("in a block");
+            if !is_def[b.index()] && self.dom.is_reachable(b) {
+                is_def[b.index()] = true;
+                defs.push(b);
+            }
+        }
+        // Live-in blocks: those with a load before any store, then their predecessors
+        // back to (not into) the defining blocks.
+        let mut live = vec![false; cap];
+        let mut worklist = Vec::new();
+        for &l in &loads {
+            let b = f.inst_block(l).expect("in a block");
+            if live[b.index()] {
+                continue;
+            }
+            let load_first = !is_def[b.index()] || {
+                let addr = Value::Inst(a);
+                f.block_insts(b)
+                    .find(|&i| {
+                        matches!(f.kind(i), InstKind::Load { .. } | InstKind::Store { .. })
+                            && f.kind(i).operands().last() == Some(&addr)
+                    })
+                    .is_some_and(|i| matches!(f.kind(i), InstKind::Load { .. }))
+            };
+            if load_first {
+                live[b.index()] = true;
+                worklist.push(b);
+            }
+        }
+        while let Some(b) = worklist.pop() {
+            for &p in self.cfg.preds(b) {
+                if !is_def[p.index()] && !live[p.index()] {
+                    live[p.index()] = true;
+                    worklist.push(p);
+                }
+            }
+        }
+        let blocks = iterated_frontier(
+            self.cfg,
+            self.dom,
+            &defs,
+            |b| is_def[b.index()],
+            |b| live[b.index()],
+            cap,
+        );
+        let ty = elem_type(self.f, a);
+        for b in blocks {
+            let phi = self.f.prepend_inst(
+                b,
+                InstKind::Phi {
+                    args: Vec::new(),
+                    blocks: Vec::new(),
+                },
+                ty,
+            );
+            self.phis.entry(b).or_default().push((phi, k));
+        }
+    }
+
+    fn rename(&mut self) {
+        let Some(entry) = self.f.entry() else { return };
+        let initial: Vec<Value> = self
+            .allocas
+            .iter()
+            .map(|&a| Value::Undef(elem_type(self.f, a)))
+            .collect();
+        let mut visited = vec![false; self.f.block_capacity()];
+        let mut worklist: Vec<(Block, Option<Block>, Vec<Value>)> = vec![(entry, None, initial)];
+        while let Some((b, pred, mut values)) = worklist.pop() {
+            if let Some(list) = self.phis.get(&b) {
+                for &(phi, k) in list {
+                    if let Some(p) = pred {
+                        self.f.add_phi_incoming(phi, values[k], p);
+                    }
+                    values[k] = Value::Inst(phi);
+                }
+            }
+            if visited[b.index()] {
+                continue;
+            }
+            visited[b.index()] = true;
+            let insts: Vec<Inst> = self.f.block_insts(b).collect();
+            for i in insts {
+                let (is_load, addr) = match self.f.kind(i) {
+                    InstKind::Load { args: [p] } => (true, *p),
+                    InstKind::Store { args: [_, p] } => (false, *p),
+                    _ => continue,
+                };
+                let Some(&k) = addr.as_inst().and_then(|a| self.index_of.get(&a)) else {
+                    continue;
+                };
+                if is_load {
+                    self.f.replace_all_uses(Value::Inst(i), values[k]);
+                } else {
+                    values[k] = stored_value(self.f, i);
+                }
+                self.f.remove_inst(i);
+            }
+            for &s in self.cfg.succs(b).iter().rev() {
+                worklist.push((s, Some(b), values.clone()));
+            }
+        }
+    }
+
+    /// Gives inserted phis an undefined incoming value for predecessors the renaming walk
+    /// never reached (unreachable blocks).
+    fn complete_phis(&mut self, phis: &[(Inst, Block)]) {
+        for &(phi, b) in phis {
+            let ty = self.f.inst(phi).ty;
+            for &p in self.cfg.preds(b) {
+                let has = match self.f.kind(phi) {
+                    InstKind::Phi { blocks, .. } => blocks.contains(&p),
+                    _ => true,
+                };
+                if !has {
+                    self.f.add_phi_incoming(phi, Value::Undef(ty), p);
+                }
+            }
+        }
+    }
+}
+
+/// Removes phis whose incoming values are all one value (ignoring the phi itself), and
+/// phis that only see undefined values, repeating for phis that used them.
+pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, mut worklist: Vec<Inst>) {
+    while let Some(phi) = worklist.pop() {
+        let Some(b) = f.inst_block(phi) else { continue };
+        let InstKind::Phi { args, .. } = f.kind(phi) else {
+            continue;
+        };
+        let me = Value::Inst(phi);
+        let mut unique: Option<Value> = None;
+        let mut has_undef = false;
+        let mut trivial = true;
+        for &v in args {
+            if v == me {
+                continue;
+            }
+            if matches!(v, Value::Undef(_)) {
+                has_undef = true;
+                continue;
+            }
+            match unique {
+                None => unique = Some(v),
+                Some(u) if u == v => {}
+                Some(_) => {
+                    trivial = false;
+                    break;
+                }
+            }
+        }
+        if !trivial {
+            continue;
+        }
+        let replacement = match unique {
+            None => Value::Undef(f.inst(phi).ty),
+            Some(v) => {
+                let dominates = match v.as_inst().and_then(|i| f.inst_block(i)) {
+                    Some(db) => db != b && dom.dominates(db, b),
+                    None => true,
+                };
+                if has_undef && !dominates {
+                    continue;
+                }
+                v
+            }
+        };
+        let users: Vec<Inst> = f.uses(me).iter().map(|u| u.inst).collect();
+        f.replace_all_uses(me, replacement);
+        f.remove_inst(phi);
+        worklist.extend(
+            users
+                .into_iter()
+                .filter(|&u| u != phi && f.kind(u).is_phi()),
+        );
+    }
+}

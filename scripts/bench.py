@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""The performance bench: builds every program of a directory (default: the shared
+performance suite) with our compiler at -O2 and with arm-linux-gnueabihf-g++ -O2, runs both
+under qemu-arm with the instruction-counting plugin (scripts/qemu-plugin/insn_cost.c),
+checks both outputs, and reports per program the status, executed instructions, weighted
+cost and qemu wall time, with our ratio to gcc, then the geometric mean of each ratio.
+
+Counts cover the timed region (from _sysy_starttime to _sysy_stoptime) when the program has
+one, else the whole run. They are exact and repeatable; wall time is not.
+
+Results: a Markdown table, JSON and an SVG chart of the cost ratios, in target/bench/.
+
+    scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2]
+"""
+
+import argparse
+import concurrent.futures
+import json
+import math
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import harness
+import reference
+
+PLUGIN_SRC = harness.ROOT / "scripts" / "qemu-plugin" / "insn_cost.c"
+OUT_DIR = harness.ROOT / "target" / "bench"
+
+
+def build_plugin():
+    lib = harness.BUILD / "insn_cost.so"
+    if not lib.exists() or lib.stat().st_mtime < PLUGIN_SRC.stat().st_mtime:
+        harness.BUILD.mkdir(parents=True, exist_ok=True)
+        harness.run_checked(["gcc", "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-Wall",
+                             str(PLUGIN_SRC), "-o", str(lib)])
+    return lib
+
+
+def symbol_address(exe, name):
+    r = harness.run_checked(["arm-linux-gnueabihf-nm", str(exe)])
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == name:
+            return int(parts[0], 16)
+    return None
+
+
+def measure(exe, case, plugin, timeout):
+    """Runs `exe` under qemu with the plugin; returns a result dict."""
+    counts_file = exe.with_suffix(".counts")
+    args = [f"out={counts_file}"]
+    for key, sym in (("start", "_sysy_starttime"), ("stop", "_sysy_stoptime")):
+        addr = symbol_address(exe, sym)
+        if addr is not None:
+            args.append(f"{key}={addr:#x}")
+    cmd = [harness.QEMU, "-plugin", f"{plugin}," + ",".join(args), str(exe)]
+    stdin = case.input.read_bytes() if case.input else b""
+    start = time.perf_counter()
+    try:
+        r = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout, env={})
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout"}
+    wall = time.perf_counter() - start
+    got = harness.judge_output(r.stdout, r.returncode)
+    if case.expected is not None and not harness.same_output(got, case.expected):
+        return {"status": "wrong output", "wall": wall}
+    counts = dict(line.split() for line in counts_file.read_text().splitlines())
+    counts = {k: int(v) for k, v in counts.items()}
+    timed = counts["regions"] > 0
+    return {
+        "status": "ok",
+        "wall": wall,
+        "measured": "region" if timed else "total",
+        "insns": counts["region_insns"] if timed else counts["insns"],
+        "cost": counts["region_cost"] if timed else counts["cost"],
+        "total_insns": counts["insns"],
+        "total_cost": counts["cost"],
+    }
+
+
+def run_case(case, opt, runtime, plugin, timeout):
+    work = harness.BUILD / "bench" / case.name
+    work.mkdir(parents=True, exist_ok=True)
+    ours_exe = work / "ours"
+    asm = work / "ours.s"
+    r = subprocess.run([str(harness.COMPILER), "-S", f"-{opt}", "-o", str(asm), str(case.sy)],
+                       capture_output=True, timeout=300)
+    if r.returncode != 0:
+        ours = {"status": "compile error"}
+    else:
+        harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm), str(runtime),
+                             "-o", str(ours_exe)])
+        ours = measure(ours_exe, case, plugin, timeout)
+    gcc_exe, err = reference.build(case.sy, work, runtime)
+    gcc = measure(gcc_exe, case, plugin, timeout) if gcc_exe else {"status": "g++ error"}
+    result = {"name": case.name, "ours": ours, "gcc": gcc}
+    if ours["status"] == "ok" and gcc["status"] == "ok":
+        result["ratio"] = {k: ours[k] / max(gcc[k], 1e-9) for k in ("insns", "cost", "wall")}
+    return result
+
+
+def geomean(values):
+    values = [v for v in values if v > 0]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def markdown(results, means, opt):
+    lines = [
+        f"| program | ours -{opt} | gcc -O2 | ours insns | gcc insns | insns ratio | ours cost | gcc cost | cost ratio | ours s | gcc s | time ratio |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        o, g, ratio = r["ours"], r["gcc"], r.get("ratio")
+        cell = lambda d, k, fmt="{:,}": fmt.format(d[k]) if k in d else "-"
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            r["name"], o["status"], g["status"],
+            cell(o, "insns"), cell(g, "insns"), f"{ratio['insns']:.2f}" if ratio else "-",
+            cell(o, "cost"), cell(g, "cost"), f"{ratio['cost']:.2f}" if ratio else "-",
+            cell(o, "wall", "{:.2f}"), cell(g, "wall", "{:.2f}"), f"{ratio['wall']:.2f}" if ratio else "-"))
+    lines.append("")
+    lines.append(f"Geometric means over {means['count']} programs where both are correct: "
+                 f"instructions {means['insns']:.3f}, cost {means['cost']:.3f}, "
+                 f"qemu time {means['wall']:.3f} (ours / gcc; below 1 means we are faster).")
+    return "\n".join(lines) + "\n"
+
+
+def svg_chart(results):
+    """One bar per program: the cost ratio on a log scale, with a line at 1.0."""
+    rows = [(r["name"], r["ratio"]["cost"]) for r in results if "ratio" in r]
+    width, height, left, top, bottom = max(400, 14 * len(rows) + 80), 420, 60, 20, 160
+    plot_h = height - top - bottom
+    if not rows:
+        return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"></svg>\n'
+    logs = [math.log2(v) for _, v in rows]
+    lo, hi = min(min(logs), -1.0), max(max(logs), 1.0)
+    y = lambda v: top + (hi - v) / (hi - lo) * plot_h
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="10">',
+           f'<text x="{left}" y="12">cost ratio ours/gcc (log scale; below the line we are faster)</text>']
+    for k in range(math.floor(lo), math.ceil(hi) + 1):
+        out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(k):.1f}" y2="{y(k):.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 5}" y="{y(k) + 3:.1f}" text-anchor="end">{2 ** k:g}</text>')
+    for i, ((name, v), lv) in enumerate(zip(rows, logs)):
+        x = left + 5 + i * 14
+        y0, y1 = sorted((y(0), y(lv)))
+        color = "#c0392b" if v > 1 else "#27ae60"
+        out.append(f'<rect x="{x}" y="{y0:.1f}" width="10" height="{max(y1 - y0, 0.5):.1f}" fill="{color}">'
+                   f'<title>{name}: {v:.2f}</title></rect>')
+        out.append(f'<text x="{x + 8}" y="{height - bottom + 8}" transform="rotate(60 {x + 8},{height - bottom + 8})">{name}</text>')
+    out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="black"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir", nargs="?", default=str(harness.SHARED_TESTS / "performance"))
+    ap.add_argument("--filter", default="", help="only programs whose name matches this regex")
+    ap.add_argument("--jobs", type=int, default=harness.jobs_default())
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per qemu run")
+    ap.add_argument("--opt", default="O2", help="our optimisation level (default O2)")
+    ap.add_argument("--out", type=Path, default=OUT_DIR, help="where the results go")
+    args = ap.parse_args()
+
+    harness.build_compiler()
+    runtime = harness.build_runtime()
+    plugin = build_plugin()
+    cases = [c for c in harness.find_cases([args.dir]) if re.search(args.filter, c.name)]
+    if not cases:
+        harness.fail(f"no programs in {args.dir} match '{args.filter}'")
+    start = time.time()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run_case, c, args.opt, runtime, plugin, args.timeout) for c in cases]
+        for n, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            r = fut.result()
+            results.append(r)
+            ratio = f"cost ratio {r['ratio']['cost']:.2f}" if "ratio" in r else \
+                f"ours {r['ours']['status']}, gcc {r['gcc']['status']}"
+            print(f"[{n}/{len(cases)}] {r['name']}: {ratio} ({time.time() - start:.0f} s)", flush=True)
+    results.sort(key=lambda r: r["name"])
+    both = [r["ratio"] for r in results if "ratio" in r]
+    means = {k: geomean([r[k] for r in both]) for k in ("insns", "cost", "wall")}
+    means["count"] = len(both)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "results.json").write_text(json.dumps({"opt": args.opt, "geomean": means, "programs": results}, indent=1))
+    (args.out / "results.md").write_text(markdown(results, means, args.opt))
+    (args.out / "chart.svg").write_text(svg_chart(results))
+    failed = sum(1 for r in results if r["ours"]["status"] != "ok")
+    print(f"geometric means (ours/gcc) over {means['count']} programs: instructions {means['insns']:.3f}, "
+          f"cost {means['cost']:.3f}, qemu time {means['wall']:.3f}")
+    print(f"{len(results) - failed} of ours correct, {failed} not; results in {args.out}")
+
+
+if __name__ == "__main__":
+    main()

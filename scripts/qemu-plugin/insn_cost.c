@@ -1,0 +1,239 @@
+/*
+ * A qemu-user plugin that counts executed guest instructions and a weighted cost that
+ * approximates a Cortex-A72: each instruction is classified by its mnemonic (from qemu's
+ * disassembler) when its translation block is translated, and inline counters add the
+ * block's totals each time it runs, so the counts are exact and repeatable.
+ *
+ * Arguments (comma-separated after -plugin path):
+ *   out=FILE     where to write the counts (default: qemu's log, i.e. stderr)
+ *   start=ADDR   address of _sysy_starttime, stop=ADDR address of _sysy_stoptime: the
+ *                instructions between entering the one and entering the other are also
+ *                counted separately, as the timed region.
+ *
+ * Weights (latency-flavoured, per instruction or per register moved):
+ *   ALU, move, compare, branch ...................... 1
+ *   multiply (mul, mla, mls, smull, ...) ............. 3
+ *   integer divide (sdiv, udiv) ...................... 12
+ *   load, per register (ldr*, ldm, pop) .............. 3
+ *   store, per register (str*, stm, push) ............ 2
+ *   VFP add, subtract, multiply, negate-multiply ..... 3
+ *   VFP multiply-accumulate (vmla, vmls, vfma, ...) .. 5
+ *   VFP divide ....................................... 10
+ *   VFP square root .................................. 14
+ *   VFP convert ...................................... 3
+ *   VFP load, per register (vldr, vldm, vpop) ........ 3
+ *   VFP store, per register (vstr, vstm, vpush) ...... 2
+ *   core <-> VFP transfer (vmov r/s, vmrs, vmsr) ..... 2
+ *
+ * Debian's qemu-user ships no plugin header, so the few API (version 1) declarations used
+ * are written out here.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the qemu plugin API, version 1 ---------------------------------------------------- */
+
+typedef uint64_t qemu_plugin_id_t;
+typedef struct qemu_info_t qemu_info_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+
+enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_CB_RW_REGS };
+enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
+
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
+                                          enum qemu_plugin_cb_flags flags, void *userdata);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
+                                              void *ptr, uint64_t imm);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
+void qemu_plugin_outs(const char *string);
+
+__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+
+/* ---- counting ---------------------------------------------------------------------------- */
+
+static uint64_t insns, cost;
+static uint64_t region_insns, region_cost, region_count;
+static uint64_t start_insns, start_cost;
+static uint64_t start_addr = UINT64_MAX, stop_addr = UINT64_MAX;
+static const char *out_path;
+
+static int starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int any_prefix(const char *s, const char *const *prefixes) {
+    for (; *prefixes; prefixes++)
+        if (starts_with(s, *prefixes))
+            return 1;
+    return 0;
+}
+
+/* Registers in a `{...}` list of ldm/stm/push/pop and their VFP forms. */
+static int list_registers(const char *operands) {
+    const char *open = strchr(operands, '{');
+    if (!open)
+        return 1;
+    int n = 0, in_range = 0, prev = -1;
+    for (const char *p = open + 1; *p && *p != '}'; p++) {
+        if ((*p == 'r' || *p == 's' || *p == 'd') && p[1] >= '0' && p[1] <= '9') {
+            int num = atoi(p + 1);
+            n += in_range && prev >= 0 ? num - prev : 1;
+            in_range = 0;
+            prev = num;
+        } else if (starts_with(p, "lr") || starts_with(p, "pc") || starts_with(p, "ip") ||
+                   starts_with(p, "sp") || starts_with(p, "fp") || starts_with(p, "sl") ||
+                   starts_with(p, "sb")) {
+            n++;
+            p++;
+            prev = -1;
+        } else if (*p == '-') {
+            in_range = 1;
+        }
+    }
+    return n > 0 ? n : 1;
+}
+
+/* The weight of one instruction given its disassembly. */
+static uint64_t weight(const char *disas) {
+    char mnemonic[32] = {0};
+    const char *p = disas;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t len = strcspn(p, " \t");
+    if (len >= sizeof mnemonic)
+        len = sizeof mnemonic - 1;
+    memcpy(mnemonic, p, len);
+    const char *operands = p + len;
+    const char *m = mnemonic;
+
+    static const char *const divides[] = {"sdiv", "udiv", 0};
+    static const char *const fdiv[] = {"vdiv", 0};
+    static const char *const fsqrt[] = {"vsqrt", 0};
+    static const char *const fmac[] = {"vmla", "vmls", "vnmla", "vnmls", "vfma", "vfms",
+                                       "vfnma", "vfnms", 0};
+    static const char *const fops[] = {"vadd", "vsub", "vmul", "vnmul", 0};
+    static const char *const fcvt[] = {"vcvt", 0};
+    static const char *const fload[] = {"vldr", "vldm", "vpop", "vld1", "vld2", 0};
+    static const char *const fstore[] = {"vstr", "vstm", "vpush", "vst1", "vst2", 0};
+    static const char *const transfers[] = {"vmrs", "vmsr", 0};
+    static const char *const muls[] = {"mul", "mla", "mls", "smul", "umul", "smla", "umla",
+                                       "smmul", "smmla", "smmls", "smlal", "umlal", 0};
+    static const char *const loads[] = {"ldr", "ldm", "pop", 0};
+    static const char *const stores[] = {"str", "stm", "push", 0};
+
+    if (any_prefix(m, divides))
+        return 12;
+    if (any_prefix(m, fdiv))
+        return 10;
+    if (any_prefix(m, fsqrt))
+        return 14;
+    if (any_prefix(m, fmac))
+        return 5;
+    if (any_prefix(m, fops))
+        return 3;
+    if (any_prefix(m, fcvt))
+        return 3;
+    if (any_prefix(m, fload))
+        return 3 * (uint64_t)list_registers(operands);
+    if (any_prefix(m, fstore))
+        return 2 * (uint64_t)list_registers(operands);
+    if (any_prefix(m, transfers))
+        return 2;
+    if (starts_with(m, "vmov")) {
+        /* A move between a core and a VFP register costs a transfer. */
+        int core = strstr(operands, "r") != NULL || strstr(operands, "ip") != NULL ||
+                   strstr(operands, "lr") != NULL;
+        int vfp = strstr(operands, "s") != NULL || strstr(operands, "d") != NULL;
+        return core && vfp ? 2 : 1;
+    }
+    if (any_prefix(m, muls))
+        return 3;
+    if (any_prefix(m, loads))
+        return 3 * (uint64_t)(starts_with(m, "ldm") || starts_with(m, "pop") ? list_registers(operands) : 1);
+    if (any_prefix(m, stores))
+        return 2 * (uint64_t)(starts_with(m, "stm") || starts_with(m, "push") ? list_registers(operands) : 1);
+    return 1;
+}
+
+static void region_start(unsigned int vcpu, void *udata) {
+    (void)vcpu;
+    (void)udata;
+    start_insns = insns;
+    start_cost = cost;
+}
+
+static void region_stop(unsigned int vcpu, void *udata) {
+    (void)vcpu;
+    (void)udata;
+    region_insns += insns - start_insns;
+    region_cost += cost - start_cost;
+    region_count++;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
+    (void)id;
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    uint64_t tb_cost = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *d = qemu_plugin_insn_disas(qemu_plugin_tb_get_insn(tb, i));
+        tb_cost += d ? weight(d) : 1;
+        free(d);
+    }
+    uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
+    if (vaddr == start_addr)
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, region_start, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    if (vaddr == stop_addr)
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, region_stop, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &cost, tb_cost);
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata) {
+    (void)id;
+    (void)udata;
+    char buf[256];
+    snprintf(buf, sizeof buf,
+             "insns %" PRIu64 "\ncost %" PRIu64 "\nregion_insns %" PRIu64 "\nregion_cost %" PRIu64
+             "\nregions %" PRIu64 "\n",
+             insns, cost, region_insns, region_cost, region_count);
+    FILE *f = out_path ? fopen(out_path, "w") : NULL;
+    if (f) {
+        fputs(buf, f);
+        fclose(f);
+    } else {
+        qemu_plugin_outs(buf);
+    }
+}
+
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+                                                               int argc, char **argv) {
+    (void)info;
+    for (int i = 0; i < argc; i++) {
+        if (starts_with(argv[i], "out="))
+            out_path = argv[i] + 4;
+        else if (starts_with(argv[i], "start="))
+            start_addr = strtoull(argv[i] + 6, NULL, 0) & ~1ULL;
+        else if (starts_with(argv[i], "stop="))
+            stop_addr = strtoull(argv[i] + 5, NULL, 0) & ~1ULL;
+        else {
+            fprintf(stderr, "insn_cost: unknown argument '%s'\n", argv[i]);
+            return -1;
+        }
+    }
+    qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+    qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+    return 0;
+}
