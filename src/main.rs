@@ -50,6 +50,10 @@ struct Cli {
     #[arg(long)]
     print_after_all: bool,
 
+    /// Report on stderr how long each pass takes.
+    #[arg(long)]
+    time_passes: bool,
+
     /// Run only the first N pass executions; list on stderr which ran and which did not.
     #[arg(long, value_name = "N")]
     opt_bisect_limit: Option<usize>,
@@ -102,9 +106,16 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.check {
         return ExitCode::SUCCESS;
     }
+    let pm = match pass_manager(cli) {
+        Ok(pm) => pm,
+        Err(e) => {
+            eprintln!("compiler: error: {e}");
+            return ExitCode::from(1);
+        }
+    };
     let mut module = middle::lower::lower_program(&program);
     drop(program);
-    if let Err(e) = optimise(cli, &mut module) {
+    if let Err(e) = optimise(cli, &pm, &mut module) {
         eprintln!("compiler: internal error: {e}");
         return ExitCode::from(2);
     }
@@ -117,8 +128,8 @@ fn run(cli: &Cli) -> ExitCode {
     write_output(cli, "s", &backend::compile(&module))
 }
 
-/// Runs the pass pipeline the command line asks for.
-fn optimise(cli: &Cli, module: &mut middle::ir::Module) -> Result<(), String> {
+/// The pass pipeline the command line asks for.
+fn pass_manager(cli: &Cli) -> Result<middle::passes::PassManager, String> {
     use middle::passes::{PassManager, PrintAfter};
     let mut pm = match &cli.passes {
         Some(names) => PassManager::from_names(names)?,
@@ -126,6 +137,7 @@ fn optimise(cli: &Cli, module: &mut middle::ir::Module) -> Result<(), String> {
     };
     pm.verify_each = cli.verify_each;
     pm.bisect_limit = cli.opt_bisect_limit;
+    pm.time_passes = cli.time_passes;
     pm.print_after = if cli.print_after_all {
         PrintAfter::All
     } else if !cli.print_after.is_empty() {
@@ -133,6 +145,15 @@ fn optimise(cli: &Cli, module: &mut middle::ir::Module) -> Result<(), String> {
     } else {
         PrintAfter::Nothing
     };
+    Ok(pm)
+}
+
+/// Verifies the lowered module if asked, then runs the passes.
+fn optimise(
+    cli: &Cli,
+    pm: &middle::passes::PassManager,
+    module: &mut middle::ir::Module,
+) -> Result<(), String> {
     if cli.verify_each {
         middle::ir::verifier::verify_module(module)
             .map_err(|e| format!("IR invalid after lowering:\n{e}"))?;

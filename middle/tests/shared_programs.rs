@@ -6,6 +6,8 @@ mod common;
 
 use common::*;
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module};
+use middle::ir::{InstKind, Module, Value};
+use middle::passes::{find, PassManager};
 
 #[test]
 fn ir_verifies_and_round_trips_through_text() {
@@ -56,6 +58,97 @@ fn functional_programs_interpret_to_their_expected_output() {
             }
         }
         eprintln!("{} programs interpreted", cases.len());
+        failures
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Allocas of scalar variables left in a module: one element, used only directly by loads
+/// and stores. (SysY scalars never escape; arrays are always indexed or passed on.)
+fn scalar_allocas(m: &Module) -> usize {
+    let mut n = 0;
+    for f in &m.functions {
+        for i in f.all_insts() {
+            if !matches!(f.kind(i), InstKind::Alloca { count: 1, .. }) {
+                continue;
+            }
+            let direct = f.uses(Value::Inst(i)).iter().all(|u| {
+                matches!(f.kind(u.inst), InstKind::Load { .. })
+                    || matches!(f.kind(u.inst), InstKind::Store { .. } if u.index == 1)
+            });
+            n += direct as usize;
+        }
+    }
+    n
+}
+
+#[test]
+fn no_scalar_alloca_survives_o1() {
+    let failures = with_big_stack(|| {
+        let mut failures = Vec::new();
+        let mut checked = 0;
+        for case in shared_cases(&["functional", "functional2021", "performance"]) {
+            let mut m = compile(&case.path);
+            let before = scalar_allocas(&m);
+            PassManager::for_level(1)
+                .run(&mut m, &mut std::io::sink())
+                .unwrap();
+            let after = scalar_allocas(&m);
+            if after != 0 {
+                failures.push(format!(
+                    "{}: {after} of {before} scalar allocas left",
+                    case.path.display()
+                ));
+            }
+            checked += 1;
+        }
+        eprintln!("{checked} programs checked");
+        failures
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn mem2reg_keeps_every_functional_program_behaving_the_same() {
+    let failures = with_big_stack(|| {
+        let mut failures = Vec::new();
+        for case in shared_cases(&["functional", "functional2021"]) {
+            let mut m = compile(&case.path);
+            let before = interpret(&m, &case.input);
+            let mut pm = PassManager::new(vec![find("mem2reg").unwrap()]);
+            pm.verify_each = true;
+            if let Err(e) = pm.run(&mut m, &mut std::io::sink()) {
+                failures.push(format!("{}: {e}", case.path.display()));
+                continue;
+            }
+            let after = interpret(&m, &case.input);
+            if after != before || after != case.expected {
+                failures.push(format!("{}: output changed", case.path.display()));
+            }
+        }
+        failures
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_level_keeps_functional_programs_correct_in_the_interpreter() {
+    let failures = with_big_stack(|| {
+        let mut failures = Vec::new();
+        for case in shared_cases(&["functional", "functional2021"]) {
+            for level in [1, 2] {
+                let mut m = compile(&case.path);
+                let mut pm = PassManager::for_level(level);
+                pm.verify_each = true;
+                if let Err(e) = pm.run(&mut m, &mut std::io::sink()) {
+                    failures.push(format!("{} -O{level}: {e}", case.path.display()));
+                    continue;
+                }
+                if interpret(&m, &case.input) != case.expected {
+                    failures.push(format!("{} -O{level}: wrong output", case.path.display()));
+                }
+            }
+        }
         failures
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -127,3 +127,95 @@ fn a_one_megabyte_program() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+fn sample_program() -> PathBuf {
+    let path = temp_dir("passes").join("p.sy");
+    std::fs::write(
+        &path,
+        "int main() {\n  int i = 0, s = 0;\n  while (i < 10) { s = s + i; i = i + 1; }\n  putint(s);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn passes_can_be_chosen_verified_and_printed() {
+    let out = compiler()
+        .args([
+            "--emit-ir",
+            "-o",
+            "/dev/null",
+            "--passes=mem2reg,dce",
+            "--verify-each",
+        ])
+        .args(["--print-after=mem2reg"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("; IR after mem2reg (execution 1)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("phi i32"), "{stderr}");
+    assert!(!stderr.contains("; IR after dce"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_pass_is_reported_with_the_known_ones() {
+    let out = compiler()
+        .args([
+            "--emit-ir",
+            "-o",
+            "/dev/null",
+            "--passes=mem2reg,frobnicate",
+        ])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: unknown pass 'frobnicate' (known: mem2reg,"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bisect_limit_lists_which_passes_ran() {
+    let out = compiler()
+        .args([
+            "--emit-ir",
+            "-o",
+            "/dev/null",
+            "-O1",
+            "--opt-bisect-limit=1",
+        ])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "BISECT: running pass (1) mem2reg\nBISECT: NOT running pass (2) const-fold\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn run_executes_the_optimised_program() {
+    let out = compiler()
+        .args(["--run", "-O2"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"45");
+}

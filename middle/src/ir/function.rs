@@ -2,7 +2,8 @@
 //! and for every instruction and parameter the list of its uses.
 //!
 //! All changes to operands go through this type so that the use lists stay exact; that makes
-//! `replace_all_uses` cost only the number of uses.
+//! `replace_all_uses` cost only the number of uses. Every operand also records its position
+//! in the use list of the value it uses, so removing a use is constant time.
 
 use super::entities::{Block, Inst, Use, Value};
 use super::instructions::{InstData, InstKind};
@@ -36,7 +37,12 @@ pub struct Function {
     last_block: Option<Block>,
     inst_uses: Vec<Vec<Use>>,
     param_uses: Vec<Vec<Use>>,
+    /// For each instruction and operand, the operand's index in its value's use list
+    /// (`UNTRACKED` for constants and other values without one).
+    use_slots: Vec<Vec<u32>>,
 }
+
+const UNTRACKED: u32 = u32::MAX;
 
 impl Function {
     pub fn new(name: impl Into<String>, params: Vec<Type>, ret: Type) -> Function {
@@ -52,6 +58,7 @@ impl Function {
             last_block: None,
             inst_uses: Vec::new(),
             param_uses,
+            use_slots: Vec::new(),
         }
     }
 
@@ -172,6 +179,7 @@ impl Function {
         self.insts.push(InstData { kind, ty });
         self.inst_nodes.push(InstNode::default());
         self.inst_uses.push(Vec::new());
+        self.use_slots.push(Vec::new());
         self.add_operand_uses(inst);
         inst
     }
@@ -350,30 +358,44 @@ impl Function {
         }
     }
 
+    /// Records that operand `index` of `inst` uses `v`.
+    fn add_use(&mut self, v: Value, inst: Inst, index: u32) {
+        let slot = match self.use_list(v) {
+            Some(list) => {
+                list.push(Use { inst, index });
+                list.len() as u32 - 1
+            }
+            None => UNTRACKED,
+        };
+        self.use_slots[inst.index()][index as usize] = slot;
+    }
+
+    /// Forgets that operand `index` of `inst` uses `v`.
+    fn remove_use(&mut self, v: Value, inst: Inst, index: u32) {
+        let slot = self.use_slots[inst.index()][index as usize];
+        if slot == UNTRACKED {
+            return;
+        }
+        let Some(list) = self.use_list(v) else { return };
+        list.swap_remove(slot as usize);
+        if let Some(&moved) = list.get(slot as usize) {
+            self.use_slots[moved.inst.index()][moved.index as usize] = slot;
+        }
+        self.use_slots[inst.index()][index as usize] = UNTRACKED;
+    }
+
     fn add_operand_uses(&mut self, inst: Inst) {
         let operands: Vec<Value> = self.insts[inst.index()].kind.operands().to_vec();
+        self.use_slots[inst.index()] = vec![UNTRACKED; operands.len()];
         for (index, v) in operands.into_iter().enumerate() {
-            if let Some(list) = self.use_list(v) {
-                list.push(Use {
-                    inst,
-                    index: index as u32,
-                });
-            }
+            self.add_use(v, inst, index as u32);
         }
     }
 
     fn drop_operands(&mut self, inst: Inst) {
         let operands: Vec<Value> = self.insts[inst.index()].kind.operands().to_vec();
         for (index, v) in operands.into_iter().enumerate() {
-            let u = Use {
-                inst,
-                index: index as u32,
-            };
-            if let Some(list) = self.use_list(v) {
-                if let Some(pos) = list.iter().position(|x| *x == u) {
-                    list.swap_remove(pos);
-                }
-            }
+            self.remove_use(v, inst, index as u32);
         }
     }
 
@@ -383,19 +405,9 @@ impl Function {
         if old == v {
             return;
         }
-        let u = Use {
-            inst,
-            index: index as u32,
-        };
-        if let Some(list) = self.use_list(old) {
-            if let Some(pos) = list.iter().position(|x| *x == u) {
-                list.swap_remove(pos);
-            }
-        }
+        self.remove_use(old, inst, index as u32);
         self.insts[inst.index()].kind.operands_mut()[index] = v;
-        if let Some(list) = self.use_list(v) {
-            list.push(u);
-        }
+        self.add_use(v, inst, index as u32);
     }
 
     /// Replaces every use of `from` by `to`.
@@ -407,11 +419,9 @@ impl Function {
             Some(list) => std::mem::take(list),
             None => return,
         };
-        for u in &uses {
+        for u in uses {
             self.insts[u.inst.index()].kind.operands_mut()[u.index as usize] = to;
-        }
-        if let Some(list) = self.use_list(to) {
-            list.extend(uses);
+            self.add_use(to, u.inst, u.index);
         }
     }
 
@@ -441,12 +451,8 @@ impl Function {
             }
             _ => panic!("{phi:?} is not a phi"),
         };
-        if let Some(list) = self.use_list(v) {
-            list.push(Use {
-                inst: phi,
-                index: index as u32,
-            });
-        }
+        self.use_slots[phi.index()].push(UNTRACKED);
+        self.add_use(v, phi, index as u32);
     }
 
     /// Removes the incoming pair at `index` from a phi.

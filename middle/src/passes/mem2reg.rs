@@ -24,11 +24,20 @@ pub fn run(f: &mut Function) -> bool {
     }
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
+    // Order of instructions within their blocks; removing instructions keeps it valid.
+    let mut position = vec![0u32; f.inst_capacity()];
+    for b in f.blocks() {
+        for (n, i) in f.block_insts(b).enumerate() {
+            position[i.index()] = n as u32;
+        }
+    }
     let mut general = Vec::new();
     for a in allocas {
         if f.uses(Value::Inst(a)).is_empty() {
             f.remove_inst(a);
-        } else if !promote_single_store(f, &dom, a) && !promote_single_block(f, a) {
+        } else if !promote_single_store(f, &dom, &position, a)
+            && !promote_single_block(f, &position, a)
+        {
             general.push(a);
         }
     }
@@ -70,31 +79,19 @@ fn accesses(f: &Function, a: Inst) -> (Vec<Inst>, Vec<Inst>) {
     (loads, stores)
 }
 
-/// Whether `a` comes before `b` in their common block.
-fn comes_before(f: &Function, a: Inst, b: Inst) -> bool {
-    let mut cur = f.next_inst(a);
-    while let Some(i) = cur {
-        if i == b {
-            return true;
-        }
-        cur = f.next_inst(i);
-    }
-    false
-}
-
 fn stored_value(f: &Function, store: Inst) -> Value {
     f.kind(store).operands()[0]
 }
 
 /// One store that dominates every load: the loads take the stored value.
-fn promote_single_store(f: &mut Function, dom: &DomTree, a: Inst) -> bool {
+fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: Inst) -> bool {
     let (loads, stores) = accesses(f, a);
     let [store] = stores[..] else { return false };
     let sb = f.inst_block(store).expect("in a block");
     let dominated = loads.iter().all(|&l| {
         let lb = f.inst_block(l).expect("in a block");
         if lb == sb {
-            comes_before(f, store, l)
+            position[store.index()] < position[l.index()]
         } else {
             dom.dominates(sb, lb)
         }
@@ -115,46 +112,29 @@ fn promote_single_store(f: &mut Function, dom: &DomTree, a: Inst) -> bool {
 /// Every access in one block: one scan replaces each load by the last stored value. Not
 /// possible when a load precedes the first store (the value may come from an earlier pass
 /// through the block).
-fn promote_single_block(f: &mut Function, a: Inst) -> bool {
+fn promote_single_block(f: &mut Function, position: &[u32], a: Inst) -> bool {
     let (loads, stores) = accesses(f, a);
     let Some(&first) = loads.first().or(stores.first()) else {
         return false;
     };
     let b = f.inst_block(first).expect("in a block");
-    let all_here = loads
-        .iter()
-        .chain(&stores)
-        .all(|&i| f.inst_block(i) == Some(b));
-    if !all_here {
+    let mut all: Vec<Inst> = loads.iter().chain(&stores).copied().collect();
+    if all.iter().any(|&i| f.inst_block(i) != Some(b)) {
         return false;
     }
-    let block: Vec<Inst> = f.block_insts(b).collect();
-    let addr = Value::Inst(a);
-    let is_access = |f: &Function, i: Inst| {
-        f.kind(i).operands().last() == Some(&addr)
-            && matches!(f.kind(i), InstKind::Load { .. } | InstKind::Store { .. })
-    };
-    if !stores.is_empty() {
-        let first_access = block.iter().copied().find(|&i| is_access(f, i));
-        if first_access.is_some_and(|i| matches!(f.kind(i), InstKind::Load { .. })) {
-            return false;
-        }
+    all.sort_by_key(|i| position[i.index()]);
+    let is_load = |f: &Function, i: Inst| matches!(f.kind(i), InstKind::Load { .. });
+    if !stores.is_empty() && is_load(f, all[0]) {
+        return false;
     }
     let mut current = Value::Undef(elem_type(f, a));
-    for i in block {
-        if !is_access(f, i) {
-            continue;
+    for i in all {
+        if is_load(f, i) {
+            f.replace_all_uses(Value::Inst(i), current);
+        } else {
+            current = stored_value(f, i);
         }
-        match f.kind(i) {
-            InstKind::Load { .. } => {
-                f.replace_all_uses(Value::Inst(i), current);
-                f.remove_inst(i);
-            }
-            _ => {
-                current = stored_value(f, i);
-                f.remove_inst(i);
-            }
-        }
+        f.remove_inst(i);
     }
     f.remove_inst(a);
     true
@@ -269,14 +249,16 @@ impl<'a> Promoter<'a> {
         );
         let ty = elem_type(self.f, a);
         for b in blocks {
-            let phi = self.f.prepend_inst(
-                b,
-                InstKind::Phi {
-                    args: Vec::new(),
-                    blocks: Vec::new(),
-                },
-                ty,
-            );
+            let kind = InstKind::Phi {
+                args: Vec::new(),
+                blocks: Vec::new(),
+            };
+            // After the phis already there, so a block's phis follow the variables' order.
+            let first = self.f.block_insts(b).find(|&i| !self.f.kind(i).is_phi());
+            let phi = match first {
+                Some(first) => self.f.insert_inst_before(first, kind, ty),
+                None => self.f.append_inst(b, kind, ty),
+            };
             self.phis.entry(b).or_default().push((phi, k));
         }
     }
@@ -327,19 +309,23 @@ impl<'a> Promoter<'a> {
     }
 
     /// Gives inserted phis an undefined incoming value for predecessors the renaming walk
-    /// never reached (unreachable blocks).
+    /// never reached (unreachable blocks), and lists incoming pairs in predecessor order.
     fn complete_phis(&mut self, phis: &[(Inst, Block)]) {
         for &(phi, b) in phis {
             let ty = self.f.inst(phi).ty;
-            for &p in self.cfg.preds(b) {
-                let has = match self.f.kind(phi) {
-                    InstKind::Phi { blocks, .. } => blocks.contains(&p),
-                    _ => true,
-                };
-                if !has {
-                    self.f.add_phi_incoming(phi, Value::Undef(ty), p);
-                }
-            }
+            let InstKind::Phi { args, blocks } = self.f.kind(phi).clone() else {
+                continue;
+            };
+            let (args, blocks): (Vec<Value>, Vec<Block>) = self
+                .cfg
+                .preds(b)
+                .iter()
+                .map(|&p| match blocks.iter().position(|&x| x == p) {
+                    Some(k) => (args[k], p),
+                    None => (Value::Undef(ty), p),
+                })
+                .unzip();
+            self.f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
         }
     }
 }

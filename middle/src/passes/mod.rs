@@ -94,8 +94,10 @@ pub struct PassManager {
     passes: Vec<Pass>,
     pub verify_each: bool,
     pub print_after: PrintAfter,
-    /// Run only the first this many pass executions (0-based count of executions allowed).
+    /// Run only the first this many pass executions.
     pub bisect_limit: Option<usize>,
+    /// Report how long each pass execution takes.
+    pub time_passes: bool,
 }
 
 /// One pass execution, as numbered by the manager.
@@ -149,7 +151,12 @@ impl PassManager {
                 let verb = if ran { "running" } else { "NOT running" };
                 let _ = writeln!(log, "BISECT: {verb} pass ({}) {}", number + 1, pass.name);
             }
+            let start = std::time::Instant::now();
             let changed = ran && (pass.run)(m);
+            if self.time_passes && ran {
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                let _ = writeln!(log, "time: pass ({}) {}: {ms:.3} ms", number + 1, pass.name);
+            }
             executions.push(Execution {
                 number: number + 1,
                 name: pass.name,
