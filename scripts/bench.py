@@ -18,6 +18,7 @@ import concurrent.futures
 import json
 import math
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -81,12 +82,12 @@ def measure(exe, case, plugin, timeout):
     }
 
 
-def run_case(case, opt, runtime, plugin, timeout):
+def run_case(case, opt, runtime, plugin, timeout, compiler):
     work = harness.BUILD / "bench" / case.name
     work.mkdir(parents=True, exist_ok=True)
     ours_exe = work / "ours"
     asm = work / "ours.s"
-    r = subprocess.run([str(harness.COMPILER), "-S", f"-{opt}", "-o", str(asm), str(case.sy)],
+    r = subprocess.run([str(compiler), "-S", f"-{opt}", "-o", str(asm), str(case.sy)],
                        capture_output=True, timeout=300)
     if r.returncode != 0:
         ours = {"status": "compile error"}
@@ -166,6 +167,9 @@ def main():
     args = ap.parse_args()
 
     harness.build_compiler()
+    # A private copy, so that rebuilding during a long run cannot mix two compilers.
+    compiler = harness.BUILD / "bench-compiler"
+    shutil.copy2(harness.COMPILER, compiler)
     runtime = harness.build_runtime()
     plugin = build_plugin()
     cases = [c for c in harness.find_cases([args.dir]) if re.search(args.filter, c.name)]
@@ -174,7 +178,8 @@ def main():
     start = time.time()
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, c, args.opt, runtime, plugin, args.timeout) for c in cases]
+        futures = [pool.submit(run_case, c, args.opt, runtime, plugin, args.timeout, compiler)
+                   for c in cases]
         for n, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             r = fut.result()
             results.append(r)

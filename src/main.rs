@@ -125,7 +125,7 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.run {
         return interpret(&module);
     }
-    write_output(cli, "s", &backend::compile(&module))
+    write_output(cli, "s", &backend::compile(&module, cli.opt_level))
 }
 
 /// The pass pipeline the command line asks for.

@@ -7,7 +7,9 @@
 use crate::abi::{self, ArgKind, ArgLoc};
 use crate::imm::is_operand2;
 use crate::mir::*;
+use crate::parallel_copy::sequentialize;
 use crate::symbols::symbol;
+use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
     Value,
@@ -74,6 +76,8 @@ struct Selector<'a> {
 impl Selector<'_> {
     fn run(&mut self) {
         let f = self.f;
+        let cfg = Cfg::new(f);
+        let loops = LoopInfo::new(f, &cfg, &DomTree::new(f, &cfg));
         for (n, b) in f.blocks().enumerate() {
             self.block_index.insert(b, n as u32);
         }
@@ -114,7 +118,8 @@ impl Selector<'_> {
                 }
             }
             let insts = std::mem::take(&mut self.cur);
-            self.mf.blocks.push(MBlock { insts });
+            let loop_depth = loops.depth(b);
+            self.mf.blocks.push(MBlock { insts, loop_depth });
         }
     }
 
@@ -610,8 +615,7 @@ impl Selector<'_> {
 
     // ---- control flow ----------------------------------------------------------------------
 
-    /// Copies for the phis of `b`'s successors: all sources into temporaries first, then
-    /// the temporaries into the phis, so that the copies act in parallel.
+    /// Copies for the phis of `b`'s successors, as one parallel copy made sequential.
     fn phi_copies(&mut self, b: Block) {
         let f = self.f;
         let mut pairs = Vec::new();
@@ -625,17 +629,16 @@ impl Selector<'_> {
                 }
             }
         }
-        let temps: Vec<(Reg, Reg)> = pairs
+        let copies: Vec<(Reg, Reg)> = pairs
             .into_iter()
-            .map(|(dst, v)| {
-                let src = self.reg(v);
-                let t = self.new_vreg(self.mf.class_of(dst));
-                self.emit(MInst::Copy { dst: t, src });
-                (dst, t)
-            })
+            .map(|(dst, v)| (dst, self.reg(v)))
             .collect();
-        for (dst, t) in temps {
-            self.emit(MInst::Copy { dst, src: t });
+        let sequence = sequentialize(&copies, |r| {
+            let class = self.mf.class_of(r);
+            self.mf.new_vreg(class)
+        });
+        for (dst, src) in sequence {
+            self.emit(MInst::Copy { dst, src });
         }
     }
 

@@ -475,11 +475,28 @@ impl MInst {
     pub fn is_call(&self) -> bool {
         matches!(self, MInst::Bl { .. })
     }
+
+    /// Every register operand with its role.
+    pub fn regs(&self) -> Vec<(Reg, Role)> {
+        let mut out = Vec::new();
+        self.clone().visit_regs(|r, role| out.push((*r, role)));
+        out
+    }
+
+    /// Branch targets (block indices).
+    pub fn targets(&self) -> Option<u32> {
+        match self {
+            MInst::B { target } | MInst::BCond { target, .. } => Some(*target),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct MBlock {
     pub insts: Vec<MInst>,
+    /// Loop nesting depth, weighting spill costs.
+    pub loop_depth: u32,
 }
 
 /// A stack object: an `alloca` or a spill slot.

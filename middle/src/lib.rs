@@ -2,6 +2,7 @@
 //! passes, and an interpreter that executes it.
 
 pub mod analysis;
+pub mod bitset;
 pub mod interp;
 pub mod ir;
 pub mod lower;

@@ -1,4 +1,60 @@
 //! Register allocation: replaces every virtual register by a physical one, adding spill
-//! code and stack slots as needed.
+//! code and stack slots as needed. `graph` (iterated register coalescing) is the allocator
+//! of optimised builds; `spill_everything` keeps every value in memory, for -O0.
 
+mod irc;
+pub mod liveness;
+mod spill;
 pub mod spill_everything;
+#[cfg(test)]
+mod tests;
+
+use crate::mir::*;
+use std::collections::HashSet;
+
+/// Allocatable registers of a class, in order of preference: the caller-saved ones first,
+/// since they cost no save in the prologue. ip stays reserved for frame-offset arithmetic;
+/// lr is allocatable (the prologue saves it when it is written).
+pub fn allocatable(class: RegClass) -> Vec<PReg> {
+    match class {
+        RegClass::Int => [0, 1, 2, 3, 14, 4, 5, 6, 7, 8, 9, 10, 11]
+            .map(PReg)
+            .to_vec(),
+        RegClass::Float => (0..32).map(PReg::s).collect(),
+    }
+}
+
+/// Graph-colouring allocation of both register classes, then clean-up of the copies and
+/// reloads it leaves.
+pub fn graph(mf: &mut MFunction) {
+    let mut unspillable = HashSet::new();
+    let mut assignment: Vec<Option<PReg>> = Vec::new();
+    for class in [RegClass::Int, RegClass::Float] {
+        let colors = allocatable(class);
+        loop {
+            match irc::color(mf, class, &colors, &unspillable) {
+                irc::Result::Colored(colors) => {
+                    assignment.resize(colors.len(), None);
+                    for (v, c) in colors.into_iter().enumerate() {
+                        if mf.vreg_classes[v] == class {
+                            assignment[v] = c;
+                        }
+                    }
+                    break;
+                }
+                irc::Result::Spill(vregs) => spill::rewrite(mf, &vregs, &mut unspillable),
+            }
+        }
+    }
+    for block in &mut mf.blocks {
+        for inst in &mut block.insts {
+            inst.visit_regs(|r, _| {
+                if let Reg::Virt(v) = *r {
+                    *r = Reg::Phys(assignment[v.0 as usize].expect("every register coloured"));
+                }
+            });
+        }
+    }
+    mf.vreg_classes.clear();
+    crate::peephole::run(mf);
+}

@@ -3,6 +3,8 @@
 pub mod cfg;
 pub mod dominators;
 pub mod idf;
+pub mod loops;
 
 pub use cfg::Cfg;
 pub use dominators::DomTree;
+pub use loops::LoopInfo;

@@ -1,0 +1,131 @@
+//! Rewriting after an allocation round chose registers to spill. A register defined only by
+//! constant-forming instructions (an immediate move, `movw`/`movt`, a symbol or stack
+//! address) is rematerialised: those instructions are repeated right before each use.
+//! Any other spilled register gets a stack slot, a store after each definition and a load
+//! before each use, each into a fresh short-lived register that is never spilled again.
+
+use crate::mir::*;
+use std::collections::{HashMap, HashSet};
+
+fn is_constant_forming(inst: &MInst) -> bool {
+    matches!(
+        inst,
+        MInst::Mov {
+            cond: None,
+            src: Operand2::Imm(_),
+            ..
+        } | MInst::Mvn {
+            src: Operand2::Imm(_),
+            ..
+        } | MInst::Movw { .. }
+            | MInst::Movt { .. }
+            | MInst::LoadSym { .. }
+            | MInst::SlotAddr { .. }
+    )
+}
+
+fn mentions(inst: &MInst, v: Reg) -> (bool, bool) {
+    let (mut used, mut defined) = (false, false);
+    for (r, role) in inst.regs() {
+        if r == v {
+            used |= role != Role::Def;
+            defined |= role != Role::Use;
+        }
+    }
+    (used, defined)
+}
+
+fn replace(inst: &mut MInst, from: Reg, to: Reg) {
+    inst.visit_regs(|r, _| {
+        if *r == from {
+            *r = to;
+        }
+    });
+}
+
+pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<VReg>) {
+    let spilled: HashSet<Reg> = spilled.iter().map(|&v| Reg::Virt(v)).collect();
+    // The defining instructions of each spilled register, in order.
+    let mut defs: HashMap<Reg, Vec<MInst>> = HashMap::new();
+    for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
+        for (r, role) in inst.regs() {
+            if role != Role::Use && spilled.contains(&r) {
+                let list = defs.entry(r).or_default();
+                if list.last() != Some(inst) {
+                    list.push(inst.clone());
+                }
+            }
+        }
+    }
+    let remat: HashSet<Reg> = spilled
+        .iter()
+        .copied()
+        .filter(|r| {
+            defs.get(r)
+                .is_some_and(|d| d.iter().all(is_constant_forming))
+        })
+        .collect();
+    let slots: HashMap<Reg, u32> = spilled
+        .iter()
+        .filter(|r| !remat.contains(r))
+        .map(|&r| (r, mf.new_object(4)))
+        .collect();
+    let mut ordered: Vec<Reg> = spilled.iter().copied().collect();
+    ordered.sort();
+    for b in 0..mf.blocks.len() {
+        let insts = std::mem::take(&mut mf.blocks[b].insts);
+        let mut out = Vec::with_capacity(insts.len());
+        for mut inst in insts {
+            let mut after = Vec::new();
+            let mut drop = false;
+            for &v in &ordered {
+                let (used, defined) = mentions(&inst, v);
+                if !used && !defined {
+                    continue;
+                }
+                let class = mf.class_of(v);
+                if remat.contains(&v) {
+                    if defined {
+                        // The original definitions go; each use recomputes the value.
+                        drop = true;
+                        continue;
+                    }
+                    let t = mf.new_vreg(class);
+                    if let Reg::Virt(tv) = t {
+                        unspillable.insert(tv);
+                    }
+                    for d in &defs[&v] {
+                        let mut copy = d.clone();
+                        replace(&mut copy, v, t);
+                        out.push(copy);
+                    }
+                    replace(&mut inst, v, t);
+                    continue;
+                }
+                let t = mf.new_vreg(class);
+                if let Reg::Virt(tv) = t {
+                    unspillable.insert(tv);
+                }
+                let addr = Addr::Slot(Slot::Local(slots[&v]), 0);
+                if used {
+                    out.push(match class {
+                        RegClass::Int => MInst::Ldr { rd: t, addr },
+                        RegClass::Float => MInst::VLdr { sd: t, addr },
+                    });
+                }
+                if defined {
+                    after.push(match class {
+                        RegClass::Int => MInst::Str { rs: t, addr },
+                        RegClass::Float => MInst::VStr { ss: t, addr },
+                    });
+                }
+                replace(&mut inst, v, t);
+            }
+            if !drop {
+                out.push(inst);
+            }
+            out.extend(after);
+        }
+        mf.blocks[b].insts = out;
+    }
+}

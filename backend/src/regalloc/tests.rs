@@ -1,0 +1,343 @@
+//! Allocator tests on hand-built machine IR. A small evaluator runs the allocated code
+//! (calls clobber every caller-saved register with garbage) and checks the result, so a
+//! wrong allocation shows up as a wrong value.
+
+use super::*;
+use std::collections::HashMap;
+
+fn func(classes: &[RegClass], blocks: Vec<Vec<MInst>>) -> MFunction {
+    MFunction {
+        symbol: "t".into(),
+        global: false,
+        blocks: blocks
+            .into_iter()
+            .map(|insts| MBlock {
+                insts,
+                loop_depth: 0,
+            })
+            .collect(),
+        vreg_classes: classes.to_vec(),
+        objects: Vec::new(),
+        outgoing_bytes: 0,
+    }
+}
+
+fn v(n: u32) -> Reg {
+    Reg::Virt(VReg(n))
+}
+
+fn r(n: u8) -> Reg {
+    Reg::Phys(PReg(n))
+}
+
+fn mov(rd: Reg, imm: u32) -> MInst {
+    MInst::Mov {
+        cond: None,
+        rd,
+        src: Operand2::Imm(imm),
+    }
+}
+
+fn add(rd: Reg, rn: Reg, rm: Reg) -> MInst {
+    MInst::Alu {
+        op: AluOp::Add,
+        rd,
+        rn,
+        src: Operand2::Reg(rm),
+    }
+}
+
+/// Runs allocated straight-line-or-branching code from block 0; returns r0 (or s0's bits
+/// converted back) at `Ret`, plus how many loads and stores of stack slots ran.
+fn evaluate(mf: &MFunction) -> (u32, usize) {
+    let mut regs: HashMap<PReg, u32> = HashMap::new();
+    let mut slots: HashMap<(Slot, i32), u32> = HashMap::new();
+    let mut slot_traffic = 0;
+    let mut b = 0usize;
+    let mut pc = 0usize;
+    let mut steps = 0;
+    let get = |regs: &HashMap<PReg, u32>, x: Reg| -> u32 {
+        let p = x.phys().expect("allocated");
+        *regs
+            .get(&p)
+            .unwrap_or_else(|| panic!("{p} read before written"))
+    };
+    loop {
+        steps += 1;
+        assert!(steps < 100_000, "runaway");
+        let inst = &mf.blocks[b].insts[pc];
+        pc += 1;
+        let set = |regs: &mut HashMap<PReg, u32>, x: Reg, val: u32| {
+            regs.insert(x.phys().expect("allocated"), val);
+        };
+        match inst {
+            MInst::Mov {
+                rd,
+                src: Operand2::Imm(i),
+                cond: None,
+            } => set(&mut regs, *rd, *i),
+            MInst::Alu {
+                op: AluOp::Add,
+                rd,
+                rn,
+                src: Operand2::Reg(rm),
+            } => {
+                let val = get(&regs, *rn).wrapping_add(get(&regs, *rm));
+                set(&mut regs, *rd, val);
+            }
+            MInst::Copy { dst, src } => {
+                let val = get(&regs, *src);
+                set(&mut regs, *dst, val);
+            }
+            MInst::VBin {
+                op: VOp::Add,
+                sd,
+                sn,
+                sm,
+            } => {
+                let val = f32::from_bits(get(&regs, *sn)) + f32::from_bits(get(&regs, *sm));
+                set(&mut regs, *sd, val.to_bits());
+            }
+            MInst::VMovFromCore { sd, rn } => {
+                let val = (get(&regs, *rn) as f32).to_bits();
+                set(&mut regs, *sd, val);
+            }
+            MInst::VMovToCore { rd, sn } => {
+                let val = f32::from_bits(get(&regs, *sn)) as u32;
+                set(&mut regs, *rd, val);
+            }
+            MInst::Ldr {
+                rd,
+                addr: Addr::Slot(s, o),
+            }
+            | MInst::VLdr {
+                sd: rd,
+                addr: Addr::Slot(s, o),
+            } => {
+                slot_traffic += 1;
+                let val = slots[&(*s, *o)];
+                set(&mut regs, *rd, val);
+            }
+            MInst::Str {
+                rs,
+                addr: Addr::Slot(s, o),
+            }
+            | MInst::VStr {
+                ss: rs,
+                addr: Addr::Slot(s, o),
+            } => {
+                slot_traffic += 1;
+                slots.insert((*s, *o), get(&regs, *rs));
+            }
+            MInst::Bl { defs, .. } => {
+                for p in caller_saved() {
+                    regs.insert(p, 0xdead_0000 + p.0 as u32);
+                }
+                for d in defs {
+                    set(&mut regs, *d, 7);
+                }
+            }
+            MInst::B { target } => {
+                b = *target as usize;
+                pc = 0;
+            }
+            MInst::Ret { .. } => return (regs[&PReg::R0], slot_traffic),
+            other => panic!("evaluator lacks {other:?}"),
+        }
+    }
+}
+
+fn all_physical(mf: &MFunction) -> bool {
+    mf.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .all(|i| i.regs().iter().all(|(r, _)| r.phys().is_some()))
+}
+
+#[test]
+fn more_live_values_than_registers_spill_and_still_add_up() {
+    // 30 values, all live until the end, summed: 13 int registers cannot hold them.
+    let n = 30;
+    let mut insts: Vec<MInst> = (0..n).map(|k| mov(v(k), k + 1)).collect();
+    insts.push(mov(v(n), 0));
+    for k in 0..n {
+        insts.push(add(v(n + 1 + k), v(n + k), v(k)));
+    }
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(2 * n),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&vec![RegClass::Int; 2 * n as usize + 1], vec![insts]);
+    graph(&mut mf);
+    assert!(all_physical(&mf));
+    let (result, _) = evaluate(&mf);
+    assert_eq!(result, (1..=n).sum::<u32>());
+}
+
+#[test]
+fn values_pressured_into_slots_are_stored_and_reloaded() {
+    // Non-constant values (each the sum of two others) cannot be rematerialised.
+    let n = 20;
+    let mut insts = vec![mov(v(0), 1), mov(v(1), 2)];
+    for k in 2..n {
+        insts.push(add(v(k), v(k - 1), v(k - 2)));
+    }
+    let mut acc = n;
+    insts.push(mov(v(acc), 0));
+    for k in 0..n {
+        insts.push(add(v(acc + 1), v(acc), v(k)));
+        acc += 1;
+    }
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(acc),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
+    graph(&mut mf);
+    let (result, traffic) = evaluate(&mf);
+    let mut fib = vec![1u32, 2];
+    for k in 2..n as usize {
+        fib.push(fib[k - 1] + fib[k - 2]);
+    }
+    assert_eq!(result, fib.iter().sum::<u32>());
+    assert!(traffic > 0, "expected spill code");
+    assert!(!mf.objects.is_empty());
+}
+
+#[test]
+fn values_live_across_calls_avoid_caller_saved_registers() {
+    let insts = vec![
+        mov(v(0), 40),
+        mov(v(1), 2),
+        MInst::Bl {
+            sym: "f".into(),
+            uses: vec![],
+            defs: vec![r(0)],
+        },
+        MInst::Copy {
+            dst: v(2),
+            src: r(0),
+        },
+        add(v(3), v(0), v(1)),
+        add(v(4), v(3), v(2)),
+        MInst::Copy {
+            dst: r(0),
+            src: v(4),
+        },
+        MInst::Ret { uses: vec![r(0)] },
+    ];
+    let mut mf = func(&[RegClass::Int; 5], vec![insts]);
+    graph(&mut mf);
+    let (result, _) = evaluate(&mf);
+    assert_eq!(result, 49);
+    // v0 and v1 survive the call in callee-saved registers (or are recomputed after it).
+    let before_call: Vec<&MInst> = mf.blocks[0]
+        .insts
+        .iter()
+        .take_while(|i| !i.is_call())
+        .collect();
+    for inst in before_call {
+        for (reg, role) in inst.regs() {
+            if role == Role::Def {
+                let p = reg.phys().unwrap();
+                assert!(
+                    !caller_saved().any(|c| c == p),
+                    "{inst:?} defines caller-saved {p}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn mixed_int_and_float_pressure() {
+    // 20 floats and 20 ints live at once; the float sum is converted and added to the ints.
+    let n = 20u32;
+    let mut classes = Vec::new();
+    let mut insts = Vec::new();
+    for k in 0..n {
+        classes.push(RegClass::Int);
+        insts.push(mov(v(2 * k), k));
+        classes.push(RegClass::Float);
+        insts.push(MInst::VMovFromCore {
+            sd: v(2 * k + 1),
+            rn: v(2 * k),
+        });
+    }
+    let mut int_acc = 2 * n;
+    classes.push(RegClass::Int);
+    insts.push(mov(v(int_acc), 1000));
+    for k in 0..n {
+        classes.push(RegClass::Int);
+        insts.push(add(v(int_acc + 1 + k), v(int_acc + k), v(2 * k)));
+    }
+    int_acc += n;
+    let mut float_acc = int_acc + 1;
+    classes.push(RegClass::Float);
+    insts.push(MInst::VMovFromCore {
+        sd: v(float_acc),
+        rn: v(2 * n),
+    });
+    for k in 0..n {
+        classes.push(RegClass::Float);
+        insts.push(MInst::VBin {
+            op: VOp::Add,
+            sd: v(float_acc + 1),
+            sn: v(float_acc),
+            sm: v(2 * k + 1),
+        });
+        float_acc += 1;
+    }
+    let total = float_acc + 1;
+    classes.push(RegClass::Int);
+    insts.push(MInst::VMovToCore {
+        rd: v(total),
+        sn: v(float_acc),
+    });
+    classes.push(RegClass::Int);
+    insts.push(add(v(total + 1), v(total), v(int_acc)));
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(total + 1),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&classes, vec![insts]);
+    graph(&mut mf);
+    assert!(all_physical(&mf));
+    let (result, _) = evaluate(&mf);
+    let ints: u32 = 1000 + (0..n).sum::<u32>();
+    let floats: u32 = 1000 + (0..n).sum::<u32>();
+    assert_eq!(result, ints + floats);
+}
+
+#[test]
+fn copies_between_coalescable_registers_vanish() {
+    let insts = vec![
+        mov(v(0), 5),
+        MInst::Copy {
+            dst: v(1),
+            src: v(0),
+        },
+        MInst::Copy {
+            dst: v(2),
+            src: v(1),
+        },
+        add(v(3), v(2), v(2)),
+        MInst::Copy {
+            dst: r(0),
+            src: v(3),
+        },
+        MInst::Ret { uses: vec![r(0)] },
+    ];
+    let mut mf = func(&[RegClass::Int; 4], vec![insts]);
+    graph(&mut mf);
+    assert_eq!(evaluate(&mf).0, 10);
+    let copies = mf.blocks[0]
+        .insts
+        .iter()
+        .filter(|i| matches!(i, MInst::Copy { .. }))
+        .count();
+    assert_eq!(copies, 0, "{:?}", mf.blocks[0].insts);
+}
