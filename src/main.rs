@@ -50,7 +50,7 @@ struct Cli {
     #[arg(long)]
     print_after_all: bool,
 
-    /// Report on stderr how long each pass takes.
+    /// Report on stderr how long each pass and each back-end stage takes.
     #[arg(long)]
     time_passes: bool,
 
@@ -125,7 +125,17 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.run {
         return interpret(&module);
     }
-    write_output(cli, "s", &backend::compile(&module, cli.opt_level))
+    let (assembly, timings) = backend::compile(&module, cli.opt_level);
+    if cli.time_passes {
+        for (stage, t) in [
+            ("instruction selection", timings.selection),
+            ("register allocation", timings.allocation),
+            ("emission", timings.emission),
+        ] {
+            eprintln!("time: back end {stage}: {:.3} ms", t.as_secs_f64() * 1e3);
+        }
+    }
+    write_output(cli, "s", &assembly)
 }
 
 /// The pass pipeline the command line asks for.

@@ -373,103 +373,134 @@ pub enum Role {
     UseDef,
 }
 
-impl MInst {
-    /// Calls `f` on every register operand with its role, in order: uses before defs.
-    pub fn visit_regs(&mut self, mut f: impl FnMut(&mut Reg, Role)) {
+/// The register operands of an instruction with their roles, uses before defs; shared by
+/// the by-reference and by-value visitors below. `$g` is called as `$g(reg, role)`.
+macro_rules! visit_operands {
+    ($inst:expr, $g:ident) => {{
         use Role::*;
-        let op2 = |o: &mut Operand2, f: &mut dyn FnMut(&mut Reg, Role)| match o {
-            Operand2::Reg(r) | Operand2::Lsl(r, _) => f(r, Use),
-            Operand2::Imm(_) => {}
-        };
-        let addr = |a: &mut Addr, f: &mut dyn FnMut(&mut Reg, Role)| match a {
-            Addr::Imm(b, _) => f(b, Use),
-            Addr::Index(b, i, _) => {
-                f(b, Use);
-                f(i, Use);
-            }
-            Addr::Slot(..) => {}
-        };
-        match self {
+        macro_rules! op2 {
+            ($o:expr) => {
+                match $o {
+                    Operand2::Reg(r) | Operand2::Lsl(r, _) => $g(r, Use),
+                    Operand2::Imm(_) => {}
+                }
+            };
+        }
+        macro_rules! addr {
+            ($a:expr) => {
+                match $a {
+                    Addr::Imm(b, _) => $g(b, Use),
+                    Addr::Index(b, i, _) => {
+                        $g(b, Use);
+                        $g(i, Use);
+                    }
+                    Addr::Slot(..) => {}
+                }
+            };
+        }
+        match $inst {
             MInst::Mov { rd, src, cond } => {
-                op2(src, &mut f);
+                op2!(src);
                 // A conditional move keeps the old value when the condition fails.
-                f(rd, if cond.is_some() { UseDef } else { Def });
+                $g(rd, if cond.is_some() { UseDef } else { Def });
             }
             MInst::Mvn { rd, src } => {
-                op2(src, &mut f);
-                f(rd, Def);
+                op2!(src);
+                $g(rd, Def);
             }
             MInst::Movw { rd, .. } | MInst::LoadSym { rd, .. } | MInst::SlotAddr { rd, .. } => {
-                f(rd, Def)
+                $g(rd, Def)
             }
-            MInst::Movt { rd, .. } => f(rd, UseDef),
+            MInst::Movt { rd, .. } => $g(rd, UseDef),
             MInst::Alu { rd, rn, src, .. } => {
-                f(rn, Use);
-                op2(src, &mut f);
-                f(rd, Def);
+                $g(rn, Use);
+                op2!(src);
+                $g(rd, Def);
             }
             MInst::Mul { rd, rn, rm } | MInst::SDiv { rd, rn, rm } => {
-                f(rn, Use);
-                f(rm, Use);
-                f(rd, Def);
+                $g(rn, Use);
+                $g(rm, Use);
+                $g(rd, Def);
             }
             MInst::Mls { rd, rn, rm, ra } => {
-                f(rn, Use);
-                f(rm, Use);
-                f(ra, Use);
-                f(rd, Def);
+                $g(rn, Use);
+                $g(rm, Use);
+                $g(ra, Use);
+                $g(rd, Def);
             }
             MInst::Cmp { rn, src } => {
-                f(rn, Use);
-                op2(src, &mut f);
+                $g(rn, Use);
+                op2!(src);
             }
             MInst::Ldr { rd, addr: a } | MInst::VLdr { sd: rd, addr: a } => {
-                addr(a, &mut f);
-                f(rd, Def);
+                addr!(a);
+                $g(rd, Def);
             }
             MInst::Str { rs, addr: a } | MInst::VStr { ss: rs, addr: a } => {
-                f(rs, Use);
-                addr(a, &mut f);
+                $g(rs, Use);
+                addr!(a);
             }
             MInst::VBin { sd, sn, sm, .. } => {
-                f(sn, Use);
-                f(sm, Use);
-                f(sd, Def);
+                $g(sn, Use);
+                $g(sm, Use);
+                $g(sd, Def);
             }
             MInst::VNeg { sd, sm }
             | MInst::VCvtToFloat { sd, sm }
             | MInst::VCvtToInt { sd, sm } => {
-                f(sm, Use);
-                f(sd, Def);
+                $g(sm, Use);
+                $g(sd, Def);
             }
             MInst::VMovFromCore { sd, rn } => {
-                f(rn, Use);
-                f(sd, Def);
+                $g(rn, Use);
+                $g(sd, Def);
             }
             MInst::VMovToCore { rd, sn } => {
-                f(sn, Use);
-                f(rd, Def);
+                $g(sn, Use);
+                $g(rd, Def);
             }
             MInst::VCmp { sn, sm } => {
-                f(sn, Use);
-                f(sm, Use);
+                $g(sn, Use);
+                $g(sm, Use);
             }
             MInst::VToDoubleCore { lo, hi, sm } => {
-                f(sm, Use);
-                f(lo, Def);
-                f(hi, Def);
+                $g(sm, Use);
+                $g(lo, Def);
+                $g(hi, Def);
             }
             MInst::Copy { dst, src } => {
-                f(src, Use);
-                f(dst, Def);
+                $g(src, Use);
+                $g(dst, Def);
             }
             MInst::Bl { uses, defs, .. } => {
-                uses.iter_mut().for_each(|r| f(r, Use));
-                defs.iter_mut().for_each(|r| f(r, Def));
+                for r in uses {
+                    $g(r, Use);
+                }
+                for r in defs {
+                    $g(r, Def);
+                }
             }
-            MInst::Ret { uses } => uses.iter_mut().for_each(|r| f(r, Use)),
+            MInst::Ret { uses } => {
+                for r in uses {
+                    $g(r, Use);
+                }
+            }
             MInst::B { .. } | MInst::BCond { .. } => {}
         }
+    }};
+}
+
+impl MInst {
+    /// Calls `f` on every register operand with its role, in order: uses before defs.
+    pub fn visit_regs(&mut self, mut f: impl FnMut(&mut Reg, Role)) {
+        let mut g = |r: &mut Reg, role: Role| f(r, role);
+        visit_operands!(self, g)
+    }
+
+    /// Calls `f` on every register operand with its role, without changing anything.
+    pub fn for_each_reg(&self, mut f: impl FnMut(Reg, Role)) {
+        let mut g = |r: &Reg, role: Role| f(*r, role);
+        visit_operands!(self, g)
     }
 
     pub fn is_call(&self) -> bool {
@@ -479,7 +510,7 @@ impl MInst {
     /// Every register operand with its role.
     pub fn regs(&self) -> Vec<(Reg, Role)> {
         let mut out = Vec::new();
-        self.clone().visit_regs(|r, role| out.push((*r, role)));
+        self.for_each_reg(|r, role| out.push((r, role)));
         out
     }
 

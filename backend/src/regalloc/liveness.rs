@@ -26,9 +26,9 @@ pub fn reg_of(node: usize) -> Reg {
 /// register is in both).
 pub fn defs_uses(mf: &MFunction, inst: &MInst, class: RegClass) -> (Vec<usize>, Vec<usize>) {
     let (mut defs, mut uses) = (Vec::new(), Vec::new());
-    for (r, role) in inst.regs() {
+    inst.for_each_reg(|r, role| {
         if mf.class_of(r) != class {
-            continue;
+            return;
         }
         if role != Role::Use {
             defs.push(node(r));
@@ -36,7 +36,7 @@ pub fn defs_uses(mf: &MFunction, inst: &MInst, class: RegClass) -> (Vec<usize>, 
         if role != Role::Def {
             uses.push(node(r));
         }
-    }
+    });
     if inst.is_call() {
         defs.extend(
             caller_saved()

@@ -1,16 +1,23 @@
 //! Rewriting after an allocation round chose registers to spill. A register defined only by
-//! constant-forming instructions (an immediate move, `movw`/`movt`, a symbol or stack
-//! address) is rematerialised: those instructions are repeated right before each use.
+//! instructions that can be repeated anywhere (an immediate move, `movw`/`movt`, a symbol
+//! or stack address, a load of a stack-passed parameter, whose slot never changes) is
+//! rematerialised: those instructions are repeated right before each use.
 //! Any other spilled register gets a stack slot, a store after each definition and a load
 //! before each use, each into a fresh short-lived register that is never spilled again.
 
 use crate::mir::*;
 use std::collections::{HashMap, HashSet};
 
-fn is_constant_forming(inst: &MInst) -> bool {
+fn is_rematerializable(inst: &MInst) -> bool {
     matches!(
         inst,
-        MInst::Mov {
+        MInst::Ldr {
+            addr: Addr::Slot(Slot::Incoming(_), _),
+            ..
+        } | MInst::VLdr {
+            addr: Addr::Slot(Slot::Incoming(_), _),
+            ..
+        } | MInst::Mov {
             cond: None,
             src: Operand2::Imm(_),
             ..
@@ -22,17 +29,6 @@ fn is_constant_forming(inst: &MInst) -> bool {
             | MInst::LoadSym { .. }
             | MInst::SlotAddr { .. }
     )
-}
-
-fn mentions(inst: &MInst, v: Reg) -> (bool, bool) {
-    let (mut used, mut defined) = (false, false);
-    for (r, role) in inst.regs() {
-        if r == v {
-            used |= role != Role::Def;
-            defined |= role != Role::Use;
-        }
-    }
-    (used, defined)
 }
 
 fn replace(inst: &mut MInst, from: Reg, to: Reg) {
@@ -48,21 +44,21 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
     // The defining instructions of each spilled register, in order.
     let mut defs: HashMap<Reg, Vec<MInst>> = HashMap::new();
     for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
-        for (r, role) in inst.regs() {
+        inst.for_each_reg(|r, role| {
             if role != Role::Use && spilled.contains(&r) {
                 let list = defs.entry(r).or_default();
                 if list.last() != Some(inst) {
                     list.push(inst.clone());
                 }
             }
-        }
+        });
     }
     let remat: HashSet<Reg> = spilled
         .iter()
         .copied()
         .filter(|r| {
             defs.get(r)
-                .is_some_and(|d| d.iter().all(is_constant_forming))
+                .is_some_and(|d| d.iter().all(is_rematerializable))
         })
         .collect();
     let slots: HashMap<Reg, u32> = spilled
@@ -70,19 +66,28 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
         .filter(|r| !remat.contains(r))
         .map(|&r| (r, mf.new_object(4)))
         .collect();
-    let mut ordered: Vec<Reg> = spilled.iter().copied().collect();
-    ordered.sort();
     for b in 0..mf.blocks.len() {
         let insts = std::mem::take(&mut mf.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
         for mut inst in insts {
+            // The spilled registers this instruction reads and writes, in operand order.
+            let mut mentioned: Vec<(Reg, bool, bool)> = Vec::new();
+            inst.for_each_reg(|r, role| {
+                if !spilled.contains(&r) {
+                    return;
+                }
+                let (used, defined) = (role != Role::Def, role != Role::Use);
+                match mentioned.iter_mut().find(|m| m.0 == r) {
+                    Some(m) => {
+                        m.1 |= used;
+                        m.2 |= defined;
+                    }
+                    None => mentioned.push((r, used, defined)),
+                }
+            });
             let mut after = Vec::new();
             let mut drop = false;
-            for &v in &ordered {
-                let (used, defined) = mentions(&inst, v);
-                if !used && !defined {
-                    continue;
-                }
+            for (v, used, defined) in mentioned {
                 let class = mf.class_of(v);
                 if remat.contains(&v) {
                     if defined {
