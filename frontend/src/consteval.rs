@@ -1,7 +1,7 @@
 //! Compile-time arithmetic with SysY's run-time semantics: `int` wraps at 32 bits, `/`
 //! truncates toward zero, `%` takes the dividend's sign, and every `float` step rounds to
 //! single precision. Float to int truncates toward zero and saturates (NaN gives 0), as ARM's
-//! `vcvt` does.
+//! `vcvt` does, and NaN results follow ARM's rules (see `arm_float`).
 
 use crate::ast::{BinaryOp, UnaryOp};
 use crate::types::Scalar;
@@ -52,6 +52,22 @@ impl ConstValue {
     }
 }
 
+/// The result of a float operation on `a` and `b` that computed `r` on the host, made what
+/// ARM's VFP gives: a NaN operand (the first, made quiet) propagates, and a NaN created by the
+/// operation is the default NaN 0x7fc00000 (x86 would create a negative one).
+pub fn arm_float(a: f32, b: f32, r: f32) -> f32 {
+    const QUIET: u32 = 0x0040_0000;
+    if !r.is_nan() {
+        r
+    } else if a.is_nan() {
+        f32::from_bits(a.to_bits() | QUIET)
+    } else if b.is_nan() {
+        f32::from_bits(b.to_bits() | QUIET)
+    } else {
+        f32::from_bits(0x7fc0_0000)
+    }
+}
+
 /// Folds a unary operator; `!` gives an int.
 pub fn unary(op: UnaryOp, v: ConstValue) -> ConstValue {
     match (op, v) {
@@ -86,10 +102,10 @@ pub fn binary(op: BinaryOp, a: ConstValue, b: ConstValue) -> Option<ConstValue> 
             Or => bool_int(x != 0 || y != 0),
         },
         (F(x), F(y)) => match op {
-            Add => Some(F(x + y)),
-            Sub => Some(F(x - y)),
-            Mul => Some(F(x * y)),
-            Div => Some(F(x / y)),
+            Add => Some(F(arm_float(x, y, x + y))),
+            Sub => Some(F(arm_float(x, y, x - y))),
+            Mul => Some(F(arm_float(x, y, x * y))),
+            Div => Some(F(arm_float(x, y, x / y))),
             Rem => None,
             Lt => bool_int(x < y),
             Gt => bool_int(x > y),

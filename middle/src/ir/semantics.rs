@@ -1,9 +1,12 @@
 //! What each operation computes, on the bit patterns of its operands: the single definition
-//! used by the interpreter and by constant folding. Integer arithmetic wraps; division by
-//! zero gives 0 (and remainder the dividend), as ARM's `sdiv` does; float-to-int conversion
-//! truncates and saturates, NaN giving 0, as `vcvt` does.
+//! used by the interpreter and by constant folding, matching the ARM target. Integer
+//! arithmetic wraps; division by zero gives 0 (and remainder the dividend), as `sdiv` does;
+//! float-to-int conversion truncates and saturates, NaN giving 0, as `vcvt` does. A float
+//! operation with a NaN operand returns the first NaN operand made quiet; one that creates a
+//! NaN returns the default NaN 0x7fc00000 (VFP with the default-NaN mode off, as on Linux).
 
 use super::instructions::{BinaryOp, CastOp, FloatPred, IntPred};
+use frontend::consteval::arm_float;
 
 pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
     let (x, y) = (a as i32, b as i32);
@@ -26,10 +29,10 @@ pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
                 x.wrapping_rem(y) as u32
             }
         }
-        BinaryOp::FAdd => (fx + fy).to_bits(),
-        BinaryOp::FSub => (fx - fy).to_bits(),
-        BinaryOp::FMul => (fx * fy).to_bits(),
-        BinaryOp::FDiv => (fx / fy).to_bits(),
+        BinaryOp::FAdd => arm_float(fx, fy, fx + fy).to_bits(),
+        BinaryOp::FSub => arm_float(fx, fy, fx - fy).to_bits(),
+        BinaryOp::FMul => arm_float(fx, fy, fx * fy).to_bits(),
+        BinaryOp::FDiv => arm_float(fx, fy, fx / fy).to_bits(),
     }
 }
 
@@ -79,5 +82,40 @@ pub fn cast(op: CastOp, a: u32) -> u32 {
         CastOp::Zext => a & 1,
         CastOp::SiToFp => (a as i32 as f32).to_bits(),
         CastOp::FpToSi => f32::from_bits(a) as i32 as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEFAULT_NAN: u32 = 0x7fc0_0000;
+
+    #[test]
+    fn nans_follow_arm_rules() {
+        let zero = 0f32.to_bits();
+        assert_eq!(binary(BinaryOp::FDiv, zero, zero), DEFAULT_NAN);
+        let inf = f32::INFINITY.to_bits();
+        let neg_inf = f32::NEG_INFINITY.to_bits();
+        assert_eq!(binary(BinaryOp::FAdd, inf, neg_inf), DEFAULT_NAN);
+        let payload = 0xffc0_0123;
+        assert_eq!(binary(BinaryOp::FMul, payload, 1f32.to_bits()), payload);
+        assert_eq!(
+            binary(BinaryOp::FSub, 2f32.to_bits(), 0x7f80_0001),
+            0x7fc0_0001
+        );
+        assert_eq!(fneg(DEFAULT_NAN), 0xffc0_0000);
+    }
+
+    #[test]
+    fn integer_edge_cases_match_arm() {
+        assert_eq!(binary(BinaryOp::SDiv, 7, 0), 0);
+        assert_eq!(binary(BinaryOp::SRem, 7, 0), 7);
+        assert_eq!(
+            binary(BinaryOp::SDiv, i32::MIN as u32, -1i32 as u32),
+            i32::MIN as u32
+        );
+        assert_eq!(cast(CastOp::FpToSi, f32::NAN.to_bits()), 0);
+        assert_eq!(cast(CastOp::FpToSi, 3e9f32.to_bits()), i32::MAX as u32);
     }
 }
