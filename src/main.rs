@@ -9,7 +9,8 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "compiler", version)]
 struct Cli {
-    /// The SysY source file.
+    /// The SysY source file, or an IR file (`.ir`, as --emit-ir writes) to compile from the
+    /// IR on.
     input: String,
 
     /// Write the output here (default: the input's name with `.s`).
@@ -58,6 +59,13 @@ struct Cli {
     #[arg(long, value_name = "N")]
     opt_bisect_limit: Option<usize>,
 
+    /// Find the first pass execution after which the program misbehaves: for each number N
+    /// of executions tried, the assembly and IR after N executions are written to a folder
+    /// (`program.s`, `program.ir`) and `sh -c 'CMD FOLDER'` runs; exit status 0 means the
+    /// program behaves. Prints the culprit and the IR before and after it.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["emit_ir", "check", "run", "output"])]
+    bisect_oracle: Option<String>,
+
     /// Execute the program with the IR interpreter instead of compiling it: the runtime
     /// functions read this process's stdin and write its stdout, and the exit status is
     /// main's return value modulo 256.
@@ -83,41 +91,68 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reports an error and gives the exit status for it.
+fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("compiler: {message}");
+    ExitCode::from(code)
+}
+
+/// Where modules come from: a checked SysY program, lowered afresh for every request, or an
+/// IR file.
+enum Source {
+    Program(frontend::hir::Program),
+    Ir(middle::ir::Module),
+}
+
+impl Source {
+    fn module(&self) -> middle::ir::Module {
+        match self {
+            Source::Program(p) => middle::lower::lower_program(p),
+            Source::Ir(m) => m.clone(),
+        }
+    }
+}
+
 fn run(cli: &Cli) -> ExitCode {
     let text = match std::fs::read(&cli.input) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            eprintln!("compiler: error: cannot read '{}': {e}", cli.input);
-            return ExitCode::from(1);
-        }
+        Err(e) => return fail(1, format!("error: cannot read '{}': {e}", cli.input)),
     };
-    let file = SourceFile::new(cli.input.clone(), text);
-    let program = match frontend::compile(&file) {
-        Ok(p) => p,
-        Err(diagnostics) => {
-            for d in &diagnostics {
-                eprint!("{}", d.render(&file));
+    let source = if cli.input.ends_with(".ir") {
+        let parsed = middle::ir::parser::parse_module(&text)
+            .and_then(|m| middle::ir::verifier::verify_module(&m).map(|()| m));
+        match parsed {
+            Ok(m) => Source::Ir(m),
+            Err(e) => return fail(1, format!("error: {}: {e}", cli.input)),
+        }
+    } else {
+        let file = SourceFile::new(cli.input.clone(), text);
+        match frontend::compile(&file) {
+            Ok(p) => Source::Program(p),
+            Err(diagnostics) => {
+                for d in &diagnostics {
+                    eprint!("{}", d.render(&file));
+                }
+                let n = diagnostics.len();
+                eprintln!("{n} error{} generated.", if n == 1 { "" } else { "s" });
+                return ExitCode::from(1);
             }
-            let n = diagnostics.len();
-            eprintln!("{n} error{} generated.", if n == 1 { "" } else { "s" });
-            return ExitCode::from(1);
         }
     };
     if cli.check {
         return ExitCode::SUCCESS;
     }
-    let pm = match pass_manager(cli) {
+    let mut pm = match pass_manager(cli) {
         Ok(pm) => pm,
-        Err(e) => {
-            eprintln!("compiler: error: {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return fail(1, format!("error: {e}")),
     };
-    let mut module = middle::lower::lower_program(&program);
-    drop(program);
+    if let Some(oracle) = &cli.bisect_oracle {
+        return bisect(cli, &source, &mut pm, oracle);
+    }
+    let mut module = source.module();
+    drop(source);
     if let Err(e) = optimise(cli, &pm, &mut module) {
-        eprintln!("compiler: internal error: {e}");
-        return ExitCode::from(2);
+        return fail(2, format!("internal error: {e}"));
     }
     if cli.emit_ir {
         return write_output(cli, "ir", &middle::ir::printer::print_module(&module));
@@ -158,7 +193,7 @@ fn pass_manager(cli: &Cli) -> Result<middle::passes::PassManager, String> {
     Ok(pm)
 }
 
-/// Verifies the lowered module if asked, then runs the passes.
+/// Verifies the starting module if asked, then runs the passes.
 fn optimise(
     cli: &Cli,
     pm: &middle::passes::PassManager,
@@ -166,9 +201,60 @@ fn optimise(
 ) -> Result<(), String> {
     if cli.verify_each {
         middle::ir::verifier::verify_module(module)
-            .map_err(|e| format!("IR invalid after lowering:\n{e}"))?;
+            .map_err(|e| format!("IR invalid before the passes:\n{e}"))?;
     }
     pm.run(module, &mut std::io::stderr()).map(|_| ())
+}
+
+/// The bisect mode: see `Cli::bisect_oracle`.
+fn bisect(
+    cli: &Cli,
+    source: &Source,
+    pm: &mut middle::passes::PassManager,
+    oracle: &str,
+) -> ExitCode {
+    use middle::passes::bisect;
+    let dir = std::env::temp_dir().join(format!("sysy-bisect-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return fail(1, format!("error: cannot create '{}': {e}", dir.display()));
+    }
+    pm.print_after = middle::passes::PrintAfter::Nothing;
+    let pm: &middle::passes::PassManager = pm;
+    // The module after the first n pass executions.
+    let after = |n: usize| {
+        let mut m = source.module();
+        let mut limited = pm.clone();
+        limited.bisect_limit = Some(n);
+        let _ = limited.run(&mut m, &mut std::io::sink());
+        m
+    };
+    let is_good = |n: usize| {
+        let m = after(n);
+        let (assembly, _) = backend::compile(&m, cli.opt_level);
+        let written = std::fs::write(dir.join("program.s"), assembly).and_then(|()| {
+            std::fs::write(
+                dir.join("program.ir"),
+                middle::ir::printer::print_module(&m),
+            )
+        });
+        if written.is_err() {
+            return false;
+        }
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{oracle} {}", dir.display()))
+            .status();
+        let good = status.is_ok_and(|s| s.success());
+        eprintln!(
+            "bisect: {n} pass executions: {}",
+            if good { "good" } else { "bad" }
+        );
+        good
+    };
+    let outcome = bisect::bisect(pm.len(), is_good);
+    print!("{}", bisect::report(outcome, pm, after));
+    let _ = std::fs::remove_dir_all(&dir);
+    ExitCode::SUCCESS
 }
 
 /// Runs the module in the interpreter with this process's stdin and stdout.

@@ -5,6 +5,7 @@
 //! (`opt-bisect-limit`, to find the pass that breaks a program), verify the IR after each,
 //! and print the IR after chosen passes.
 
+pub mod bisect;
 pub mod const_fold;
 pub mod dce;
 pub mod mem2reg;
@@ -89,7 +90,7 @@ pub enum PrintAfter {
     Named(Vec<String>),
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct PassManager {
     passes: Vec<Pass>,
     pub verify_each: bool,
@@ -139,6 +140,20 @@ impl PassManager {
             }
         }
         Ok(PassManager::new(passes))
+    }
+
+    /// The number of pass executions a full run makes.
+    pub fn len(&self) -> usize {
+        self.passes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.passes.is_empty()
+    }
+
+    /// The name of execution `n` (1-based).
+    pub fn name(&self, n: usize) -> &'static str {
+        self.passes[n - 1].name
     }
 
     /// Runs the passes; `log` receives a line per execution when bisecting and the printed

@@ -1,0 +1,848 @@
+#!/usr/bin/env python3
+"""Random SysY programs for differential testing, deterministic from a seed.
+
+Every program is valid SysY and free of undefined behaviour both as SysY and as C++ built
+with -fwrapv: divisions go through helpers that avoid 0 and -1 (or divide by a constant that
+is neither), indices are constants or loop counters in range or wrapped by `idx`, loops and
+recursion are bounded, float values are clamped at every store so that conversions to int
+are defined, and calls with side effects sit where C++ fixes the order of evaluation (as a
+statement, alone on the right of an assignment, or right of && and ||). Programs read input
+through getint/getch/getfloat/getarray/getfarray (the generator writes the .in file), print
+through every put function, end by printing a digest of their globals and return a
+checksum.
+
+    scripts/sysy_gen.py SEED [-o PROGRAM.sy]          # writes PROGRAM.sy and PROGRAM.in
+    scripts/sysy_gen.py --coverage N                  # checks N programs cover every feature
+"""
+
+import argparse
+import random
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HELPERS = """\
+int side_count = 0;
+int side(int v) {
+  side_count = side_count + 1;
+  return v;
+}
+int sdiv(int a, int b) {
+  if (b == 0) return a;
+  if (b == -1) return -a;
+  return a / b;
+}
+int smod(int a, int b) {
+  if (b == 0 || b == -1) return 0;
+  return a % b;
+}
+int idx(int i, int n) {
+  int r = i % n;
+  if (r < 0) r = r + n;
+  return r;
+}
+int f2i(float x) {
+  if (x != x) return 0;
+  if (x > 1000000.0) return 1000000;
+  if (x < -1000000.0) return -1000000;
+  return x;
+}
+float fclamp(float x) {
+  if (x != x) return 0.0;
+  if (x > 1000000.0) return 1000000.0;
+  if (x < -1000000.0) return -1000000.0;
+  return x;
+}
+float fdiv(float a, float b) {
+  if (b == 0) return a;
+  return a / b;
+}
+"""
+
+
+@dataclass
+class Var:
+    name: str
+    ty: str                     # "int" or "float"
+    dims: list                  # [] for scalars; None first entry for an array parameter
+    const: bool = False
+    assignable: bool = True     # loop counters are not
+    is_global: bool = False
+    param_len: int = 2          # rows an array parameter is known to have
+
+    @property
+    def is_array(self):
+        return bool(self.dims)
+
+
+@dataclass
+class Func:
+    name: str
+    ret: str                    # "int", "float" or "void"
+    params: list
+    pure: bool                  # no writes to globals or array parameters, no I/O
+    recursive: bool
+    cost: int = 1               # estimated statements one call executes
+    self_calls: int = 0
+
+
+# Estimated statements one call of a function, or main, may execute at most.
+FUNCTION_COST_CAP = 3000
+MAIN_COST_CAP = 60000
+
+
+@dataclass
+class Scope:
+    vars: dict = field(default_factory=dict)
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.out = []
+        self.indent = 0
+        self.names = 0
+        self.scopes = [Scope()]
+        self.funcs = []
+        self.input = []
+        self.func = None            # the function being generated
+        self.loop_depth = 0
+        self.loop_counters = []     # (name, bound) of the enclosing loops
+        self.stmt_budget = 0
+        self.output_budget = 0
+        self.multiplier = 1         # iterations of the enclosing loops
+
+    # ---- plumbing -----------------------------------------------------------------------
+
+    def fresh(self, prefix):
+        self.names += 1
+        return f"{prefix}{self.names}"
+
+    def line(self, text):
+        self.out.append("  " * self.indent + text)
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def pick(self, xs):
+        return self.r.choice(xs)
+
+    def visible(self):
+        seen = {}
+        for scope in self.scopes:
+            seen.update(scope.vars)
+        return list(seen.values())
+
+    def declare(self, v):
+        self.scopes[-1].vars[v.name] = v
+
+    def push(self):
+        self.scopes.append(Scope())
+
+    def pop(self):
+        self.scopes.pop()
+
+    def may_write(self, v):
+        """Whether the current function may store to `v`."""
+        if v.const or not v.assignable:
+            return False
+        if self.func and self.func.pure and (v.is_global or (v.is_array and v.dims[0] is None)):
+            return False
+        return True
+
+    # ---- literals ---------------------------------------------------------------------------
+
+    def int_literal(self):
+        v = self.pick([0, 1, 2, 3, 5, 7, 10, 16, 100, 255, 1000, 65535, 65536, 123456, 2147483647,
+                       self.r.randint(0, 50), self.r.randint(0, 100000)])
+        style = self.r.random()
+        if style < 0.15 and v > 0:
+            text = f"0x{v:x}" if self.chance(0.5) else f"0X{v:X}"
+        elif style < 0.25 and v > 0:
+            text = f"0{v:o}"
+        else:
+            text = str(v)
+        return text
+
+    def float_literal(self):
+        v = self.pick([0.0, 0.5, 1.0, 1.5, 2.25, 3.125, 0.1, 0.3, 10.0, 100.5, 1e3, 2.5e-3,
+                       self.r.randint(-2000, 2000) / 64.0])
+        style = self.r.random()
+        if style < 0.15:
+            mantissa, exponent = float.hex(abs(v)).split("p")
+            return f"{mantissa.rstrip('0').rstrip('.')}p{exponent}"
+        if style < 0.3 and v:
+            return f"{abs(v):e}"
+        text = repr(abs(v))
+        if style < 0.4 and text.startswith("0."):
+            text = text[1:]
+        elif style < 0.45 and text.endswith(".0"):
+            text = text[:-1]
+        return text
+
+    # ---- expressions --------------------------------------------------------------------------
+
+    def index_expr(self, bound):
+        """An int expression in [0, bound)."""
+        counters = [n for n, b in self.loop_counters if b <= bound]
+        choice = self.r.random()
+        if counters and choice < 0.4:
+            # Loop counters run from 1 up to their bound.
+            return f"{self.pick(counters)} - 1"
+        if choice < 0.7:
+            return str(self.r.randrange(bound))
+        return f"idx({self.int_expr(1)}, {bound})"
+
+    def element(self, v):
+        """A scalar element of array `v`."""
+        dims = v.dims
+        parts = []
+        for d in dims:
+            parts.append(f"[{self.index_expr(d if d is not None else v.param_len)}]")
+        return v.name + "".join(parts)
+
+    def scalar_ref(self, ty):
+        """A readable scalar place of type `ty`, or None."""
+        cands = [v for v in self.visible() if v.ty == ty]
+        if not cands:
+            return None
+        v = self.pick(cands)
+        return self.element(v) if v.is_array else v.name
+
+    def int_expr(self, depth):
+        r = self.r.random()
+        if depth <= 0 or r < 0.2:
+            ref = self.scalar_ref("int") if self.chance(0.7) else None
+            return ref or self.int_literal()
+        if r < 0.35:
+            op = self.pick(["+", "-", "*"])
+            return f"({self.int_expr(depth - 1)} {op} {self.int_expr(depth - 1)})"
+        if r < 0.42:
+            c = self.pick([2, 3, 4, 7, 10, 16, -2, -3, -5, 1])
+            op = self.pick(["/", "%"])
+            return f"({self.int_expr(depth - 1)} {op} {c})"
+        if r < 0.48:
+            fn = self.pick(["sdiv", "smod"])
+            return f"{fn}({self.int_expr(depth - 1)}, {self.int_expr(depth - 1)})"
+        if r < 0.58:
+            ty = self.pick(["int", "int", "float"])
+            op = self.pick(["<", ">", "<=", ">=", "==", "!="])
+            a = self.int_expr(depth - 1) if ty == "int" else self.float_expr(depth - 1)
+            b = self.int_expr(depth - 1) if ty == "int" else self.float_expr(depth - 1)
+            return f"({a} {op} {b})"
+        if r < 0.66:
+            op = self.pick(["&&", "||"])
+            right = self.int_expr(depth - 1)
+            if self.chance(0.5):
+                right = f"side({right})"
+            return f"({self.int_expr(depth - 1)} {op} {right})"
+        if r < 0.74:
+            op = self.pick(["-", "!", "+"])
+            return f"{op}({self.int_expr(depth - 1)})"
+        if r < 0.82:
+            return f"f2i({self.float_expr(depth - 1)})"
+        call = self.pure_call("int", depth)
+        return call or self.int_expr(depth - 1)
+
+    def float_expr(self, depth):
+        r = self.r.random()
+        if depth <= 0 or r < 0.25:
+            ref = self.scalar_ref("float") if self.chance(0.7) else None
+            return ref or self.float_literal()
+        if r < 0.45:
+            op = self.pick(["+", "-", "*"])
+            # Mixed operands convert the int to float.
+            b = self.float_expr(depth - 1) if self.chance(0.7) else self.int_expr(depth - 1)
+            return f"({self.float_expr(depth - 1)} {op} {b})"
+        if r < 0.55:
+            return f"fdiv({self.float_expr(depth - 1)}, {self.float_expr(depth - 1)})"
+        if r < 0.62:
+            return f"-({self.float_expr(depth - 1)})"
+        if r < 0.7:
+            return f"({self.int_expr(depth - 1)})"
+        call = self.pure_call("float", depth)
+        return call or self.float_expr(depth - 1)
+
+    def expr(self, ty, depth=3):
+        return self.int_expr(depth) if ty == "int" else self.float_expr(depth)
+
+    def affordable(self, callee):
+        """Whether calling `callee` here keeps the current function within its cost cap, and
+        if so, charges for it."""
+        if callee is self.func:
+            if self.multiplier > 1 or self.func.self_calls >= 2:
+                return False
+            self.func.self_calls += 1
+            return True
+        cap = MAIN_COST_CAP if self.func.name == "main" else FUNCTION_COST_CAP
+        extra = self.multiplier * callee.cost
+        if self.func.cost + extra > cap:
+            return False
+        self.func.cost += extra
+        return True
+
+    def args_for(self, f):
+        args = []
+        for p in f.params:
+            if p.name == "depth":
+                args.append(str(self.r.randint(0, 3)))
+            elif p.is_array:
+                args.append(self.array_arg(p))
+            else:
+                args.append(self.expr(p.ty, 1))
+        return args
+
+    def array_arg(self, p):
+        """An array (or a row of a bigger one) matching parameter `p`."""
+        want = p.dims[1:]
+        cands = []
+        for v in self.visible():
+            if not v.is_array or v.ty != p.ty:
+                continue
+            # Pass v itself, or v indexed by k leading subscripts, if the rest matches.
+            for k in range(len(v.dims)):
+                if v.dims[k + 1:] == want:
+                    cands.append((v, k))
+        if not cands:
+            return None
+        v, k = self.pick(cands)
+        subs = "".join(f"[{self.index_expr(v.dims[j] if v.dims[j] is not None else v.param_len)}]" for j in range(k))
+        return v.name + subs
+
+    def pure_call(self, ty, depth):
+        cands = [f for f in self.funcs if f.ret == ty and f.pure and f is not self.func]
+        if self.func and self.func.recursive and self.func.pure and self.func.ret == ty and self.chance(0.3):
+            cands = [self.func]
+        if not cands:
+            return None
+        f = self.pick(cands)
+        args = self.args_for(f)
+        if None in args or not self.affordable(f):
+            return None
+        if f is self.func:
+            args[0] = "depth - 1"
+        return f"{f.name}({', '.join(args)})"
+
+    # ---- statements ---------------------------------------------------------------------------
+
+    def block(self, stmts):
+        self.push()
+        for _ in range(stmts):
+            if self.stmt_budget <= 0:
+                break
+            self.stmt()
+        self.pop()
+
+    def stmt(self):
+        self.stmt_budget -= 1
+        self.func.cost += self.multiplier
+        r = self.r.random()
+        nested = self.indent < 5
+        if r < 0.18:
+            self.local_decl()
+        elif r < 0.4:
+            self.assignment()
+        elif r < 0.5 and nested:
+            self.if_stmt()
+        elif r < 0.6 and nested and self.loop_depth < 2:
+            self.while_stmt()
+        elif r < 0.66 and nested:
+            self.shadow_block()
+        elif r < 0.74:
+            self.call_stmt()
+        elif r < 0.8 and self.loop_depth > 0:
+            self.line(f"if ({self.int_expr(2)}) {self.pick(['break', 'continue'])};")
+        elif r < 0.86 and not self.func.pure and self.output_budget > 0:
+            self.print_stmt()
+        elif r < 0.9 and self.func.ret != "void" and self.indent > 1:
+            self.line(f"if ({self.int_expr(2)}) return {self.return_expr()};")
+        elif r < 0.93:
+            self.line(";" if self.chance(0.5) else "{}")
+        else:
+            self.assignment()
+
+    def return_expr(self):
+        e = self.expr(self.func.ret, 2)
+        return f"fclamp({e})" if self.func.ret == "float" else e
+
+    def stored(self, ty, e):
+        return f"fclamp({e})" if ty == "float" else e
+
+    def local_decl(self):
+        ty = self.pick(["int", "float"])
+        r = self.r.random()
+        if r < 0.08:
+            # A literal of the other type, converted implicitly (in range, so defined).
+            n = self.fresh("v")
+            value = self.float_literal() if ty == "int" else self.int_literal()
+            self.line(f"{ty} {n} = {value};")
+            self.declare(Var(n, ty, []))
+        elif r < 0.55:
+            names = [self.fresh("v") for _ in range(self.r.randint(1, 2))]
+            inits = [self.stored(ty, self.expr(ty, 2)) for _ in names]
+            for n in names:
+                self.declare(Var(n, ty, []))
+            self.line(f"{ty} " + ", ".join(f"{n} = {e}" for n, e in zip(names, inits)) + ";")
+        elif r < 0.7:
+            n = self.fresh("c")
+            value = self.int_literal() if ty == "int" else self.float_literal()
+            if self.chance(0.4):
+                others = [v for v in self.visible() if v.const and not v.is_array and v.ty == ty]
+                if others:
+                    value = f"{self.pick(others).name} * 2 + {value}"
+            self.line(f"const {ty} {n} = {value};")
+            self.declare(Var(n, ty, [], const=True))
+        else:
+            dims = self.random_dims(local=True)
+            n = self.fresh("la")
+            const = self.chance(0.25)
+            init = self.initializer(ty, dims, const=const)
+            self.line(f"{'const ' if const else ''}{ty} {n}{''.join(f'[{d}]' for d in dims)} = {init};")
+            self.declare(Var(n, ty, dims, const=const))
+
+    def random_dims(self, local=False):
+        rank = self.pick([1, 1, 2, 2, 3]) if not local else self.pick([1, 1, 2])
+        return [self.r.randint(2, 6) for _ in range(rank)]
+
+    def initializer(self, ty, dims, const=False, depth=0):
+        """A brace initialiser, nested or flat, possibly partial."""
+        def scalar():
+            if const:
+                return self.int_literal() if ty == "int" else self.float_literal()
+            return self.stored(ty, self.expr(ty, 1))
+        if depth == len(dims):
+            return scalar()
+        if self.chance(0.15):
+            return "{}"
+        if depth == 0 and len(dims) > 1 and self.chance(0.3):
+            # Flat list: the braces are elided.
+            total = 1
+            for d in dims:
+                total *= d
+            n = self.r.randint(1, total)
+            return "{" + ", ".join(scalar() for _ in range(n)) + "}"
+        n = self.r.randint(1, dims[depth])
+        return "{" + ", ".join(self.initializer(ty, dims, const, depth + 1) for _ in range(n)) + "}"
+
+    def writable_place(self):
+        cands = [v for v in self.visible() if self.may_write(v)]
+        if not cands:
+            return None
+        v = self.pick(cands)
+        return (self.element(v) if v.is_array else v.name), v.ty
+
+    def assignment(self):
+        place = self.writable_place()
+        if not place:
+            self.local_decl()
+            return
+        target, ty = place
+        if self.chance(0.1) and not self.func.pure:
+            call = self.impure_call(ty)
+            if call:
+                self.line(f"{target} = {call};")
+                return
+        e = self.expr(ty, 3)
+        if self.chance(0.15):
+            # The other type, converted.
+            e = f"f2i({self.float_expr(2)})" if ty == "int" else f"{self.int_expr(2)}"
+        self.line(f"{target} = {self.stored(ty, e)};")
+
+    def impure_call(self, ty):
+        cands = [f for f in self.funcs if f.ret == ty and f is not self.func]
+        if not cands:
+            return None
+        f = self.pick(cands)
+        args = self.args_for(f)
+        if None in args or not self.affordable(f):
+            return None
+        return f"{f.name}({', '.join(args)})"
+
+    def call_stmt(self):
+        cands = [f for f in self.funcs if f is not self.func and (f.pure or not self.func.pure)]
+        if self.func.recursive and self.chance(0.3):
+            args = self.args_for(self.func)
+            if None not in args and self.affordable(self.func):
+                args[0] = "depth - 1"
+                self.line(f"{self.func.name}({', '.join(args)});")
+                return
+        if not cands:
+            self.assignment()
+            return
+        f = self.pick(cands)
+        args = self.args_for(f)
+        if None in args or not self.affordable(f):
+            self.assignment()
+            return
+        self.line(f"{f.name}({', '.join(args)});")
+
+    def if_stmt(self):
+        self.line(f"if ({self.int_expr(3) if self.chance(0.8) else self.float_expr(2)}) {{")
+        self.indent += 1
+        self.block(self.r.randint(1, 3))
+        self.indent -= 1
+        if self.chance(0.5):
+            self.line("} else {")
+            self.indent += 1
+            self.block(self.r.randint(1, 3))
+            self.indent -= 1
+        self.line("}")
+
+    def while_stmt(self):
+        counter = self.fresh("i")
+        bound = self.r.randint(2, 6)
+        self.line(f"int {counter} = 0;")
+        self.declare(Var(counter, "int", [], assignable=False))
+        cond = f"{counter} < {bound}"
+        if self.chance(0.3):
+            cond = f"{cond} && {self.int_expr(1)} != {self.r.randint(-3, 3)}"
+        self.line(f"while ({cond}) {{")
+        self.indent += 1
+        self.line(f"{counter} = {counter} + 1;")
+        self.loop_depth += 1
+        self.loop_counters.append((counter, bound))
+        self.multiplier *= bound
+        self.block(self.r.randint(1, 4))
+        self.multiplier //= bound
+        self.loop_counters.pop()
+        self.loop_depth -= 1
+        self.indent -= 1
+        self.line("}")
+
+    def shadow_block(self):
+        """A nested block that redeclares a visible name."""
+        outer = [v for v in self.visible() if not v.is_array and not v.const and v.assignable]
+        self.line("{")
+        self.indent += 1
+        self.push()
+        if outer:
+            v = self.pick(outer)
+            ty = self.pick(["int", "float"])
+            # The initialiser must not mention the name being declared (in C its scope has
+            # begun), so the outer declarations are out of sight while it is generated.
+            hidden = [(s, s.vars.pop(v.name)) for s in self.scopes if v.name in s.vars]
+            init = self.stored(ty, self.expr(ty, 2))
+            for scope, var in hidden:
+                scope.vars[v.name] = var
+            self.line(f"{ty} {v.name} = {init};")
+            self.declare(Var(v.name, ty, []))
+        for _ in range(self.r.randint(1, 3)):
+            if self.stmt_budget <= 0:
+                break
+            self.stmt()
+        self.pop()
+        self.indent -= 1
+        self.line("}")
+
+    def print_stmt(self):
+        self.output_budget -= 1
+        r = self.r.random()
+        if r < 0.3:
+            self.line(f"putint({self.int_expr(2)});")
+            self.line(f"putch({self.pick([10, 32, 44])});")
+        elif r < 0.5:
+            self.line(f"putfloat({self.stored('float', self.float_expr(2))});")
+            self.line("putch(10);")
+        elif r < 0.8:
+            fmt, args = [], []
+            for _ in range(self.r.randint(1, 3)):
+                kind = self.pick(["%d", "%f", "%c", "%x", "%5d", "%.2f", "%a"])
+                if kind in ("%f", "%.2f", "%a"):
+                    args.append(self.stored("float", self.float_expr(1)))
+                elif kind == "%c":
+                    args.append(str(self.r.randint(33, 126)))
+                else:
+                    args.append(self.int_expr(1))
+                fmt.append(f"{self.pick(['x', 'y', 'v', ''])}={kind}")
+            self.line(f'putf("{" ".join(fmt)}\\n", {", ".join(args)});')
+        else:
+            arrays = [v for v in self.visible() if v.is_array and None not in v.dims]
+            if arrays:
+                v = self.pick(arrays)
+                total = 1
+                for d in v.dims:
+                    total *= d
+                fn = "putarray" if v.ty == "int" else "putfarray"
+                self.line(f"{fn}({total}, {v.name});")
+            else:
+                self.line(f"putch({self.r.randint(65, 90)});")
+
+    # ---- declarations and functions -------------------------------------------------------------
+
+    def global_decls(self):
+        for _ in range(self.r.randint(3, 7)):
+            ty = self.pick(["int", "float"])
+            r = self.r.random()
+            if r < 0.35:
+                n = self.fresh("g")
+                init = f" = {self.int_literal() if ty == 'int' else self.float_literal()}" if self.chance(0.6) else ""
+                self.line(f"{ty} {n}{init};")
+                self.declare(Var(n, ty, [], is_global=True))
+            elif r < 0.5:
+                n = self.fresh("gc")
+                value = self.int_literal() if ty == "int" else self.float_literal()
+                self.line(f"const {ty} {n} = {value};")
+                self.declare(Var(n, ty, [], const=True, is_global=True))
+            else:
+                n = self.fresh("ga")
+                dims = self.random_dims()
+                const = self.chance(0.2)
+                init = ""
+                if const or self.chance(0.6):
+                    init = " = " + self.initializer(ty, dims, const=True)
+                self.line(f"{'const ' if const else ''}{ty} {n}{''.join(f'[{d}]' for d in dims)}{init};")
+                self.declare(Var(n, ty, dims, const=const, is_global=True))
+
+    def function(self):
+        ret = self.pick(["int", "int", "float", "void"])
+        name = self.fresh("f")
+        if self.chance(0.3):
+            self.line(f"/* {name}: {'recursive, ' if self.chance(0.5) else ''}returns {ret} */")
+        recursive = self.chance(0.25)
+        pure = self.chance(0.4)
+        params = []
+        if recursive:
+            params.append(Var("depth", "int", []))
+        for _ in range(self.r.randint(0, 4)):
+            ty = self.pick(["int", "float"])
+            if self.chance(0.35):
+                rank = self.pick([1, 1, 2])
+                dims = [None] + [self.r.randint(2, 5) for _ in range(rank - 1)]
+                v = Var(self.fresh("p"), ty, dims)
+                # A caller's array has at least 2 rows; index within that.
+                v.param_len = 2
+                params.append(v)
+            else:
+                params.append(Var(self.fresh("p"), ty, []))
+        f = Func(name, ret, params, pure, recursive)
+        decl = []
+        for p in params:
+            if p.is_array:
+                decl.append(f"{p.ty} {p.name}[]" + "".join(f"[{d}]" for d in p.dims[1:]))
+            else:
+                decl.append(f"{p.ty} {p.name}")
+        self.line(f"{ret} {name}({', '.join(decl)}) {{")
+        self.indent += 1
+        self.func = f
+        self.push()
+        for p in params:
+            self.declare(p)
+        if recursive:
+            base = self.return_expr() if ret != "void" else ""
+            self.line(f"if (depth <= 0) return{' ' + base if base else ''};")
+        self.stmt_budget = self.r.randint(4, 14)
+        self.output_budget = 2
+        while self.stmt_budget > 0:
+            self.stmt()
+        if ret != "void":
+            self.line(f"return {self.return_expr()};")
+        elif self.chance(0.3):
+            self.line("return;")
+        if f.self_calls:
+            # Depth at most 3 below the call, at most two calls per level.
+            f.cost *= (f.self_calls + 1) ** 4
+        self.pop()
+        self.indent -= 1
+        self.line("}")
+        self.funcs.append(f)
+        self.func = None
+
+    def main(self):
+        self.line("int main() {")
+        self.indent += 1
+        self.func = Func("main", "int", [], False, False)
+        self.push()
+        self.read_input()
+        if self.chance(0.5):
+            self.line("starttime();")
+        self.stmt_budget = self.r.randint(10, 25)
+        self.output_budget = 4
+        for f in self.funcs:
+            args = self.args_for(f)
+            if None not in args:
+                call = f"{f.name}({', '.join(args)})"
+                if f.ret == "void":
+                    self.line(f"{call};")
+                else:
+                    n = self.fresh("r")
+                    self.line(f"{f.ret} {n} = {self.stored(f.ret, call)};")
+                    self.declare(Var(n, f.ret, []))
+        while self.stmt_budget > 0:
+            self.stmt()
+        if any(line.strip() == "starttime();" for line in self.out):
+            self.line("stoptime();")
+        self.digest()
+        self.pop()
+        self.indent -= 1
+        self.line("}")
+
+    def read_input(self):
+        for _ in range(self.r.randint(1, 4)):
+            r = self.r.random()
+            if r < 0.35:
+                n = self.fresh("in")
+                self.line(f"int {n} = getint();")
+                self.input.append(f" {self.r.randint(-1000, 1000)}")
+                self.declare(Var(n, "int", []))
+            elif r < 0.5:
+                n = self.fresh("ch")
+                self.line(f"int {n} = getch();")
+                self.input.append(self.pick("abcXYZ01 \n+-"))
+                self.declare(Var(n, "int", []))
+            elif r < 0.7:
+                n = self.fresh("fin")
+                self.line(f"float {n} = fclamp(getfloat());")
+                value = self.r.randint(-4000, 4000) / 32.0
+                text = float.hex(value) if self.chance(0.3) else repr(value)
+                self.input.append(f" {text}")
+                self.declare(Var(n, "float", []))
+            else:
+                ty = self.pick(["int", "float"])
+                n = self.fresh("ain")
+                size = self.r.randint(2, 8)
+                count = self.fresh("n")
+                fn = "getarray" if ty == "int" else "getfarray"
+                self.line(f"{ty} {n}[{size}] = {{}};")
+                self.line(f"int {count} = {fn}({n});")
+                k = self.r.randint(0, size)
+                vals = [str(self.r.randint(-99, 99)) if ty == "int" else repr(self.r.randint(-99, 99) / 4.0)
+                        for _ in range(k)]
+                self.input.append(f" {k} " + " ".join(vals))
+                self.declare(Var(n, ty, [size]))
+                self.declare(Var(count, "int", []))
+
+    def digest(self):
+        """Prints every global and returns a checksum."""
+        terms = ["side_count"]
+        for v in self.scopes[0].vars.values():
+            if v.is_array:
+                total = 1
+                for d in v.dims:
+                    total *= d
+                fn = "putarray" if v.ty == "int" else "putfarray"
+                self.line(f"{fn}({total}, {v.name});")
+                first = v.name + "[0]" * len(v.dims)
+                terms.append(first if v.ty == "int" else f"f2i({first})")
+            elif v.ty == "int":
+                self.line(f"putint({v.name});")
+                self.line("putch(10);")
+                terms.append(v.name)
+            else:
+                self.line(f"putfloat({v.name});")
+                self.line("putch(10);")
+                terms.append(f"f2i({v.name})")
+        self.line("putint(side_count);")
+        self.line("putch(10);")
+        self.line(f"return {' + '.join(terms)};")
+
+    def program(self):
+        self.out.append("// generated by scripts/sysy_gen.py")
+        self.out.extend(HELPERS.splitlines())
+        self.global_decls()
+        for _ in range(self.r.randint(2, 6)):
+            self.function()
+        self.main()
+        return "\n".join(self.out) + "\n", "".join(self.input) + "\n"
+
+
+def generate(seed):
+    """(program text, input text) for a seed. One program in ten has CRLF line ends."""
+    text, stdin = Gen(seed).program()
+    if seed % 10 == 7:
+        text = text.replace("\n", "\r\n")
+    return text, stdin
+
+
+# Every construct of the language, with a pattern that finds it in program text.
+FEATURES = [
+    ("int scalar, global and local", r"^int g\d+|^\s+int v\d+ ="),
+    ("float scalar, global and local", r"^float g\d+|^\s+float v\d+ ="),
+    ("const int and const float", r"const int c|const float c"),
+    ("global array of 2+ dimensions", r"^(const )?(int|float) ga\d+\[\d+\]\[\d+\]"),
+    ("local array", r"^\s+(int|float) la\d+\["),
+    ("const array", r"const (int|float) (ga|la)\d+\["),
+    ("nested-brace initialiser", r"= \{\{"),
+    ("empty initialiser {}", r"= \{\}"),
+    ("array parameter a[]", r"\w+ p\d+\[\]\)|\w+ p\d+\[\],"),
+    ("2-D array parameter a[][N]", r"p\d+\[\]\[\d+\]"),
+    ("partially indexed array argument", r"\w+\((.*, )?(ga|la|p)\d+\[[^\]]+\][,)]"),
+    ("call", r"= f\d+\("),
+    ("bounded recursion", r"f\d+\(depth - 1"),
+    ("void function", r"^void f\d+\("),
+    ("float function", r"^float f\d+\("),
+    ("return without value", r"return;"),
+    ("if / else", r"\} else \{"),
+    ("while", r"while \("),
+    ("break", r"\) break;"),
+    ("continue", r"\) continue;"),
+    ("&& with side effect on the right", r"&& side\("),
+    ("|| with side effect on the right", r"\|\| side\("),
+    ("shadowing in a nested block", r"\b(int|float) ([vp]\d+)\b(?s:.*)^\s+\{\r?\n\s+(int|float) \2 ="),
+    ("decimal int literal", r"[^\w.]\d{2,}[^\w.]"),
+    ("hex int literal", r"0[xX][0-9a-fA-F]+[^.\w]"),
+    ("octal int literal", r"[^\w.]0[0-7]+[^\w.]"),
+    ("decimal float literal", r"\d\.\d"),
+    ("float literal with exponent", r"\d[eE][+-]\d"),
+    ("hex float literal", r"0x[0-9a-f.]+p[+-]?\d"),
+    ("implicit int to float conversion", r"float v\d+ = (\d+|0[xX][0-9a-fA-F]+);"),
+    ("implicit float to int conversion", r"int v\d+ = [\d.]+([eE][+-]?\d+)?;"),
+    ("arithmetic + - * / %", r" / -?\d+\)"),
+    ("remainder", r" % -?\d+\)"),
+    ("comparisons", r" (<=|>=|==|!=) "),
+    ("unary - ! +", r"!\("),
+    ("getint", r"getint\(\)"),
+    ("getch", r"getch\(\)"),
+    ("getfloat", r"getfloat\(\)"),
+    ("getarray", r"getarray\("),
+    ("getfarray", r"getfarray\("),
+    ("putint", r"putint\("),
+    ("putch", r"putch\("),
+    ("putfloat", r"putfloat\("),
+    ("putarray", r"putarray\("),
+    ("putfarray", r"putfarray\("),
+    ("putf with ints and floats", r'putf\(".*%(d|x).*", '),
+    ("starttime / stoptime", r"stoptime\(\);"),
+    ("empty statement and block", r"^\s+(;|\{\})$"),
+    ("line comment", r"^// "),
+    ("block comment", r"/\* .* \*/"),
+    ("CRLF line ends", r"\r\n"),
+]
+
+
+def coverage(count):
+    """Checks that `count` programs together contain every feature; returns the missing."""
+    seen = set()
+    for seed in range(count):
+        text, _ = generate(seed)
+        for name, pattern in FEATURES:
+            if name not in seen and re.search(pattern, text, re.M):
+                seen.add(name)
+    return [name for name, _ in FEATURES if name not in seen]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("seed", nargs="?", type=int)
+    ap.add_argument("-o", type=Path, help="write the program here (and its input beside it)")
+    ap.add_argument("--coverage", type=int, metavar="N", help="check that N programs cover every feature")
+    args = ap.parse_args()
+    if args.coverage:
+        missing = coverage(args.coverage)
+        if missing:
+            print("features missing from", args.coverage, "programs:", ", ".join(missing))
+            sys.exit(1)
+        print(f"{args.coverage} programs cover all {len(FEATURES)} features")
+        return
+    if args.seed is None:
+        ap.error("a seed is required")
+    text, stdin = generate(args.seed)
+    if args.o:
+        args.o.write_text(text)
+        args.o.with_suffix(".in").write_text(stdin)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
