@@ -24,9 +24,8 @@ pub struct Timings {
     pub emission: Duration,
 }
 
-/// Compiles a verified module to assembly text. At `-O0` every value lives in memory;
-/// above, registers are allocated by graph colouring.
-pub fn compile(m: &Module, opt_level: u8) -> (String, Timings) {
+/// Compiles a verified module to assembly text.
+pub fn compile(m: &Module) -> (String, Timings) {
     let mut timings = Timings::default();
     let mut emitter = emit::Emitter::new();
     for (index, f) in m.functions.iter().enumerate() {
@@ -35,11 +34,7 @@ pub fn compile(m: &Module, opt_level: u8) -> (String, Timings) {
         split_critical_edges::run(&mut f);
         let mut mf = isel::select(m, &f);
         let selected = Instant::now();
-        if opt_level == 0 {
-            regalloc::spill_everything::allocate(&mut mf);
-        } else {
-            regalloc::graph(&mut mf);
-        }
+        regalloc::graph(&mut mf);
         let allocated = Instant::now();
         emitter.function(index, &mf);
         timings.selection += selected - start;

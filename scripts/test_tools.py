@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Tests of the differential-testing tools: the generator's determinism and coverage, and
+the reducer shrinking a big program while its predicate holds.
+
+    python3 scripts/test_tools.py
+"""
+
+import shlex
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import harness
+import reduce
+import sysy_gen
+
+
+class Generator(unittest.TestCase):
+    def test_same_seed_same_program(self):
+        self.assertEqual(sysy_gen.generate(5), sysy_gen.generate(5))
+        self.assertNotEqual(sysy_gen.generate(5), sysy_gen.generate(6))
+
+    def test_two_hundred_programs_cover_every_feature(self):
+        self.assertEqual(sysy_gen.coverage(200), [])
+
+    def test_programs_are_valid(self):
+        with tempfile.TemporaryDirectory() as d:
+            for seed in range(30):
+                path = Path(d) / f"p{seed}.sy"
+                text, _ = sysy_gen.generate(seed)
+                path.write_text(text)
+                r = subprocess.run([str(harness.COMPILER), "--check", str(path)], capture_output=True)
+                self.assertEqual(r.returncode, 0, r.stderr.decode())
+
+
+class Reducer(unittest.TestCase):
+    def test_shrinks_a_big_program_keeping_the_predicate(self):
+        seed = next(s for s in range(1000) if sysy_gen.generate(s)[0].count("\n") >= 200)
+        text, stdin = sysy_gen.generate(seed)
+        with tempfile.TemporaryDirectory() as d:
+            d = Path(d)
+            program, input_file = d / "big.sy", d / "big.in"
+            program.write_text(text)
+            input_file.write_text(stdin)
+            out = subprocess.run([str(harness.COMPILER), "--run", str(program)], stdin=open(input_file),
+                                 capture_output=True).stdout
+            marker = out.decode().split("\n")[0]
+            # Interesting: still compiles and still prints the original's first line.
+            predicate = d / "predicate.sh"
+            predicate.write_text(
+                "#!/bin/sh\n"
+                f"{shlex.quote(str(harness.COMPILER))} --check \"$1\" 2>/dev/null || exit 1\n"
+                f"timeout 5 {shlex.quote(str(harness.COMPILER))} --run \"$1\" < {shlex.quote(str(input_file))} 2>/dev/null"
+                f" | grep -qF -- {shlex.quote(marker)}\n")
+            predicate.chmod(0o755)
+            lines = text.splitlines()
+            reduced = reduce.Reducer(str(predicate)).reduce(lines)
+            self.assertGreaterEqual(len(lines), 200)
+            self.assertLess(len(reduced), 30, "\n".join(reduced))
+            program.write_text("\n".join(reduced) + "\n")
+            self.assertEqual(subprocess.run([str(predicate), str(program)]).returncode, 0)
+
+
+if __name__ == "__main__":
+    harness.build_compiler()
+    unittest.main(argv=sys.argv[:1], verbosity=2)
