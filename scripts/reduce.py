@@ -96,7 +96,8 @@ class Reducer:
                 replaced = False
                 for option in ["0", "1", *operands(inner)]:
                     candidate_line = lines[k][:start + 1] + option + lines[k][end:]
-                    if candidate_line == lines[k]:
+                    # Only strictly shorter lines, so that reduction ends.
+                    if len(candidate_line) >= len(lines[k]):
                         continue
                     candidate = lines[:k] + [candidate_line] + lines[k + 1:]
                     if self.interesting(candidate):

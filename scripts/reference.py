@@ -1,8 +1,8 @@
 """The reference build of a SysY program: as C++ with arm-linux-gnueabihf-g++ (C++ because
 SysY allows `const int` array sizes at file scope), against scripts/sysy_compat.h. SysY
-identifiers that are C++ keywords are renamed, and `const` becomes `constexpr` (SysY
+identifiers that are C++ keywords are renamed, `const` becomes `constexpr` (SysY
 constants are compile-time constants, even where C++ would not take a `const` array element
-as one). `-ffp-contract=off` keeps `a*b+c` rounded twice, as SysY requires."""
+as one), and float literals get an `f` suffix (they are single precision in SysY). `-ffp-contract=off` keeps `a*b+c` rounded twice, as SysY requires."""
 
 import re
 import subprocess
@@ -22,7 +22,15 @@ CXX_KEYWORDS = {
     "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
     "virtual", "volatile", "wchar_t", "xor", "xor_eq", "restrict",
 }
-TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|[A-Za-z_][A-Za-z0-9_]*|.', re.S)
+NUMBER = (r"0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]*[pP][+-]?\d+|0[xX][0-9a-fA-F]+"
+          r"|(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+")
+TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|[A-Za-z_][A-Za-z0-9_]*|' + NUMBER + '|.', re.S)
+
+
+def is_float_literal(t):
+    if t[:2] in ("0x", "0X"):
+        return "p" in t or "P" in t
+    return "." in t or "e" in t or "E" in t
 
 
 def to_cxx(source):
@@ -34,17 +42,22 @@ def to_cxx(source):
             t = "constexpr"
         elif t in CXX_KEYWORDS:
             t += "_sysy"
+        elif (t[0].isdigit() or t[0] == ".") and is_float_literal(t):
+            # SysY float literals are single precision; C++ ones without `f` are double.
+            t += "f"
         out.append(t)
     return '#include "sysy_compat.h"\n' + "".join(out)
 
 
 def build(sy, work, runtime, opt="-O2", extra=()):
-    """Compiles `sy` with g++ into `work`; returns (executable or None, error text)."""
+    """Compiles `sy` with g++ into `work`; returns (executable or None, error text). Warnings
+    are silenced unless `extra` makes some of them errors."""
     work.mkdir(parents=True, exist_ok=True)
     cpp = work / (sy.stem + ".cpp")
     exe = work / (sy.stem + ".ref")
     cpp.write_text(to_cxx(sy.read_text(errors="replace")))
-    cmd = [CXX, *harness.CROSS_FLAGS, opt, "-ffp-contract=off", "-w", "-Wno-narrowing", "-static",
+    quiet = [] if any(f.startswith("-Werror") for f in extra) else ["-w"]
+    cmd = [CXX, *harness.CROSS_FLAGS, opt, "-ffp-contract=off", *quiet, "-Wno-narrowing", "-static",
            f"-I{harness.ROOT / 'scripts'}", *extra, str(cpp), str(runtime), "-o", str(exe)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:

@@ -112,6 +112,7 @@ class Gen:
         self.stmt_budget = 0
         self.output_budget = 0
         self.multiplier = 1         # iterations of the enclosing loops
+        self.in_base_case = False   # generating a recursive function's base case
 
     # ---- plumbing -----------------------------------------------------------------------
 
@@ -298,7 +299,8 @@ class Gen:
         want = p.dims[1:]
         cands = []
         for v in self.visible():
-            if not v.is_array or v.ty != p.ty:
+            # C++ will not pass a const array for a modifiable parameter.
+            if not v.is_array or v.ty != p.ty or v.const:
                 continue
             # Pass v itself, or v indexed by k leading subscripts, if the rest matches.
             for k in range(len(v.dims)):
@@ -312,7 +314,8 @@ class Gen:
 
     def pure_call(self, ty, depth):
         cands = [f for f in self.funcs if f.ret == ty and f.pure and f is not self.func]
-        if self.func and self.func.recursive and self.func.pure and self.func.ret == ty and self.chance(0.3):
+        recursion_allowed = self.func and self.func.recursive and not self.in_base_case
+        if recursion_allowed and self.func.pure and self.func.ret == ty and self.chance(0.3):
             cands = [self.func]
         if not cands:
             return None
@@ -388,9 +391,11 @@ class Gen:
             n = self.fresh("c")
             value = self.int_literal() if ty == "int" else self.float_literal()
             if self.chance(0.4):
+                # Halving keeps chains of constants far from overflow, which C++ rejects in
+                # constant expressions.
                 others = [v for v in self.visible() if v.const and not v.is_array and v.ty == ty]
                 if others:
-                    value = f"{self.pick(others).name} * 2 + {value}"
+                    value = f"{self.pick(others).name} / 2 + {self.r.randint(0, 100)}"
             self.line(f"const {ty} {n} = {value};")
             self.declare(Var(n, ty, [], const=True))
         else:
@@ -603,7 +608,8 @@ class Gen:
         pure = self.chance(0.4)
         params = []
         if recursive:
-            params.append(Var("depth", "int", []))
+            # The recursion bound: never assigned, only passed on decremented.
+            params.append(Var("depth", "int", [], assignable=False))
         for _ in range(self.r.randint(0, 4)):
             ty = self.pick(["int", "float"])
             if self.chance(0.35):
@@ -629,7 +635,9 @@ class Gen:
         for p in params:
             self.declare(p)
         if recursive:
+            self.in_base_case = True
             base = self.return_expr() if ret != "void" else ""
+            self.in_base_case = False
             self.line(f"if (depth <= 0) return{' ' + base if base else ''};")
         self.stmt_budget = self.r.randint(4, 14)
         self.output_budget = 2

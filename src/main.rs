@@ -71,6 +71,10 @@ struct Cli {
     /// main's return value modulo 256.
     #[arg(long, conflicts_with_all = ["emit_ir", "check", "output"])]
     run: bool,
+
+    /// With --run: stop with a run-time error after this many IR instructions.
+    #[arg(long, value_name = "N", requires = "run")]
+    max_steps: Option<u64>,
 }
 
 /// Deeply nested programs recurse deeply in the parser and checker; run them on a thread with
@@ -158,7 +162,7 @@ fn run(cli: &Cli) -> ExitCode {
         return write_output(cli, "ir", &middle::ir::printer::print_module(&module));
     }
     if cli.run {
-        return interpret(&module);
+        return interpret(&module, cli.max_steps.unwrap_or(u64::MAX));
     }
     let (assembly, timings) = backend::compile(&module);
     if cli.time_passes {
@@ -253,7 +257,7 @@ fn bisect(source: &Source, pm: &mut middle::passes::PassManager, oracle: &str) -
 }
 
 /// Runs the module in the interpreter with this process's stdin and stdout.
-fn interpret(module: &middle::ir::Module) -> ExitCode {
+fn interpret(module: &middle::ir::Module, max_steps: u64) -> ExitCode {
     let mut input = Vec::new();
     if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut input) {
         eprintln!("compiler: error: cannot read stdin: {e}");
@@ -262,7 +266,7 @@ fn interpret(module: &middle::ir::Module) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut err = std::io::stderr();
-    match middle::interp::run(module, &input, &mut out, &mut err) {
+    match middle::interp::run(module, &input, &mut out, &mut err, max_steps) {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
             eprintln!("compiler: run-time error: {e}");

@@ -28,10 +28,12 @@ pub struct Machine<'m, 'io> {
     sp: u32,
     regs: Vec<u32>,
     pub io: Io<'io>,
+    /// Instructions left to execute before giving up.
+    fuel: u64,
 }
 
 impl<'m, 'io> Machine<'m, 'io> {
-    pub fn new(m: &'m DecodedModule, io: Io<'io>) -> Self {
+    pub fn new(m: &'m DecodedModule, io: Io<'io>, fuel: u64) -> Self {
         let mut mem = m.memory.clone();
         let stack_start = (mem.len() as u32).next_multiple_of(16);
         mem.resize(stack_start as usize, 0);
@@ -42,6 +44,7 @@ impl<'m, 'io> Machine<'m, 'io> {
             sp: stack_start,
             regs: Vec::new(),
             io,
+            fuel,
         }
     }
 
@@ -106,6 +109,10 @@ impl<'m, 'io> Machine<'m, 'io> {
         loop {
             let op = &f.code[pc];
             pc += 1;
+            if self.fuel == 0 {
+                return Err("instruction limit reached".into());
+            }
+            self.fuel -= 1;
             match *op {
                 Op::Alloca { dst, bytes } => r!(dst) = self.alloca(bytes)?,
                 Op::Load { dst, addr } => r!(dst) = self.load(r!(addr))?,

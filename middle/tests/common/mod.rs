@@ -73,7 +73,7 @@ pub fn judge_output(stdout: &[u8], code: i32) -> Vec<u8> {
 pub fn interpret(m: &Module, input: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut err = Vec::new();
-    match middle::interp::run(m, input, &mut out, &mut err) {
+    match middle::interp::run(m, input, &mut out, &mut err, u64::MAX) {
         Ok(code) => judge_output(&out, code),
         Err(e) => format!("run-time error: {e}").into_bytes(),
     }
