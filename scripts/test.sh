@@ -13,6 +13,10 @@ echo "== cargo test"
 cargo test --workspace --quiet
 echo "== testcases under qemu"
 python3 scripts/run_tests.py --opt O0,O2 --check-symbols testcases
+echo "== generator and reducer"
+python3 scripts/test_tools.py
+echo "== differential testing, seeds 0:300"
+python3 scripts/difftest.py --seeds 0:300 --no-reduce
 shared=../shared/sysy-tests
 if [ -d "$shared" ]; then
   echo "== shared functional suites under qemu"
