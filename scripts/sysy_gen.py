@@ -313,10 +313,15 @@ class Gen:
         return v.name + subs
 
     def pure_call(self, ty, depth):
+        """A call of a side-effect-free function returning `ty`, usable in any expression."""
         cands = [f for f in self.funcs if f.ret == ty and f.pure and f is not self.func]
         recursion_allowed = self.func and self.func.recursive and not self.in_base_case
         if recursion_allowed and self.func.pure and self.func.ret == ty and self.chance(0.3):
             cands = [self.func]
+        return self.call(cands)
+
+    def call(self, cands):
+        """A call of one of `cands` with fitting arguments, if one is affordable here."""
         if not cands:
             return None
         f = self.pick(cands)
@@ -455,32 +460,16 @@ class Gen:
         self.line(f"{target} = {self.stored(ty, e)};")
 
     def impure_call(self, ty):
-        cands = [f for f in self.funcs if f.ret == ty and f is not self.func]
-        if not cands:
-            return None
-        f = self.pick(cands)
-        args = self.args_for(f)
-        if None in args or not self.affordable(f):
-            return None
-        return f"{f.name}({', '.join(args)})"
+        return self.call([f for f in self.funcs if f.ret == ty and f is not self.func])
 
     def call_stmt(self):
-        cands = [f for f in self.funcs if f is not self.func and (f.pure or not self.func.pure)]
-        if self.func.recursive and self.chance(0.3):
-            args = self.args_for(self.func)
-            if None not in args and self.affordable(self.func):
-                args[0] = "depth - 1"
-                self.line(f"{self.func.name}({', '.join(args)});")
-                return
-        if not cands:
+        own = [self.func] if self.func.recursive and self.chance(0.3) else []
+        others = [f for f in self.funcs if f is not self.func and (f.pure or not self.func.pure)]
+        call = self.call(own or others)
+        if call:
+            self.line(f"{call};")
+        else:
             self.assignment()
-            return
-        f = self.pick(cands)
-        args = self.args_for(f)
-        if None in args or not self.affordable(f):
-            self.assignment()
-            return
-        self.line(f"{f.name}({', '.join(args)});")
 
     def if_stmt(self):
         self.line(f"if ({self.int_expr(3) if self.chance(0.8) else self.float_expr(2)}) {{")

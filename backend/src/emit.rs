@@ -6,6 +6,7 @@ use crate::imm::{fits_ldr_offset, fits_vldr_offset, is_operand2};
 use crate::isel::string_label;
 use crate::mir::*;
 use crate::symbols::symbol;
+use middle::ir::printer::escape_bytes;
 use middle::ir::{Module, Type};
 use std::fmt::Write;
 
@@ -170,6 +171,12 @@ impl Emitter {
         }
     }
 
+    /// A load or store (`ldr`, `str`, `vldr`, `vstr`) of `r`.
+    fn memory(&mut self, mnemonic: &str, r: Reg, addr: Addr, frame: &Frame) {
+        let m = self.mem_operand(addr, frame, mnemonic.starts_with('v'));
+        self.line(format!("{mnemonic} {}, {m}", reg(r)));
+    }
+
     fn inst(&mut self, func: usize, block: u32, inst: &MInst, frame: &Frame) {
         match inst {
             MInst::Mov { cond, rd, src } => {
@@ -204,14 +211,10 @@ impl Emitter {
                 self.line(format!("sdiv {}, {}, {}", reg(*rd), reg(*rn), reg(*rm)))
             }
             MInst::Cmp { rn, src } => self.line(format!("cmp {}, {}", reg(*rn), op2(*src))),
-            MInst::Ldr { rd, addr } => {
-                let m = self.mem_operand(*addr, frame, false);
-                self.line(format!("ldr {}, {m}", reg(*rd)));
-            }
-            MInst::Str { rs, addr } => {
-                let m = self.mem_operand(*addr, frame, false);
-                self.line(format!("str {}, {m}", reg(*rs)));
-            }
+            MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
+            MInst::Str { rs: r, addr } => self.memory("str", *r, *addr, frame),
+            MInst::VLdr { sd: r, addr } => self.memory("vldr", *r, *addr, frame),
+            MInst::VStr { ss: r, addr } => self.memory("vstr", *r, *addr, frame),
             MInst::SlotAddr { rd, slot, offset } => {
                 let off = frame.slot_offset(*slot) as i32 + offset;
                 self.add_imm(&reg(*rd), "sp", off);
@@ -235,14 +238,6 @@ impl Emitter {
             MInst::VCmp { sn, sm } => {
                 self.line(format!("vcmp.f32 {}, {}", reg(*sn), reg(*sm)));
                 self.line("vmrs APSR_nzcv, fpscr");
-            }
-            MInst::VLdr { sd, addr } => {
-                let m = self.mem_operand(*addr, frame, true);
-                self.line(format!("vldr {}, {m}", reg(*sd)));
-            }
-            MInst::VStr { ss, addr } => {
-                let m = self.mem_operand(*addr, frame, true);
-                self.line(format!("vstr {}, {m}", reg(*ss)));
             }
             MInst::VToDoubleCore { lo, hi, sm } => {
                 self.line(format!("vcvt.f64.f32 d16, {}", reg(*sm)));
@@ -307,7 +302,7 @@ impl Emitter {
             self.line(".section .rodata");
             for (i, s) in m.strings.iter().enumerate() {
                 let _ = writeln!(self.out, "{}:", string_label(i as u32));
-                self.line(format!(".asciz \"{}\"", escape(s)));
+                self.line(format!(".asciz \"{}\"", escape_bytes(s)));
             }
         }
     }
@@ -319,22 +314,4 @@ fn float_list(count: u8) -> String {
         1 => "{s16}".to_string(),
         n => format!("{{s16-s{}}}", 15 + n),
     }
-}
-
-/// Escapes bytes for `.asciz`: printable ASCII as is, others as three-digit octal.
-fn escape(bytes: &[u8]) -> String {
-    let mut s = String::new();
-    for &b in bytes {
-        match b {
-            b'"' | b'\\' => {
-                s.push('\\');
-                s.push(b as char);
-            }
-            0x20..=0x7e => s.push(b as char),
-            _ => {
-                let _ = write!(s, "\\{b:03o}");
-            }
-        }
-    }
-    s
 }

@@ -37,7 +37,7 @@ bb1:
   %11 = fcmp une %10, 0.0
   %12 = zext %11
   call void @memset(%0, 0, 40)
-  call void @putf(\"%d %f\\x0a\\\"\\x01\", %12, %10)
+  call void @putf(\"%d %f\\012\\\"\\001\", %12, %10)
   br bb3
 bb2:
   %13 = call i32 @getint()

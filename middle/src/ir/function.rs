@@ -187,6 +187,11 @@ impl Function {
     /// Appends a new instruction at the end of `b`.
     pub fn append_inst(&mut self, b: Block, kind: InstKind, ty: Type) -> Inst {
         let inst = self.create_inst(kind, ty);
+        self.link_at_end(inst, b);
+        inst
+    }
+
+    fn link_at_end(&mut self, inst: Inst, b: Block) {
         let last = self.blocks[b.index()].last;
         self.inst_nodes[inst.index()] = InstNode {
             block: Some(b),
@@ -198,7 +203,6 @@ impl Function {
             None => self.blocks[b.index()].first = Some(inst),
         }
         self.blocks[b.index()].last = Some(inst);
-        inst
     }
 
     /// Inserts a new instruction right before `before`.
@@ -244,17 +248,7 @@ impl Function {
     /// Moves an instruction to the end of `b`.
     pub fn move_inst_to_end(&mut self, inst: Inst, b: Block) {
         self.unlink_inst(inst);
-        let last = self.blocks[b.index()].last;
-        self.inst_nodes[inst.index()] = InstNode {
-            block: Some(b),
-            prev: last,
-            next: None,
-        };
-        match last {
-            Some(l) => self.inst_nodes[l.index()].next = Some(inst),
-            None => self.blocks[b.index()].first = Some(inst),
-        }
-        self.blocks[b.index()].last = Some(inst);
+        self.link_at_end(inst, b);
     }
 
     fn unlink_inst(&mut self, inst: Inst) {

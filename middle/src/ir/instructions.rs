@@ -193,10 +193,12 @@ pub enum InstKind {
     },
 }
 
-impl InstKind {
-    pub fn operands(&self) -> &[Value] {
-        match self {
-            InstKind::Alloca { .. } | InstKind::Br { .. } => &[],
+/// The operand slice of an instruction kind, by reference or by mutable reference: `$empty`
+/// is the empty slice and `$as_slice` turns `Ret`'s optional value into a slice.
+macro_rules! operand_slice {
+    ($kind:expr, $empty:expr, $as_slice:ident) => {
+        match $kind {
+            InstKind::Alloca { .. } | InstKind::Br { .. } => $empty,
             InstKind::Load { args }
             | InstKind::FNeg { args }
             | InstKind::Cast { args, .. }
@@ -207,25 +209,18 @@ impl InstKind {
             | InstKind::Icmp { args, .. }
             | InstKind::Fcmp { args, .. } => args,
             InstKind::Call { args, .. } | InstKind::Phi { args, .. } => args,
-            InstKind::Ret { args } => args.as_slice(),
+            InstKind::Ret { args } => args.$as_slice(),
         }
+    };
+}
+
+impl InstKind {
+    pub fn operands(&self) -> &[Value] {
+        operand_slice!(self, &[], as_slice)
     }
 
     pub fn operands_mut(&mut self) -> &mut [Value] {
-        match self {
-            InstKind::Alloca { .. } | InstKind::Br { .. } => &mut [],
-            InstKind::Load { args }
-            | InstKind::FNeg { args }
-            | InstKind::Cast { args, .. }
-            | InstKind::CondBr { args, .. } => args,
-            InstKind::Store { args }
-            | InstKind::Gep { args, .. }
-            | InstKind::Binary { args, .. }
-            | InstKind::Icmp { args, .. }
-            | InstKind::Fcmp { args, .. } => args,
-            InstKind::Call { args, .. } | InstKind::Phi { args, .. } => args,
-            InstKind::Ret { args } => args.as_mut_slice(),
-        }
+        operand_slice!(self, &mut [], as_mut_slice)
     }
 
     /// Successor blocks of a terminator; empty for other instructions.

@@ -112,13 +112,12 @@ impl Lexer<'_> {
             match c {
                 '"' => return Ok(out),
                 '\\' => match self.chars.next() {
-                    Some((_, 'x')) => {
-                        let hex: String = (0..2)
-                            .filter_map(|_| self.chars.next())
-                            .map(|(_, c)| c)
+                    Some((_, first @ '0'..='3')) => {
+                        let digits: String = std::iter::once(first)
+                            .chain((0..2).filter_map(|_| self.chars.next()).map(|(_, c)| c))
                             .collect();
-                        let b = u8::from_str_radix(&hex, 16)
-                            .map_err(|_| format!("line {}: bad \\x escape", self.line))?;
+                        let b = u8::from_str_radix(&digits, 8)
+                            .map_err(|_| format!("line {}: bad octal escape", self.line))?;
                         out.push(b);
                     }
                     Some((_, c @ ('"' | '\\'))) => out.push(c as u8),

@@ -66,7 +66,8 @@ pub fn format_float(v: f32) -> String {
     }
 }
 
-/// Escapes bytes for a quoted string: printable ASCII as is, others as `\xHH`.
+/// Escapes bytes for a quoted string, as the IR text and GNU `as` both read it: printable
+/// ASCII as is (but `"` and `\`), other bytes as three octal digits.
 pub fn escape_bytes(bytes: &[u8]) -> String {
     let mut s = String::new();
     for &b in bytes {
@@ -77,7 +78,7 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
             }
             0x20..=0x7e => s.push(b as char),
             _ => {
-                let _ = write!(s, "\\x{b:02x}");
+                let _ = write!(s, "\\{b:03o}");
             }
         }
     }
