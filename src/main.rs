@@ -151,7 +151,7 @@ fn run(cli: &Cli) -> ExitCode {
         Err(e) => return fail(1, format!("error: {e}")),
     };
     if let Some(oracle) = &cli.bisect_oracle {
-        return bisect(&source, &mut pm, oracle);
+        return bisect(cli, &source, &mut pm, oracle);
     }
     let mut module = source.module();
     drop(source);
@@ -164,7 +164,7 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.run {
         return interpret(&module, cli.max_steps.unwrap_or(u64::MAX));
     }
-    let (assembly, timings) = backend::compile(&module);
+    let (assembly, timings) = backend::compile(&module, cli.opt_level);
     if cli.time_passes {
         for (stage, t) in [
             ("instruction selection", timings.selection),
@@ -211,7 +211,12 @@ fn optimise(
 }
 
 /// The bisect mode: see `Cli::bisect_oracle`.
-fn bisect(source: &Source, pm: &mut middle::passes::PassManager, oracle: &str) -> ExitCode {
+fn bisect(
+    cli: &Cli,
+    source: &Source,
+    pm: &mut middle::passes::PassManager,
+    oracle: &str,
+) -> ExitCode {
     use middle::passes::bisect;
     let dir = std::env::temp_dir().join(format!("sysy-bisect-{}", std::process::id()));
     if let Err(e) = std::fs::create_dir_all(&dir) {
@@ -229,7 +234,7 @@ fn bisect(source: &Source, pm: &mut middle::passes::PassManager, oracle: &str) -
     };
     let is_good = |n: usize| {
         let m = after(n);
-        let (assembly, _) = backend::compile(&m);
+        let (assembly, _) = backend::compile(&m, cli.opt_level);
         let written = std::fs::write(dir.join("program.s"), assembly).and_then(|()| {
             std::fs::write(
                 dir.join("program.ir"),

@@ -1,11 +1,11 @@
-//! Register allocation: replaces every virtual register by a physical one by graph
-//! colouring with iterated register coalescing, adding spill code and stack slots as
-//! needed. (At -O0 the program's variables still live in memory, since no mem2reg runs;
-//! only temporaries get registers.)
+//! Register allocation: replaces every virtual register by a physical one, adding spill
+//! code and stack slots as needed. `graph` (iterated register coalescing) is the allocator
+//! of optimised builds; `spill_everything` keeps every value in memory, for -O0.
 
 mod irc;
 pub mod liveness;
 mod spill;
+pub mod spill_everything;
 #[cfg(test)]
 mod tests;
 

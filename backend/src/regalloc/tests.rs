@@ -341,3 +341,31 @@ fn copies_between_coalescable_registers_vanish() {
         .count();
     assert_eq!(copies, 0, "{:?}", mf.blocks[0].insts);
 }
+
+#[test]
+fn spill_everything_shares_slots_between_block_local_values() {
+    // v0 crosses into block 1; each block then runs a chain of 19 doublings whose links
+    // are each live for one instruction.
+    let chain = |insts: &mut Vec<MInst>, from: u32, to: u32| {
+        for k in from..to {
+            insts.push(add(v(k), v(k - 1), v(k - 1)));
+        }
+    };
+    let mut entry = vec![mov(v(0), 5), mov(v(1), 1)];
+    chain(&mut entry, 2, 20);
+    entry.push(MInst::B { target: 1 });
+    let mut exit = vec![mov(v(20), 3), add(v(21), v(20), v(0))];
+    chain(&mut exit, 22, 40);
+    exit.push(MInst::Copy {
+        dst: r(0),
+        src: v(39),
+    });
+    exit.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&[RegClass::Int; 40], vec![entry, exit]);
+    spill_everything::allocate(&mut mf);
+    assert!(all_physical(&mf));
+    let (result, _) = evaluate(&mf);
+    assert_eq!(result, 8 << 18);
+    // One slot for v0, two shared by every chain.
+    assert_eq!(mf.objects.len(), 3);
+}

@@ -1,0 +1,186 @@
+//! The -O0 allocator, the simplest correct one: every virtual register lives in a stack
+//! slot. Each instruction loads its operands into scratch registers (r4-r6, s16-s18) just
+//! before and stores its results just after; no value stays in a register between
+//! instructions. It needs no liveness, so it also serves as the reference the graph
+//! allocator is tested against (differential runs compare -O0 with -O2).
+//!
+//! Slots are shared so that frames stay small on deep recursion: a value whose every
+//! occurrence is in one block and whose first occurrence writes it is never live across a
+//! block boundary, so its live range is the stretch between its first and last occurrence;
+//! such values get slots from a pool reused by every block, assigned greedily by interval.
+//! Every other value has a slot of its own.
+
+use crate::mir::*;
+
+const INT_SCRATCH: [PReg; 3] = [PReg(4), PReg(5), PReg(6)];
+const FLOAT_SCRATCH: [PReg; 3] = [PReg(32), PReg(33), PReg(34)];
+
+pub fn allocate(mf: &mut MFunction) {
+    let slots = assign_slots(mf);
+    let classes = std::mem::take(&mut mf.vreg_classes);
+    for block in &mut mf.blocks {
+        let mut out = Vec::with_capacity(block.insts.len() * 2);
+        for inst in std::mem::take(&mut block.insts) {
+            rewrite(inst, &classes, &slots, &mut out);
+        }
+        block.insts = out;
+    }
+}
+
+/// Where a virtual register occurs: the block, the first and last instruction index in it,
+/// and whether it is confined there. Registers that never occur get no slot.
+#[derive(Clone, Copy)]
+struct Range {
+    block: usize,
+    first: usize,
+    last: usize,
+    local: bool,
+}
+
+fn assign_slots(mf: &mut MFunction) -> Vec<u32> {
+    let mut ranges: Vec<Option<Range>> = vec![None; mf.vreg_classes.len()];
+    for (b, block) in mf.blocks.iter().enumerate() {
+        for (i, inst) in block.insts.iter().enumerate() {
+            inst.for_each_reg(|r, role| {
+                let Reg::Virt(v) = r else { return };
+                let range = &mut ranges[v.0 as usize];
+                match range {
+                    None => {
+                        *range = Some(Range {
+                            block: b,
+                            first: i,
+                            last: i,
+                            local: role == Role::Def,
+                        })
+                    }
+                    Some(range) => {
+                        range.local &= range.block == b && !(range.first == i && role != Role::Def);
+                        range.last = i;
+                    }
+                }
+            });
+        }
+    }
+    let mut slots = vec![u32::MAX; ranges.len()];
+    let mut by_block: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); mf.blocks.len()];
+    for (v, range) in ranges.iter().enumerate() {
+        match range {
+            Some(r) if r.local => by_block[r.block].push((r.first, r.last, v)),
+            Some(_) => slots[v] = mf.new_object(4),
+            None => {}
+        }
+    }
+    let mut pool: Vec<u32> = Vec::new();
+    for mut intervals in by_block {
+        intervals.sort_unstable();
+        // (last occurrence, pool index) of the slots in use, and the free pool indices.
+        let mut busy: Vec<(usize, usize)> = Vec::new();
+        let mut free: Vec<usize> = (0..pool.len()).rev().collect();
+        for (first, last, v) in intervals {
+            busy.retain(|&(end, index)| {
+                let ended = end < first;
+                if ended {
+                    free.push(index);
+                }
+                !ended
+            });
+            let index = free.pop().unwrap_or_else(|| {
+                pool.push(mf.new_object(4));
+                pool.len() - 1
+            });
+            busy.push((last, index));
+            slots[v] = pool[index];
+        }
+    }
+    slots
+}
+
+/// Appends `inst` to `out` with its virtual registers replaced by scratch registers,
+/// surrounded by the loads and stores of their slots.
+fn rewrite(mut inst: MInst, classes: &[RegClass], slots: &[u32], out: &mut Vec<MInst>) {
+    // (vreg, read, written) in order of first appearance.
+    let mut seen: Vec<(VReg, bool, bool)> = Vec::new();
+    inst.for_each_reg(|r, role| {
+        if let Reg::Virt(v) = r {
+            let read = role != Role::Def;
+            let written = role != Role::Use;
+            match seen.iter_mut().find(|s| s.0 == v) {
+                Some(s) => {
+                    s.1 |= read;
+                    s.2 |= written;
+                }
+                None => seen.push((v, read, written)),
+            }
+        }
+    });
+    // Values read get distinct scratch registers; values only written may reuse them,
+    // since every instruction reads its operands before writing.
+    let mut assigned: Vec<(VReg, PReg)> = Vec::with_capacity(seen.len());
+    let (mut next_int, mut next_float) = (0, 0);
+    for &(v, read, _) in &seen {
+        if read {
+            let class = classes[v.0 as usize];
+            assigned.push((v, pick(class, &mut next_int, &mut next_float)));
+        }
+    }
+    let (mut def_int, mut def_float) = (0, 0);
+    for &(v, read, _) in &seen {
+        if !read {
+            let class = classes[v.0 as usize];
+            assigned.push((v, pick(class, &mut def_int, &mut def_float)));
+        }
+    }
+    let preg = |v: VReg| {
+        assigned
+            .iter()
+            .find(|a| a.0 == v)
+            .map(|a| a.1)
+            .expect("every operand has a scratch register")
+    };
+    for &(v, read, _) in &seen {
+        if read {
+            out.push(slot_access(
+                classes[v.0 as usize],
+                preg(v),
+                slots[v.0 as usize],
+                true,
+            ));
+        }
+    }
+    inst.visit_regs(|r, _| {
+        if let Reg::Virt(v) = *r {
+            *r = Reg::Phys(preg(v));
+        }
+    });
+    out.push(inst);
+    for &(v, _, written) in &seen {
+        if written {
+            out.push(slot_access(
+                classes[v.0 as usize],
+                preg(v),
+                slots[v.0 as usize],
+                false,
+            ));
+        }
+    }
+}
+
+fn pick(class: RegClass, next_int: &mut usize, next_float: &mut usize) -> PReg {
+    let (scratch, next) = match class {
+        RegClass::Int => (&INT_SCRATCH, next_int),
+        RegClass::Float => (&FLOAT_SCRATCH, next_float),
+    };
+    *next += 1;
+    scratch[*next - 1]
+}
+
+fn slot_access(class: RegClass, reg: PReg, obj: u32, load: bool) -> MInst {
+    let addr = Addr::Slot(Slot::Local(obj), 0);
+    let r = Reg::Phys(reg);
+    match (class, load) {
+        (RegClass::Int, true) => MInst::Ldr { rd: r, addr },
+        (RegClass::Int, false) => MInst::Str { rs: r, addr },
+        (RegClass::Float, true) => MInst::VLdr { sd: r, addr },
+        (RegClass::Float, false) => MInst::VStr { ss: r, addr },
+    }
+}
