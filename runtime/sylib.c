@@ -63,7 +63,7 @@ void putfarray(int n, float a[]) {
     printf("\n");
 }
 
-void putf(char a[], ...) {
+void putf(const char a[], ...) {
     va_list args;
     va_start(args, a);
     vfprintf(stdout, a, args);

@@ -14,7 +14,7 @@ void putch(int a);
 void putfloat(float a);
 void putarray(int n, int a[]);
 void putfarray(int n, float a[]);
-void putf(char a[], ...);
+void putf(const char a[], ...);
 
 /* starttime() and stoptime() in SysY become these, with the source line. */
 void _sysy_starttime(int lineno);

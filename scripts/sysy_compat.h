@@ -5,19 +5,7 @@
 #define SYSY_COMPAT_H
 
 extern "C" {
-int getint(void);
-int getch(void);
-float getfloat(void);
-int getarray(int a[]);
-int getfarray(float a[]);
-void putint(int a);
-void putch(int a);
-void putfloat(float a);
-void putarray(int n, int a[]);
-void putfarray(int n, float a[]);
-void putf(const char a[], ...);
-void _sysy_starttime(int lineno);
-void _sysy_stoptime(int lineno);
+#include "../runtime/sylib.h"
 void *memset(void *s, int c, unsigned int n);
 }
 

@@ -507,6 +507,30 @@ impl MInst {
         matches!(self, MInst::Bl { .. })
     }
 
+    /// For a load or store of a stack slot (either register file): whether it loads, the
+    /// register loaded or stored, and the slot with its offset.
+    pub fn slot_access(&self) -> Option<(bool, Reg, (Slot, i32))> {
+        match self {
+            MInst::Ldr {
+                rd,
+                addr: Addr::Slot(s, o),
+            }
+            | MInst::VLdr {
+                sd: rd,
+                addr: Addr::Slot(s, o),
+            } => Some((true, *rd, (*s, *o))),
+            MInst::Str {
+                rs,
+                addr: Addr::Slot(s, o),
+            }
+            | MInst::VStr {
+                ss: rs,
+                addr: Addr::Slot(s, o),
+            } => Some((false, *rs, (*s, *o))),
+            _ => None,
+        }
+    }
+
     /// Every register operand with its role.
     pub fn regs(&self) -> Vec<(Reg, Role)> {
         let mut out = Vec::new();

@@ -23,25 +23,7 @@ pub fn run(mf: &mut MFunction) {
         let mut holds: HashMap<(Slot, i32), Reg> = HashMap::new();
         let mut out = Vec::with_capacity(block.insts.len());
         for inst in std::mem::take(&mut block.insts) {
-            let slot_access = match &inst {
-                MInst::Ldr {
-                    rd,
-                    addr: Addr::Slot(s, o),
-                }
-                | MInst::VLdr {
-                    sd: rd,
-                    addr: Addr::Slot(s, o),
-                } => Some((true, *rd, (*s, *o))),
-                MInst::Str {
-                    rs,
-                    addr: Addr::Slot(s, o),
-                }
-                | MInst::VStr {
-                    ss: rs,
-                    addr: Addr::Slot(s, o),
-                } => Some((false, *rs, (*s, *o))),
-                _ => None,
-            };
+            let slot_access = inst.slot_access();
             let tracked = slot_access.filter(|(_, _, (s, _))| !address_taken.contains(s));
             let replacement = match tracked {
                 Some((true, rd, key)) => holds

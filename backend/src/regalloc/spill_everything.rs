@@ -95,92 +95,69 @@ fn assign_slots(mf: &mut MFunction) -> Vec<u32> {
     slots
 }
 
+/// A virtual register of one instruction: whether it is read and written there, and the
+/// scratch register standing in for it.
+struct Operand {
+    vreg: VReg,
+    read: bool,
+    written: bool,
+    scratch: PReg,
+}
+
 /// Appends `inst` to `out` with its virtual registers replaced by scratch registers,
 /// surrounded by the loads and stores of their slots.
 fn rewrite(mut inst: MInst, classes: &[RegClass], slots: &[u32], out: &mut Vec<MInst>) {
-    // (vreg, read, written) in order of first appearance.
-    let mut seen: Vec<(VReg, bool, bool)> = Vec::new();
+    let mut operands: Vec<Operand> = Vec::new();
     inst.for_each_reg(|r, role| {
-        if let Reg::Virt(v) = r {
-            let read = role != Role::Def;
-            let written = role != Role::Use;
-            match seen.iter_mut().find(|s| s.0 == v) {
-                Some(s) => {
-                    s.1 |= read;
-                    s.2 |= written;
-                }
-                None => seen.push((v, read, written)),
+        let Reg::Virt(vreg) = r else { return };
+        let (read, written) = (role != Role::Def, role != Role::Use);
+        match operands.iter_mut().find(|o| o.vreg == vreg) {
+            Some(o) => {
+                o.read |= read;
+                o.written |= written;
             }
+            None => operands.push(Operand {
+                vreg,
+                read,
+                written,
+                scratch: PReg(0),
+            }),
         }
     });
     // Values read get distinct scratch registers; values only written may reuse them,
-    // since every instruction reads its operands before writing.
-    let mut assigned: Vec<(VReg, PReg)> = Vec::with_capacity(seen.len());
-    let (mut next_int, mut next_float) = (0, 0);
-    for &(v, read, _) in &seen {
-        if read {
-            let class = classes[v.0 as usize];
-            assigned.push((v, pick(class, &mut next_int, &mut next_float)));
-        }
+    // since every instruction reads its operands before writing. Indexed [read][class].
+    let mut next = [[0usize; 2]; 2];
+    for o in &mut operands {
+        let (scratch, class) = match classes[o.vreg.0 as usize] {
+            RegClass::Int => (&INT_SCRATCH, 0),
+            RegClass::Float => (&FLOAT_SCRATCH, 1),
+        };
+        let k = &mut next[o.read as usize][class];
+        o.scratch = scratch[*k];
+        *k += 1;
     }
-    let (mut def_int, mut def_float) = (0, 0);
-    for &(v, read, _) in &seen {
-        if !read {
-            let class = classes[v.0 as usize];
-            assigned.push((v, pick(class, &mut def_int, &mut def_float)));
+    let access = |o: &Operand, load: bool| {
+        let addr = Addr::Slot(Slot::Local(slots[o.vreg.0 as usize]), 0);
+        let r = Reg::Phys(o.scratch);
+        match (classes[o.vreg.0 as usize], load) {
+            (RegClass::Int, true) => MInst::Ldr { rd: r, addr },
+            (RegClass::Int, false) => MInst::Str { rs: r, addr },
+            (RegClass::Float, true) => MInst::VLdr { sd: r, addr },
+            (RegClass::Float, false) => MInst::VStr { ss: r, addr },
         }
-    }
-    let preg = |v: VReg| {
-        assigned
-            .iter()
-            .find(|a| a.0 == v)
-            .map(|a| a.1)
-            .expect("every operand has a scratch register")
     };
-    for &(v, read, _) in &seen {
-        if read {
-            out.push(slot_access(
-                classes[v.0 as usize],
-                preg(v),
-                slots[v.0 as usize],
-                true,
-            ));
-        }
-    }
+    out.extend(operands.iter().filter(|o| o.read).map(|o| access(o, true)));
     inst.visit_regs(|r, _| {
         if let Reg::Virt(v) = *r {
-            *r = Reg::Phys(preg(v));
+            let o = operands.iter().find(|o| o.vreg == v);
+            *r = Reg::Phys(o.expect("every operand was seen").scratch);
         }
     });
     out.push(inst);
-    for &(v, _, written) in &seen {
-        if written {
-            out.push(slot_access(
-                classes[v.0 as usize],
-                preg(v),
-                slots[v.0 as usize],
-                false,
-            ));
-        }
-    }
-}
-
-fn pick(class: RegClass, next_int: &mut usize, next_float: &mut usize) -> PReg {
-    let (scratch, next) = match class {
-        RegClass::Int => (&INT_SCRATCH, next_int),
-        RegClass::Float => (&FLOAT_SCRATCH, next_float),
-    };
-    *next += 1;
-    scratch[*next - 1]
-}
-
-fn slot_access(class: RegClass, reg: PReg, obj: u32, load: bool) -> MInst {
-    let addr = Addr::Slot(Slot::Local(obj), 0);
-    let r = Reg::Phys(reg);
-    match (class, load) {
-        (RegClass::Int, true) => MInst::Ldr { rd: r, addr },
-        (RegClass::Int, false) => MInst::Str { rs: r, addr },
-        (RegClass::Float, true) => MInst::VLdr { sd: r, addr },
-        (RegClass::Float, false) => MInst::VStr { ss: r, addr },
-    }
+    out.extend(
+        operands
+            .iter()
+            .filter(|o| o.written)
+            .map(|o| access(o, false)),
+    );
 }

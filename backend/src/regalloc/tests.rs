@@ -106,28 +106,16 @@ fn evaluate(mf: &MFunction) -> (u32, usize) {
                 let val = f32::from_bits(get(&regs, *sn)) as u32;
                 set(&mut regs, *rd, val);
             }
-            MInst::Ldr {
-                rd,
-                addr: Addr::Slot(s, o),
-            }
-            | MInst::VLdr {
-                sd: rd,
-                addr: Addr::Slot(s, o),
-            } => {
+            MInst::Ldr { .. } | MInst::VLdr { .. } | MInst::Str { .. } | MInst::VStr { .. } => {
+                let Some((load, reg, key)) = inst.slot_access() else {
+                    panic!("evaluator lacks {inst:?}")
+                };
                 slot_traffic += 1;
-                let val = slots[&(*s, *o)];
-                set(&mut regs, *rd, val);
-            }
-            MInst::Str {
-                rs,
-                addr: Addr::Slot(s, o),
-            }
-            | MInst::VStr {
-                ss: rs,
-                addr: Addr::Slot(s, o),
-            } => {
-                slot_traffic += 1;
-                slots.insert((*s, *o), get(&regs, *rs));
+                if load {
+                    set(&mut regs, reg, slots[&key]);
+                } else {
+                    slots.insert(key, get(&regs, reg));
+                }
             }
             MInst::Bl { defs, .. } => {
                 for p in caller_saved() {
