@@ -41,6 +41,8 @@ fn assign_slots(mf: &mut MFunction) -> Vec<u32> {
     let mut ranges: Vec<Option<Range>> = vec![None; mf.vreg_classes.len()];
     for (b, block) in mf.blocks.iter().enumerate() {
         for (i, inst) in block.insts.iter().enumerate() {
+            // Uses come before defs, so a value read by the instruction that first
+            // writes it is not local: it is live on entry to the block.
             inst.for_each_reg(|r, role| {
                 let Reg::Virt(v) = r else { return };
                 let range = &mut ranges[v.0 as usize];
@@ -54,7 +56,7 @@ fn assign_slots(mf: &mut MFunction) -> Vec<u32> {
                         })
                     }
                     Some(range) => {
-                        range.local &= range.block == b && !(range.first == i && role != Role::Def);
+                        range.local &= range.block == b;
                         range.last = i;
                     }
                 }
