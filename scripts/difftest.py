@@ -2,7 +2,7 @@
 """Differential testing: for each seed of a range, generate a random program
 (scripts/sysy_gen.py) and run it through the IR interpreter at -O0 and -O2, under qemu-arm
 at -O0, -O1, -O2 and -O3 (a level whose assembly is byte-identical to one already run is not
-run again), and as the reference, built by arm-linux-gnueabihf-g++ -O2 -fwrapv
+run again), and as the reference, built by arm-linux-gnueabihf-g++ -O2 -fwrapv -frounding-math
 -ffp-contract=off; every result must equal the reference's. A mismatch is saved under
 target/difftest/failures/seed-N (program, input, every output), then bisected to the first
 pass execution that breaks it (`compiler --bisect-oracle`) and reduced (scripts/reduce.py);
@@ -28,9 +28,9 @@ ROOT = harness.BUILD / "difftest"
 FAILURES = harness.ROOT / "target" / "difftest" / "failures"
 REGRESSIONS = harness.ROOT / "testcases" / "regressions"
 RUN_TIMEOUT = 10
-REFERENCE_FLAGS = ("-fwrapv",)
+REFERENCE_FLAGS = reference.EXACT_FLAGS
 # Reduction must not make the program undefined; g++ rejects the usual ways it could.
-STRICT_FLAGS = ("-fwrapv", "-Werror=return-type", "-Werror=uninitialized",
+STRICT_FLAGS = (*REFERENCE_FLAGS, "-Werror=return-type", "-Werror=uninitialized",
                 "-Werror=maybe-uninitialized")
 CONFIGS = ["interp-O0", "interp-O2", "qemu-O0", "qemu-O1", "qemu-O2", "qemu-O3"]
 

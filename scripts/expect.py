@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the expected output (.out) of test programs from the reference build (g++ -O2
-under qemu-arm), and checks that our IR interpreter agrees, so a new test's expectation
+-fwrapv -frounding-math under qemu-arm), and checks that our IR interpreter agrees, so a new test's expectation
 comes from an independent compiler.
 
     scripts/expect.py [--force] PATH...
@@ -31,7 +31,7 @@ def main():
         if out.exists() and not args.force:
             continue
         case = harness.Case(sy)
-        exe, err = reference.build(sy, harness.BUILD / "expect", runtime)
+        exe, err = reference.build(sy, harness.BUILD / "expect", runtime, extra=reference.EXACT_FLAGS)
         if exe is None:
             print(f"{sy}: g++ failed:\n{err}")
             disagreements += 1

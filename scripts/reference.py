@@ -24,6 +24,11 @@ CXX_KEYWORDS = {
 }
 NUMBER = (r"0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]*[pP][+-]?\d+|0[xX][0-9a-fA-F]+"
           r"|(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+")
+# For when the reference must follow SysY's semantics to the bit (expected outputs,
+# differential tests) rather than be the fast gcc the bench compares with: int overflow
+# wraps, and no float folding may change the sign of a zero (without -frounding-math, g++
+# folds `0.0f - (float)i` into `-(float)i`, which is -0.0 for i == 0, even at -O0).
+EXACT_FLAGS = ("-fwrapv", "-frounding-math")
 TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|[A-Za-z_][A-Za-z0-9_]*|' + NUMBER + '|.', re.S)
 
 
