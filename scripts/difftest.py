@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import harness
@@ -206,9 +207,15 @@ def main():
     start = time.time()
     passed, failed = 0, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(check_seed, s, runtime) for s in range(first, last)]
+        futures = {pool.submit(check_seed, s, runtime): s for s in range(first, last)}
         for n, fut in enumerate(concurrent.futures.as_completed(futures), 1):
-            seed, bad, outputs, err = fut.result()
+            try:
+                seed, bad, outputs, err = fut.result()
+            except Exception:
+                # A fault of the generator or the harness: report it and go on.
+                print(f"FAIL seed {futures[fut]}: the run raised\n{traceback.format_exc()}", flush=True)
+                failed.append((futures[fut], [], None))
+                continue
             if bad:
                 d = save_failure(seed, bad, outputs, err)
                 failed.append((seed, bad, d))
@@ -219,6 +226,8 @@ def main():
                 print(f"[{n}/{len(futures)}] {passed} passed, {len(failed)} failed "
                       f"({time.time() - start:.0f} s)", flush=True)
     for seed, bad, d in failed:
+        if d is None:
+            continue
         config = next((c for c in bad if c != "reference"), None)
         if config is None:
             print(f"seed {seed}: the reference build failed; see {d}")

@@ -90,6 +90,9 @@ class Func:
 # Estimated statements one call of a function, or main, may execute at most.
 FUNCTION_COST_CAP = 3000
 MAIN_COST_CAP = 60000
+# Expressions nest through calls' arguments and array subscripts as well as operators, so
+# `depth` alone does not bound them; past this many enclosing expressions only leaves are made.
+MAX_NESTING = 12
 
 
 @dataclass
@@ -113,6 +116,7 @@ class Gen:
         self.output_budget = 0
         self.multiplier = 1         # iterations of the enclosing loops
         self.in_base_case = False   # generating a recursive function's base case
+        self.nesting = 0            # expressions being generated around the current one
 
     # ---- plumbing -----------------------------------------------------------------------
 
@@ -191,7 +195,7 @@ class Gen:
         if counters and choice < 0.4:
             # Loop counters run from 1 up to their bound.
             return f"{self.pick(counters)} - 1"
-        if choice < 0.7:
+        if choice < 0.7 or self.nesting >= MAX_NESTING:
             return str(self.r.randrange(bound))
         return f"idx({self.int_expr(1)}, {bound})"
 
@@ -211,7 +215,20 @@ class Gen:
         v = self.pick(cands)
         return self.element(v) if v.is_array else v.name
 
+    def nested(self, build, depth):
+        """`build(depth)`, counted as one more level of nesting; a leaf when too deep."""
+        self.nesting += 1
+        e = build(depth if self.nesting <= MAX_NESTING else 0)
+        self.nesting -= 1
+        return e
+
     def int_expr(self, depth):
+        return self.nested(self.int_expr_at, depth)
+
+    def float_expr(self, depth):
+        return self.nested(self.float_expr_at, depth)
+
+    def int_expr_at(self, depth):
         r = self.r.random()
         if depth <= 0 or r < 0.2:
             ref = self.scalar_ref("int") if self.chance(0.7) else None
@@ -246,7 +263,7 @@ class Gen:
         call = self.pure_call("int", depth)
         return call or self.int_expr(depth - 1)
 
-    def float_expr(self, depth):
+    def float_expr_at(self, depth):
         r = self.r.random()
         if depth <= 0 or r < 0.25:
             ref = self.scalar_ref("float") if self.chance(0.7) else None
