@@ -702,7 +702,9 @@ class Gen:
             elif r < 0.5:
                 n = self.fresh("ch")
                 self.line(f"int {n} = getch();")
-                self.input.append(self.pick("abcXYZ01 \n+-"))
+                # Right after a number, a digit would be read as part of it.
+                after_number = self.input and self.input[-1][-1].isdigit()
+                self.input.append(self.pick("abcXYZ \n+-" if after_number else "abcXYZ01 \n+-"))
                 self.declare(Var(n, "int", []))
             elif r < 0.7:
                 n = self.fresh("fin")
@@ -722,7 +724,8 @@ class Gen:
                 k = self.r.randint(0, size)
                 vals = [str(self.r.randint(-99, 99)) if ty == "int" else repr(self.r.randint(-99, 99) / 4.0)
                         for _ in range(k)]
-                self.input.append(f" {k} " + " ".join(vals))
+                # No space after the last number: a getch that follows reads its own char.
+                self.input.append(" ".join([f" {k}", *vals]))
                 self.declare(Var(n, ty, [size]))
                 self.declare(Var(count, "int", []))
 
