@@ -199,12 +199,12 @@ class Gen:
             return str(self.r.randrange(bound))
         return f"idx({self.int_expr(1)}, {bound})"
 
-    def element(self, v):
-        """A scalar element of array `v`."""
-        dims = v.dims
+    def element(self, v, constant=False):
+        """A scalar element of array `v`, with constant subscripts if `constant`."""
         parts = []
-        for d in dims:
-            parts.append(f"[{self.index_expr(d if d is not None else v.param_len)}]")
+        for d in v.dims:
+            bound = d if d is not None else v.param_len
+            parts.append(f"[{self.r.randrange(bound) if constant else self.index_expr(bound)}]")
         return v.name + "".join(parts)
 
     def scalar_ref(self, ty):
@@ -452,24 +452,22 @@ class Gen:
         n = self.r.randint(1, dims[depth])
         return "{" + ", ".join(self.initializer(ty, dims, const, depth + 1) for _ in range(n)) + "}"
 
-    def writable_place(self):
+    def assignment(self):
         cands = [v for v in self.visible() if self.may_write(v)]
         if not cands:
-            return None
-        v = self.pick(cands)
-        return (self.element(v) if v.is_array else v.name), v.ty
-
-    def assignment(self):
-        place = self.writable_place()
-        if not place:
             self.local_decl()
             return
-        target, ty = place
+        v = self.pick(cands)
+        ty = v.ty
         if self.chance(0.1) and not self.func.pure:
+            # C++ evaluates the right of `=` first, C (like gcc and we) the left, so the
+            # subscripts beside a call that may write globals must not read any.
+            target = self.element(v, constant=True) if v.is_array else v.name
             call = self.impure_call(ty)
             if call:
                 self.line(f"{target} = {call};")
                 return
+        target = self.element(v) if v.is_array else v.name
         e = self.expr(ty, 3)
         if self.chance(0.15):
             # The other type, converted.
