@@ -146,12 +146,12 @@ fn run(cli: &Cli) -> ExitCode {
     if cli.check {
         return ExitCode::SUCCESS;
     }
-    let mut pm = match pass_manager(cli) {
+    let pm = match pass_manager(cli) {
         Ok(pm) => pm,
         Err(e) => return fail(1, format!("error: {e}")),
     };
     if let Some(oracle) = &cli.bisect_oracle {
-        return bisect(cli, &source, &mut pm, oracle);
+        return bisect(cli, &source, &pm, oracle);
     }
     let mut module = source.module();
     drop(source);
@@ -211,25 +211,16 @@ fn optimise(
 }
 
 /// The bisect mode: see `Cli::bisect_oracle`.
-fn bisect(
-    cli: &Cli,
-    source: &Source,
-    pm: &mut middle::passes::PassManager,
-    oracle: &str,
-) -> ExitCode {
+fn bisect(cli: &Cli, source: &Source, pm: &middle::passes::PassManager, oracle: &str) -> ExitCode {
     use middle::passes::bisect;
     let dir = std::env::temp_dir().join(format!("sysy-bisect-{}", std::process::id()));
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return fail(1, format!("error: cannot create '{}': {e}", dir.display()));
     }
-    pm.print_after = middle::passes::PrintAfter::Nothing;
-    let pm: &middle::passes::PassManager = pm;
     // The module after the first n pass executions.
     let after = |n: usize| {
         let mut m = source.module();
-        let mut limited = pm.clone();
-        limited.bisect_limit = Some(n);
-        let _ = limited.run(&mut m, &mut std::io::sink());
+        let _ = pm.run_first(n, &mut m);
         m
     };
     let is_good = |n: usize| {

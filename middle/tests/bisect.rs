@@ -73,9 +73,7 @@ fn bisection_names_the_planted_pass() {
     let expected = interpret(&lower(), input);
     let after = |n: usize| {
         let mut m = lower();
-        let mut limited = pm.clone();
-        limited.bisect_limit = Some(n);
-        limited.run(&mut m, &mut std::io::sink()).unwrap();
+        pm.run_first(n, &mut m).unwrap();
         m
     };
     let outcome = bisect(pm.len(), |n| interpret(&after(n), input) == expected);

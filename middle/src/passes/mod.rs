@@ -156,6 +156,15 @@ impl PassManager {
         self.passes[n - 1].name
     }
 
+    /// Runs only the first `n` pass executions, logging and printing nothing: the module a
+    /// bisection step judges.
+    pub fn run_first(&self, n: usize, m: &mut Module) -> Result<(), String> {
+        let mut limited = self.clone();
+        limited.bisect_limit = Some(n);
+        limited.print_after = PrintAfter::Nothing;
+        limited.run(m, &mut std::io::sink()).map(|_| ())
+    }
+
     /// Runs the passes; `log` receives a line per execution when bisecting and the printed
     /// IR. Fails if verification after a pass fails.
     pub fn run(&self, m: &mut Module, log: &mut dyn Write) -> Result<Vec<Execution>, String> {
