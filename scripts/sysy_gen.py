@@ -260,7 +260,7 @@ class Gen:
             return f"{op}({self.int_expr(depth - 1)})"
         if r < 0.82:
             return f"f2i({self.float_expr(depth - 1)})"
-        call = self.pure_call("int", depth)
+        call = self.pure_call("int")
         return call or self.int_expr(depth - 1)
 
     def float_expr_at(self, depth):
@@ -279,7 +279,7 @@ class Gen:
             return f"-({self.float_expr(depth - 1)})"
         if r < 0.7:
             return f"({self.int_expr(depth - 1)})"
-        call = self.pure_call("float", depth)
+        call = self.pure_call("float")
         return call or self.float_expr(depth - 1)
 
     def expr(self, ty, depth=3):
@@ -329,7 +329,7 @@ class Gen:
         subs = "".join(f"[{self.index_expr(v.dims[j] if v.dims[j] is not None else v.param_len)}]" for j in range(k))
         return v.name + subs
 
-    def pure_call(self, ty, depth):
+    def pure_call(self, ty):
         """A call of a side-effect-free function returning `ty`, usable in any expression."""
         cands = [f for f in self.funcs if f.ret == ty and f.pure and f is not self.func]
         recursion_allowed = self.func and self.func.recursive and not self.in_base_case
