@@ -35,9 +35,11 @@ struct Cli {
     #[arg(long)]
     emit_ir: bool,
 
-    /// Run these IR passes (comma-separated names) instead of the -O level's pipeline.
-    #[arg(long, value_name = "PASSES", value_delimiter = ',')]
-    passes: Option<Vec<String>>,
+    /// Run this IR pipeline instead of the -O level's: pass names separated by commas, with
+    /// groups `fixpoint(a,b,...)` (repeat until nothing changes, at most 8 rounds) and
+    /// `repeat(N,a,b,...)`, e.g. --passes='mem2reg,fixpoint(const-fold,dce,simplify-cfg)'.
+    #[arg(long, value_name = "PIPELINE")]
+    passes: Option<String>,
 
     /// Verify the IR after lowering and after every pass.
     #[arg(long)]
@@ -181,7 +183,7 @@ fn run(cli: &Cli) -> ExitCode {
 fn pass_manager(cli: &Cli) -> Result<middle::passes::PassManager, String> {
     use middle::passes::{PassManager, PrintAfter};
     let mut pm = match &cli.passes {
-        Some(names) => PassManager::from_names(names)?,
+        Some(spec) => PassManager::parse(spec)?,
         None => PassManager::for_level(cli.opt_level),
     };
     pm.verify_each = cli.verify_each;
@@ -217,6 +219,10 @@ fn bisect(cli: &Cli, source: &Source, pm: &middle::passes::PassManager, oracle: 
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return fail(1, format!("error: cannot create '{}': {e}", dir.display()));
     }
+    let executions = match pm.run(&mut source.module(), &mut std::io::sink()) {
+        Ok(executions) => executions,
+        Err(e) => return fail(2, format!("internal error: {e}")),
+    };
     // The module after the first n pass executions.
     let after = |n: usize| {
         let mut m = source.module();
@@ -246,8 +252,8 @@ fn bisect(cli: &Cli, source: &Source, pm: &middle::passes::PassManager, oracle: 
         );
         good
     };
-    let outcome = bisect::bisect(pm.len(), is_good);
-    print!("{}", bisect::report(outcome, pm, after));
+    let outcome = bisect::bisect(executions.len(), is_good);
+    print!("{}", bisect::report(outcome, &executions, after));
     let _ = std::fs::remove_dir_all(&dir);
     ExitCode::SUCCESS
 }

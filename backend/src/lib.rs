@@ -32,7 +32,7 @@ pub fn compile(m: &Module, opt_level: u8) -> (String, Timings) {
     for (index, f) in m.functions.iter().enumerate() {
         let start = Instant::now();
         let mut f = f.clone();
-        split_critical_edges::run(&mut f);
+        split_critical_edges::split(&mut f);
         let mut mf = isel::select(m, &f);
         let selected = Instant::now();
         if opt_level == 0 {

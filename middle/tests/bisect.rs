@@ -5,42 +5,41 @@ mod common;
 
 use common::interpret;
 use frontend::SourceFile;
-use middle::ir::{BinaryOp, InstKind, Module, Type};
+use middle::analysis::Preserved;
+use middle::ir::{BinaryOp, Function, InstKind, Type};
 use middle::passes::bisect::{bisect, report, Outcome};
-use middle::passes::{find, Pass, PassManager};
+use middle::passes::{find, FunctionContext, Pass, PassKind, PassManager};
 
 /// Turns every integer multiplication into an addition: a miscompilation.
-fn plant_bug(m: &mut Module) -> bool {
+fn plant_bug(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let mut changed = false;
-    for f in &mut m.functions {
-        let muls: Vec<_> = f
-            .all_insts()
-            .filter(|&i| {
-                matches!(
-                    f.kind(i),
-                    InstKind::Binary {
-                        op: BinaryOp::Mul,
-                        ..
-                    }
-                )
-            })
-            .collect();
-        for i in muls {
-            let InstKind::Binary { args, .. } = f.kind(i).clone() else {
-                continue;
-            };
-            f.replace_kind(
-                i,
+    let muls: Vec<_> = f
+        .all_insts()
+        .filter(|&i| {
+            matches!(
+                f.kind(i),
                 InstKind::Binary {
-                    op: BinaryOp::Add,
-                    args,
-                },
-                Type::I32,
-            );
-            changed = true;
-        }
+                    op: BinaryOp::Mul,
+                    ..
+                }
+            )
+        })
+        .collect();
+    for i in muls {
+        let InstKind::Binary { args, .. } = f.kind(i).clone() else {
+            continue;
+        };
+        f.replace_kind(
+            i,
+            InstKind::Binary {
+                op: BinaryOp::Add,
+                args,
+            },
+            Type::I32,
+        );
+        changed = true;
     }
-    changed
+    Preserved::cfg_if(changed)
 }
 
 const PROGRAM: &str = "\
@@ -63,12 +62,12 @@ fn bisection_names_the_planted_pass() {
     let planted = Pass {
         name: "planted-bug",
         description: "turns multiplications into additions",
-        run: plant_bug,
+        kind: PassKind::Function(plant_bug),
     };
     let names = ["mem2reg", "const-fold", "simplify-cfg", "dce"];
     let mut passes: Vec<Pass> = names.iter().map(|n| find(n).unwrap()).collect();
     passes.insert(3, planted);
-    let pm = PassManager::new(passes);
+    let pm = PassManager::sequence(passes);
     let input = b"10";
     let expected = interpret(&lower(), input);
     let after = |n: usize| {
@@ -76,9 +75,12 @@ fn bisection_names_the_planted_pass() {
         pm.run_first(n, &mut m).unwrap();
         m
     };
-    let outcome = bisect(pm.len(), |n| interpret(&after(n), input) == expected);
+    let executions = pm.run(&mut lower(), &mut std::io::sink()).unwrap();
+    let outcome = bisect(executions.len(), |n| {
+        interpret(&after(n), input) == expected
+    });
     assert_eq!(outcome, Outcome::FirstBad(4));
-    let text = report(outcome, &pm, after);
+    let text = report(outcome, &executions, after);
     assert!(
         text.starts_with("first bad pass execution: (4) planted-bug\n; IR before\n"),
         "{text}"

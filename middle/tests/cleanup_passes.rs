@@ -1,12 +1,14 @@
 //! const-fold, dce and simplify-cfg on handwritten IR.
 
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module};
-use middle::passes::find;
+use middle::passes::PassManager;
 
 fn run_pass(name: &str, input: &str) -> String {
     let mut m = parse_module(input).unwrap();
     verify_module(&m).unwrap();
-    (find(name).unwrap().run)(&mut m);
+    let mut pm = PassManager::parse(name).unwrap();
+    pm.verify_each = true;
+    pm.run(&mut m, &mut std::io::sink()).unwrap();
     verify_module(&m).unwrap_or_else(|e| panic!("{e}\n{}", print_module(&m)));
     print_module(&m)
 }

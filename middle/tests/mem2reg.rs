@@ -1,14 +1,14 @@
 //! mem2reg on handwritten IR: the expected output of each case, printed.
 
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module};
-use middle::passes::mem2reg;
+use middle::passes::PassManager;
 
 fn promote(input: &str) -> String {
     let mut m = parse_module(input).unwrap();
     verify_module(&m).unwrap();
-    for f in &mut m.functions {
-        mem2reg::run(f);
-    }
+    let mut pm = PassManager::parse("mem2reg").unwrap();
+    pm.verify_each = true;
+    pm.run(&mut m, &mut std::io::sink()).unwrap();
     verify_module(&m).unwrap_or_else(|e| panic!("{e}\n{}", print_module(&m)));
     print_module(&m)
 }

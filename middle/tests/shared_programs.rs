@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module};
 use middle::ir::{InstKind, Module, Value};
-use middle::passes::{find, PassManager};
+use middle::passes::PassManager;
 
 #[test]
 fn ir_verifies_and_round_trips_through_text() {
@@ -115,7 +115,7 @@ fn mem2reg_keeps_every_functional_program_behaving_the_same() {
         for case in shared_cases(&["functional", "functional2021"]) {
             let mut m = compile(&case.path);
             let before = interpret(&m, &case.input);
-            let mut pm = PassManager::new(vec![find("mem2reg").unwrap()]);
+            let mut pm = PassManager::parse("mem2reg").unwrap();
             pm.verify_each = true;
             if let Err(e) = pm.run(&mut m, &mut std::io::sink()) {
                 failures.push(format!("{}: {e}", case.path.display()));

@@ -3,7 +3,7 @@
 
 use crate::ir::{Block, Function};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cfg {
     preds: Vec<Vec<Block>>,
     succs: Vec<Vec<Block>>,

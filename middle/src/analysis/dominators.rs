@@ -7,7 +7,7 @@ use crate::ir::{Block, Function};
 
 const NONE: u32 = u32::MAX;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DomTree {
     idom: Vec<u32>,
     children: Vec<Vec<Block>>,

@@ -5,7 +5,7 @@
 use super::{Cfg, DomTree};
 use crate::ir::{Block, Function};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Loop {
     pub header: Block,
     /// Every block of the loop, the header first.
@@ -14,7 +14,7 @@ pub struct Loop {
     pub parent: Option<usize>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LoopInfo {
     pub loops: Vec<Loop>,
     depth: Vec<u32>,

@@ -3,7 +3,7 @@
 //! execution after which a program misbehaves. `is_good(n)` says whether the program behaves
 //! when only the first `n` executions run; it is assumed to turn bad once and stay bad.
 
-use super::PassManager;
+use super::Execution;
 use crate::ir::printer::print_module;
 use crate::ir::Module;
 
@@ -38,12 +38,17 @@ pub fn bisect(total: usize, mut is_good: impl FnMut(usize) -> bool) -> Outcome {
 }
 
 /// Describes an outcome for a person: for a bad pass, its number and name and the IR just
-/// before and just after it. `module(n)` gives the module after the first `n` executions.
-pub fn report(outcome: Outcome, pm: &PassManager, module: impl Fn(usize) -> Module) -> String {
+/// before and just after it. `executions` are those of a full run; `module(n)` gives the
+/// module after the first `n` executions.
+pub fn report(
+    outcome: Outcome,
+    executions: &[Execution],
+    module: impl Fn(usize) -> Module,
+) -> String {
     match outcome {
         Outcome::Good => format!(
             "the program behaves correctly with all {} pass executions\n",
-            pm.len()
+            executions.len()
         ),
         Outcome::BadWithoutPasses => {
             "the program misbehaves with no IR pass: the fault is in lowering or the back end\n"
@@ -51,7 +56,7 @@ pub fn report(outcome: Outcome, pm: &PassManager, module: impl Fn(usize) -> Modu
         }
         Outcome::FirstBad(n) => format!(
             "first bad pass execution: ({n}) {}\n; IR before\n{}; IR after\n{}",
-            pm.name(n),
+            executions[n - 1].name,
             print_module(&module(n - 1)),
             print_module(&module(n))
         ),

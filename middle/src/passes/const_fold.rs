@@ -3,14 +3,15 @@
 //! `x + 0`, `x * 1`, `x * 0` and `x - x` give an operand or a constant. Trivial phis are
 //! removed too. Users of a simplified instruction are revisited.
 //!
-//! Needs: nothing. Preserves: behaviour and the CFG.
+//! Needs: the dominator tree. Preserves: behaviour and the CFG.
 
-use crate::analysis::{Cfg, DomTree};
+use crate::analysis::Preserved;
 use crate::ir::semantics;
 use crate::ir::{BinaryOp, Function, Inst, InstKind, Type, Value};
 use crate::passes::mem2reg::remove_trivial_phis;
+use crate::passes::FunctionContext;
 
-pub fn run(f: &mut Function) -> bool {
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let mut changed = false;
     let mut worklist: Vec<Inst> = f.all_insts().collect();
     worklist.reverse();
@@ -32,12 +33,11 @@ pub fn run(f: &mut Function) -> bool {
     }
     if !phis.is_empty() {
         let before = f.all_insts().count();
-        let cfg = Cfg::new(f);
-        let dom = DomTree::new(f, &cfg);
+        let dom = cx.analyses.dom(f);
         remove_trivial_phis(f, &dom, phis);
         changed |= f.all_insts().count() != before;
     }
-    changed
+    Preserved::cfg_if(changed)
 }
 
 fn bits(v: Value) -> Option<u32> {

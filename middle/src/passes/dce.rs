@@ -3,9 +3,11 @@
 //!
 //! Needs: nothing. Preserves: behaviour and the CFG.
 
+use crate::analysis::Preserved;
 use crate::ir::{Function, Inst, Value};
+use crate::passes::FunctionContext;
 
-pub fn run(f: &mut Function) -> bool {
+pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let mut changed = false;
     let mut worklist: Vec<Inst> = f.all_insts().collect();
     while let Some(i) = worklist.pop() {
@@ -25,5 +27,5 @@ pub fn run(f: &mut Function) -> bool {
         worklist.extend(operands);
         changed = true;
     }
-    changed
+    Preserved::cfg_if(changed)
 }

@@ -9,21 +9,22 @@
 //! worklist, so deep CFGs need no deep native stack) replaces loads by the reaching value.
 //! Loads of a never-stored variable become `undef`. Phis that turn out trivial are removed.
 //!
-//! Needs: nothing. Preserves: behaviour; removes the promoted allocas, their loads and
+//! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG; removes the promoted allocas, their loads and
 //! stores; adds phis.
 
 use crate::analysis::idf::iterated_frontier;
-use crate::analysis::{Cfg, DomTree};
+use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
 use std::collections::HashMap;
 
-pub fn run(f: &mut Function) -> bool {
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let allocas: Vec<Inst> = f.all_insts().filter(|&i| is_promotable(f, i)).collect();
     if allocas.is_empty() {
-        return false;
+        return Preserved::All;
     }
-    let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
+    let cfg = cx.analyses.cfg(f);
+    let dom = cx.analyses.dom(f);
     // Order of instructions within their blocks; removing instructions keeps it valid.
     let mut position = vec![0u32; f.inst_capacity()];
     for b in f.blocks() {
@@ -44,7 +45,7 @@ pub fn run(f: &mut Function) -> bool {
     if !general.is_empty() {
         Promoter::new(f, &cfg, &dom, general).run();
     }
-    true
+    Preserved::Cfg
 }
 
 fn elem_type(f: &Function, alloca: Inst) -> Type {

@@ -5,10 +5,11 @@
 //!
 //! Needs: nothing. Preserves: behaviour; phis stay consistent with predecessors.
 
-use crate::analysis::Cfg;
+use crate::analysis::{Cfg, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
 
-pub fn run(f: &mut Function) -> bool {
+pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let mut changed = false;
     loop {
         let step = fold_constant_branches(f)
@@ -16,7 +17,7 @@ pub fn run(f: &mut Function) -> bool {
             | merge_into_predecessor(f)
             | bypass_forwarding_blocks(f);
         if !step {
-            return changed;
+            return Preserved::nothing_if(changed);
         }
         changed = true;
     }

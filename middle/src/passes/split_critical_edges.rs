@@ -6,11 +6,17 @@
 //! Needs: a verified function. Preserves: behaviour; phis name the new blocks as their
 //! incoming blocks.
 
-use crate::analysis::Cfg;
+use crate::analysis::{Cfg, Preserved};
 use crate::ir::{Block, Function, InstKind, Type};
+use crate::passes::FunctionContext;
 
-/// Returns whether anything changed.
-pub fn run(f: &mut Function) -> bool {
+pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+    Preserved::nothing_if(split(f))
+}
+
+/// Splits every critical edge of `f`; returns whether anything changed. The back end calls
+/// this directly before instruction selection.
+pub fn split(f: &mut Function) -> bool {
     let mut changed = false;
     let blocks: Vec<Block> = f.blocks().collect();
     for &b in &blocks {

@@ -1,0 +1,199 @@
+//! The analysis manager and the pass manager around it: analyses are cached across passes
+//! that preserve them and dropped after those that do not; `verify_each` catches a pass
+//! that claims to preserve what it changed; pipeline groups run as many executions as they
+//! should.
+
+use middle::analysis::{DomTree, Preserved};
+use middle::ir::{parser::parse_module, Function, InstKind, Type, Value};
+use middle::passes::{find, FunctionContext, Pass, PassKind, PassManager, Step};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+const BRANCHY: &str = "\
+func @main() -> i32 {
+bb0:
+  condbr true, bb1, bb2
+bb1:
+  ret 1
+bb2:
+  ret 2
+}
+";
+
+/// Asks for the dominator tree and changes nothing.
+fn ask_dominators(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    cx.analyses.dom(f);
+    Preserved::All
+}
+
+/// Folds constant branches, which changes the CFG, but claims the CFG is intact.
+fn lying_fold(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+    let mut changed = false;
+    for b in f.blocks().collect::<Vec<_>>() {
+        let Some(t) = f.terminator(b) else { continue };
+        if let InstKind::CondBr {
+            args: [Value::Bool(c)],
+            targets: [yes, no],
+        } = *f.kind(t)
+        {
+            let taken = if c { yes } else { no };
+            f.replace_kind(t, InstKind::Br { targets: [taken] }, Type::Void);
+            changed = true;
+        }
+    }
+    Preserved::cfg_if(changed)
+}
+
+fn pass(name: &'static str, run: fn(&mut Function, &mut FunctionContext) -> Preserved) -> Step {
+    Step::Run(Pass {
+        name,
+        description: "a pass of this test",
+        kind: PassKind::Function(run),
+    })
+}
+
+#[test]
+fn verify_each_names_a_pass_that_breaks_what_it_claims_to_preserve() {
+    let steps = vec![
+        pass("ask-dominators", ask_dominators),
+        pass("lying-fold", lying_fold),
+    ];
+    let mut pm = PassManager::new(steps);
+    pm.verify_each = true;
+    let err = pm
+        .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "pass 'lying-fold' claims to preserve the control-flow graph and the dominator tree \
+         of @main but changed it"
+    );
+    // Without the check the lie goes unnoticed.
+    pm.verify_each = false;
+    assert!(pm
+        .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
+        .is_ok());
+}
+
+#[test]
+fn an_honest_pass_passes_the_check() {
+    let mut pm = PassManager::new(vec![
+        pass("ask-dominators", ask_dominators),
+        Step::Run(find("simplify-cfg").unwrap()),
+        pass("ask-dominators", ask_dominators),
+        Step::Run(find("const-fold").unwrap()),
+    ]);
+    pm.verify_each = true;
+    let mut m = parse_module(BRANCHY).unwrap();
+    let executions = pm.run(&mut m, &mut std::io::sink()).unwrap();
+    let changed: Vec<bool> = executions.iter().map(|e| e.changed).collect();
+    assert_eq!(changed, [false, true, false, false]);
+}
+
+thread_local! {
+    static SEEN: RefCell<Vec<Rc<DomTree>>> = const { RefCell::new(Vec::new()) };
+}
+
+fn record_dominators(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let dom = cx.analyses.dom(f);
+    SEEN.with(|s| s.borrow_mut().push(dom));
+    Preserved::All
+}
+
+fn touch_instructions(_: &mut Function, _: &mut FunctionContext) -> Preserved {
+    Preserved::Cfg
+}
+
+fn touch_everything(_: &mut Function, _: &mut FunctionContext) -> Preserved {
+    Preserved::Nothing
+}
+
+#[test]
+fn analyses_are_shared_until_a_pass_drops_them() {
+    SEEN.with(|s| s.borrow_mut().clear());
+    let pm = PassManager::new(vec![
+        pass("record", record_dominators),
+        pass("record", record_dominators),
+        pass("keeps-cfg", touch_instructions),
+        pass("record", record_dominators),
+        pass("drops-all", touch_everything),
+        pass("record", record_dominators),
+    ]);
+    pm.run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
+        .unwrap();
+    SEEN.with(|s| {
+        let seen = s.borrow();
+        assert_eq!(seen.len(), 4);
+        assert!(Rc::ptr_eq(&seen[0], &seen[1]), "cached between passes");
+        assert!(
+            Rc::ptr_eq(&seen[1], &seen[2]),
+            "kept by a CFG-preserving pass"
+        );
+        assert!(
+            !Rc::ptr_eq(&seen[2], &seen[3]),
+            "recomputed after `Nothing`"
+        );
+        assert_eq!(*seen[2], *seen[3]);
+    });
+}
+
+thread_local! {
+    static BUDGET: RefCell<u32> = const { RefCell::new(0) };
+}
+
+/// Reports a change while its budget lasts.
+fn change_three_times(_: &mut Function, _: &mut FunctionContext) -> Preserved {
+    BUDGET.with(|b| {
+        let mut b = b.borrow_mut();
+        let changed = *b > 0;
+        *b = b.saturating_sub(1);
+        Preserved::cfg_if(changed)
+    })
+}
+
+#[test]
+fn fixpoint_and_repeat_run_the_right_number_of_executions() {
+    let names = |spec: Vec<Step>| {
+        BUDGET.with(|b| *b.borrow_mut() = 3);
+        let executions = PassManager::new(spec)
+            .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
+            .unwrap();
+        executions.iter().map(|e| e.name).collect::<Vec<_>>()
+    };
+    let dce = || Step::Run(find("dce").unwrap());
+    // Three changing rounds, then one that changes nothing.
+    let fix = names(vec![Step::Fixpoint(vec![
+        pass("changer", change_three_times),
+        dce(),
+    ])]);
+    assert_eq!(fix.len(), 8, "{fix:?}");
+    let rep = names(vec![Step::Repeat(5, vec![dce()])]);
+    assert_eq!(rep, ["dce"; 5]);
+    // A pass that always claims a change stops at the round limit.
+    BUDGET.with(|b| *b.borrow_mut() = u32::MAX);
+    let executions = PassManager::new(vec![Step::Fixpoint(vec![pass(
+        "changer",
+        change_three_times,
+    )])])
+    .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
+    .unwrap();
+    assert_eq!(executions.len(), middle::passes::pipeline::FIXPOINT_ROUNDS);
+}
+
+#[test]
+fn bisection_limit_counts_executions_inside_groups() {
+    let mut pm = PassManager::parse("repeat(3,dce),fixpoint(const-fold,dce)").unwrap();
+    pm.bisect_limit = Some(2);
+    let mut log = Vec::new();
+    let executions = pm
+        .run(&mut parse_module(BRANCHY).unwrap(), &mut log)
+        .unwrap();
+    let log = String::from_utf8(log).unwrap();
+    assert_eq!(
+        log,
+        "BISECT: running pass (1) dce\nBISECT: running pass (2) dce\n\
+         BISECT: NOT running pass (3) dce\nBISECT: NOT running pass (4) const-fold\n\
+         BISECT: NOT running pass (5) dce\n"
+    );
+    assert_eq!(executions.iter().filter(|e| e.ran).count(), 2);
+}
