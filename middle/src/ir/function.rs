@@ -6,7 +6,7 @@
 //! in the use list of the value it uses, so removing a use is constant time.
 
 use super::entities::{Block, Inst, Use, Value};
-use super::instructions::{InstData, InstKind};
+use super::instructions::{Callee, InstData, InstKind};
 use super::types::Type;
 
 #[derive(Clone, Debug, Default)]
@@ -424,6 +424,14 @@ impl Function {
         self.drop_operands(inst);
         self.insts[inst.index()] = InstData { kind, ty };
         self.add_operand_uses(inst);
+    }
+
+    /// Changes what a call calls, keeping its arguments.
+    pub fn set_callee(&mut self, call: Inst, to: Callee) {
+        match &mut self.insts[call.index()].kind {
+            InstKind::Call { callee, .. } => *callee = to,
+            _ => panic!("{call:?} is not a call"),
+        }
     }
 
     /// Changes block targets (of a terminator or a phi's incoming blocks) without touching

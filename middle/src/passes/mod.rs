@@ -9,6 +9,7 @@
 pub mod bisect;
 pub mod const_fold;
 pub mod dce;
+pub mod dead_functions;
 mod manager;
 pub mod mem2reg;
 pub mod pipeline;
@@ -70,6 +71,11 @@ pub const REGISTRY: &[Pass] = &[
         kind: PassKind::Function(simplify_cfg::run),
     },
     Pass {
+        name: "dead-functions",
+        description: "remove functions that main cannot reach",
+        kind: PassKind::Module(dead_functions::run),
+    },
+    Pass {
         name: "split-critical-edges",
         description: "give every critical edge a block of its own",
         kind: PassKind::Function(split_critical_edges::run),
@@ -85,6 +91,6 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,dce,simplify-cfg",
-        _ => "mem2reg,const-fold,simplify-cfg,const-fold,dce,simplify-cfg",
+        _ => "dead-functions,mem2reg,const-fold,simplify-cfg,const-fold,dce,simplify-cfg",
     }
 }

@@ -1,0 +1,67 @@
+//! Dead functions: removes every function that `main` cannot reach through calls, and
+//! renumbers the calls of those that stay. A module without `main` (a library of IR
+//! functions, as tests write) is left alone.
+//!
+//! Needs: nothing. Preserves: behaviour; the functions that stay keep their order and
+//! their bodies, so their analyses would stay valid, but the function numbering changes.
+
+use crate::analysis::Preserved;
+use crate::ir::{Callee, FuncId, InstKind, Module};
+use crate::passes::ModuleAnalyses;
+
+pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
+    let Some(main) = m.find_function("main") else {
+        return Preserved::All;
+    };
+    let mut live = vec![false; m.functions.len()];
+    live[main.index()] = true;
+    let mut worklist = vec![main];
+    while let Some(id) = worklist.pop() {
+        let f = m.function(id);
+        for i in f.all_insts() {
+            if let InstKind::Call {
+                callee: Callee::Function(c),
+                ..
+            } = f.kind(i)
+            {
+                if !live[c.index()] {
+                    live[c.index()] = true;
+                    worklist.push(*c);
+                }
+            }
+        }
+    }
+    if live.iter().all(|&l| l) {
+        return Preserved::All;
+    }
+    let mut new_id = vec![None; live.len()];
+    let mut next = 0;
+    for (old, &l) in live.iter().enumerate() {
+        if l {
+            new_id[old] = Some(FuncId(next));
+            next += 1;
+        }
+    }
+    let mut index = 0;
+    m.functions.retain(|_| {
+        index += 1;
+        live[index - 1]
+    });
+    for f in &mut m.functions {
+        let calls: Vec<_> = f
+            .all_insts()
+            .filter_map(|i| match f.kind(i) {
+                InstKind::Call {
+                    callee: Callee::Function(c),
+                    ..
+                } => Some((i, *c)),
+                _ => None,
+            })
+            .collect();
+        for (i, c) in calls {
+            let to = new_id[c.index()].expect("a live function calls only live functions");
+            f.set_callee(i, Callee::Function(to));
+        }
+    }
+    Preserved::Nothing
+}
