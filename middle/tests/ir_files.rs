@@ -321,22 +321,35 @@ fn ir_files() {
     let (mut files, mut orphans) = (Vec::new(), Vec::new());
     collect(&crate_dir.join("tests/ir"), &mut files, &mut orphans);
     assert!(!files.is_empty(), "no .ir files under tests/ir");
+    let relative = |p: &Path| p.strip_prefix(crate_dir).unwrap_or(p).display().to_string();
     let mut failures: Vec<String> = orphans
         .iter()
-        .map(|p| format!("{}: a .expected file without its .ir file", p.display()))
+        .map(|p| {
+            format!(
+                "FAIL {}: a .expected file without its .ir file",
+                relative(p)
+            )
+        })
         .collect();
     for path in &files {
         let sidecar_path = path.with_extension("expected");
         let case = Case {
-            name: path
-                .strip_prefix(crate_dir)
-                .unwrap_or(path)
-                .display()
-                .to_string(),
+            name: relative(path),
             text: std::fs::read_to_string(path).unwrap(),
             sidecar: std::fs::read_to_string(&sidecar_path).ok(),
         };
-        let outcome = check(&case, bless);
+        // A pass that panics fails its file, not the whole run.
+        let outcome = std::panic::catch_unwind(|| check(&case, bless)).unwrap_or_else(|payload| {
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            Outcome {
+                problems: vec![format!("panicked: {message}")],
+                blessed: None,
+            }
+        });
         if let Some(blessed) = outcome.blessed {
             match blessed {
                 Blessed::Ir(text) => std::fs::write(path, text).unwrap(),
