@@ -386,3 +386,32 @@ pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, mut worklist: Vec<In
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{parser::parse_module, printer::print_module};
+    use crate::passes::PassManager;
+
+    /// 20,000 blocks in a chain, each storing and loading the variable: renaming must not
+    /// recurse natively (too large for a file test in `tests/ir/mem2reg/`).
+    #[test]
+    fn deep_cfg_renames_without_native_recursion() {
+        let mut text = String::from(
+            "func @f() -> i32 {\nbb0:\n  %v = alloca i32 x 1\n  store 0, %v\n  br bb1\n",
+        );
+        for b in 1..20_000 {
+            text.push_str(&format!(
+                "bb{b}:\n  %l{b} = load i32 %v\n  %s{b} = add %l{b}, 1\n  store %s{b}, %v\n  %c{b} = icmp slt %s{b}, 5\n  condbr %c{b}, bb{b}, bb{}\n",
+                b + 1
+            ));
+        }
+        text.push_str("bb20000:\n  %r = load i32 %v\n  ret %r\n}\n");
+        let mut m = parse_module(&text).unwrap();
+        let mut pm = PassManager::parse("mem2reg").unwrap();
+        pm.verify_each = true;
+        pm.run(&mut m, &mut std::io::sink()).unwrap();
+        let out = print_module(&m);
+        assert!(!out.contains("alloca"));
+        assert_eq!(out.matches("phi").count(), 19_999);
+    }
+}

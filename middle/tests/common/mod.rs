@@ -1,7 +1,9 @@
 //! Helpers shared by the middle end's integration tests: the shared contest programs and
-//! compiling them to IR.
+//! compiling them to IR, and a line diff for reports.
 
 #![allow(dead_code)]
+
+pub mod line_diff;
 
 use frontend::SourceFile;
 use middle::ir::Module;

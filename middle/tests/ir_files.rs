@@ -1,0 +1,480 @@
+//! IR file tests, in the manner of LLVM's lit: every `*.ir` file under `middle/tests/ir/`
+//! (one folder per pass, `pipelines/` for several passes together) is an input module, a
+//! pipeline, and the module expected after running it.
+//!
+//! A file holds, in this order:
+//!
+//! ```text
+//! ; RUN: --passes=mem2reg,fixpoint(const-fold,dce)    (or `; RUN: -O2`: that level's pipeline)
+//! ; STDIN: 3 4                   optional, repeatable: one line of the interpreter's input
+//! ; Free comments: what the case checks and why the expected output is right.
+//! func @main() -> i32 {          the input module, in the text form of `ir::printer`
+//! ...
+//! }
+//! ; EXPECT:
+//! func @main() -> i32 {          the module after the pipeline, exactly as printed
+//! ...
+//! }
+//! ```
+//!
+//! The expected module may instead sit in `NAME.expected` beside `NAME.ir` (then the `.ir`
+//! has no `; EXPECT:` line). A file with `; ERROR: text` has no expectation: parsing or
+//! verifying its input, parsing its pipeline or running it (with the verifier after every
+//! pass) must fail with a message containing `text`. Other directives, `; XFAIL` among them,
+//! are rejected: every file must pass.
+//!
+//! For each file the runner checks that the input parses, prints and parses back to the
+//! same text, and verifies; runs the pipeline with `verify_each`; compares the printed
+//! module with the expectation (showing a line diff); and checks that the printed output
+//! reads back to itself. When the input has a function `main`, it also runs the module in
+//! the interpreter before and after the pipeline (with the `STDIN` lines as input, at most
+//! `MAX_STEPS` instructions) and requires the same output and exit code; the run before
+//! must succeed, so keep undefined paths out of `main`. All files are checked; the failures
+//! are reported together, each under its file's path.
+//!
+//! To add a test, write the RUN line, comments and input, then run
+//! `BLESS=1 cargo test -p middle --test ir_files`: the expectation is written (appended as a
+//! `; EXPECT:` section when there is none, rewritten where it is, the rest of the file kept
+//! as written). Review what was written: blessing records what the passes do, not what they
+//! should do.
+
+mod common;
+
+use common::line_diff::line_diff;
+use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module, Module};
+use middle::passes::{pipeline, PassManager};
+use std::path::{Path, PathBuf};
+
+/// The most IR instructions one interpreter run may execute.
+const MAX_STEPS: u64 = 10_000_000;
+
+/// The line that separates the input from the expected output.
+const EXPECT: &str = "; EXPECT:";
+
+/// One test file as read from disk.
+struct Case {
+    /// The path shown in reports, relative to the crate.
+    name: String,
+    text: String,
+    /// The contents of `NAME.expected`, if it exists.
+    sidecar: Option<String>,
+}
+
+/// What a file asks for, read from its directives.
+struct Spec {
+    pipeline: String,
+    stdin: String,
+    error: Option<String>,
+}
+
+/// Where a file's expected output is.
+enum Expectation {
+    /// After the `; EXPECT:` line, which ends at this byte offset.
+    Inline(usize),
+    Sidecar(String),
+    Missing,
+}
+
+/// A file to write when blessing: the `.ir` file itself or its `.expected` file.
+#[derive(Debug, PartialEq)]
+enum Blessed {
+    Ir(String),
+    Sidecar(String),
+}
+
+/// What checking a file found.
+#[derive(Default)]
+struct Outcome {
+    problems: Vec<String>,
+    blessed: Option<Blessed>,
+}
+
+fn read_spec(input: &str) -> Result<Spec, String> {
+    let mut run = Vec::new();
+    let mut stdin = String::new();
+    let mut error = None;
+    for line in input.lines() {
+        let Some(comment) = line.trim().strip_prefix(';') else {
+            continue;
+        };
+        let comment = comment.trim();
+        if comment == "XFAIL" || comment.starts_with("XFAIL:") {
+            return Err("XFAIL is not supported: every file must pass".to_string());
+        }
+        let Some((word, rest)) = comment.split_once(':') else {
+            continue;
+        };
+        if word.len() < 2 || !word.chars().all(|c| c.is_ascii_uppercase()) {
+            continue;
+        }
+        let rest = rest.trim();
+        match word {
+            "RUN" => run.push(rest.to_string()),
+            "STDIN" => {
+                stdin.push_str(rest);
+                stdin.push('\n');
+            }
+            "ERROR" if error.is_none() && !rest.is_empty() => error = Some(rest.to_string()),
+            "ERROR" => return Err("one non-empty '; ERROR:' line at most".to_string()),
+            "EXPECT" => return Err(format!("'{EXPECT}' stands alone on its line")),
+            _ => return Err(format!("unknown directive '; {word}:'")),
+        }
+    }
+    let [run] = run.as_slice() else {
+        return Err("a file needs exactly one '; RUN:' line".to_string());
+    };
+    let pipeline = if let Some(spec) = run.strip_prefix("--passes=") {
+        spec.to_string()
+    } else if let Some(level) = run.strip_prefix("-O").and_then(|l| l.parse::<u8>().ok()) {
+        pipeline(level).to_string()
+    } else {
+        return Err(format!(
+            "'; RUN: {run}' should be '--passes=PIPELINE' or '-ON'"
+        ));
+    };
+    Ok(Spec {
+        pipeline,
+        stdin,
+        error,
+    })
+}
+
+/// Splits a file into its input and where its expectation is.
+fn split(case: &Case) -> Result<(&str, Expectation), String> {
+    let marker = std::iter::once(0)
+        .chain(case.text.match_indices('\n').map(|(k, _)| k + 1))
+        .find(|&start| {
+            case.text[start..]
+                .lines()
+                .next()
+                .is_some_and(|l| l.trim_end() == EXPECT)
+        });
+    match (marker, &case.sidecar) {
+        (Some(_), Some(_)) => Err("both a '; EXPECT:' section and a .expected file".to_string()),
+        (Some(start), None) => {
+            let end = case.text[start..]
+                .find('\n')
+                .map_or(case.text.len(), |k| start + k + 1);
+            Ok((&case.text[..start], Expectation::Inline(end)))
+        }
+        (None, Some(s)) => Ok((&case.text, Expectation::Sidecar(s.clone()))),
+        (None, None) => Ok((&case.text, Expectation::Missing)),
+    }
+}
+
+/// The judge's view of a run: stdout and the exit code, or the run-time error.
+fn interpret(m: &Module, stdin: &str) -> (String, Result<i32, String>) {
+    let mut out = Vec::new();
+    let result = middle::interp::run(m, stdin.as_bytes(), &mut out, &mut Vec::new(), MAX_STEPS);
+    (String::from_utf8_lossy(&out).into_owned(), result)
+}
+
+/// Requires `after` to behave as `before` does, which must run to completion.
+fn same_behaviour(before: &Module, after: &Module, stdin: &str) -> Result<(), String> {
+    let (out_before, code_before) = interpret(before, stdin);
+    if let Err(e) = &code_before {
+        return Err(format!(
+            "main fails before the pipeline: {e}\n  stdout: {out_before:?}"
+        ));
+    }
+    let (out_after, code_after) = interpret(after, stdin);
+    if (&out_before, &code_before) == (&out_after, &code_after) {
+        return Ok(());
+    }
+    Err(format!(
+        "the pipeline changed what main does:\n  before: stdout {out_before:?}, exit {code_before:?}\n  after:  stdout {out_after:?}, exit {code_after:?}"
+    ))
+}
+
+/// Parses, checks and runs the pipeline on the input, giving the module before and after;
+/// the error says which step failed.
+fn run_pipeline(
+    input: &str,
+    spec: &Spec,
+    problems: &mut Vec<String>,
+) -> Result<(Module, Module), String> {
+    let m = parse_module(input).map_err(|e| format!("the input does not parse: {e}"))?;
+    let printed = print_module(&m);
+    match parse_module(&printed) {
+        Ok(again) if print_module(&again) == printed => {}
+        Ok(again) => problems.push(format!(
+            "the input does not round-trip (parse, print, parse, print):\n{}",
+            line_diff(&printed, &print_module(&again))
+        )),
+        Err(e) => problems.push(format!("the printed input does not parse: {e}")),
+    }
+    verify_module(&m).map_err(|e| format!("the input does not verify:\n{e}"))?;
+    let mut pm = PassManager::parse(&spec.pipeline)?;
+    pm.verify_each = true;
+    let mut out = m.clone();
+    pm.run(&mut out, &mut std::io::sink())?;
+    verify_module(&out).map_err(|e| format!("the output does not verify:\n{e}"))?;
+    Ok((m, out))
+}
+
+/// Checks one file; with `bless`, a wrong or missing expectation is not a problem but gives
+/// the file to write instead.
+fn check(case: &Case, bless: bool) -> Outcome {
+    let mut outcome = Outcome::default();
+    let (input, expectation) = match split(case) {
+        Ok(parts) => parts,
+        Err(e) => {
+            outcome.problems.push(e);
+            return outcome;
+        }
+    };
+    let spec = match read_spec(input) {
+        Ok(spec) => spec,
+        Err(e) => {
+            outcome.problems.push(e);
+            return outcome;
+        }
+    };
+    let problems = &mut outcome.problems;
+    let result = run_pipeline(input, &spec, problems);
+    if let Some(wanted) = &spec.error {
+        if !matches!(expectation, Expectation::Missing) {
+            problems.push("a file with '; ERROR:' has no expected output".to_string());
+        }
+        match result {
+            Err(e) if e.contains(wanted.as_str()) => {}
+            Err(e) => problems.push(format!(
+                "expected an error containing {wanted:?}, got:\n{e}"
+            )),
+            Ok(_) => problems.push(format!(
+                "expected an error containing {wanted:?}, but everything succeeded"
+            )),
+        }
+        return outcome;
+    }
+    let (before, after) = match result {
+        Ok(pair) => pair,
+        Err(e) => {
+            problems.push(e);
+            return outcome;
+        }
+    };
+    let actual = print_module(&after);
+    match parse_module(&actual) {
+        Ok(again) if print_module(&again) == actual => {}
+        _ => problems.push("the printed output does not read back to itself".to_string()),
+    }
+    let expected = match &expectation {
+        Expectation::Inline(end) => Some(&case.text[*end..]),
+        Expectation::Sidecar(s) => Some(s.as_str()),
+        Expectation::Missing => None,
+    };
+    if expected != Some(actual.as_str()) {
+        if bless {
+            outcome.blessed = Some(match expectation {
+                Expectation::Inline(end) => Blessed::Ir(format!("{}{actual}", &case.text[..end])),
+                Expectation::Sidecar(_) => Blessed::Sidecar(actual.clone()),
+                Expectation::Missing => {
+                    let sep = if input.ends_with('\n') { "" } else { "\n" };
+                    Blessed::Ir(format!("{input}{sep}{EXPECT}\n{actual}"))
+                }
+            });
+        } else if let Some(expected) = expected {
+            problems.push(format!(
+                "the output differs from the expectation:\n{}",
+                line_diff(expected, &actual)
+            ));
+        } else {
+            problems.push(
+                "no expected output: run `BLESS=1 cargo test -p middle --test ir_files`, then review it"
+                    .to_string(),
+            );
+        }
+    }
+    if before.functions.iter().any(|f| f.name == "main") {
+        if let Err(e) = same_behaviour(&before, &after, &spec.stdin) {
+            problems.push(e);
+        }
+    }
+    outcome
+}
+
+/// Every `.ir` file under `dir`, sorted, and every `.expected` file without its `.ir`.
+fn collect(dir: &Path, files: &mut Vec<PathBuf>, orphans: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, files, orphans);
+        } else if path.extension().is_some_and(|x| x == "ir") {
+            files.push(path);
+        } else if path.extension().is_some_and(|x| x == "expected")
+            && !path.with_extension("ir").exists()
+        {
+            orphans.push(path);
+        }
+    }
+}
+
+#[test]
+fn ir_files() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bless = std::env::var_os("BLESS").is_some_and(|v| v != "0" && !v.is_empty());
+    let (mut files, mut orphans) = (Vec::new(), Vec::new());
+    collect(&crate_dir.join("tests/ir"), &mut files, &mut orphans);
+    assert!(!files.is_empty(), "no .ir files under tests/ir");
+    let relative = |p: &Path| p.strip_prefix(crate_dir).unwrap_or(p).display().to_string();
+    let mut failures: Vec<String> = orphans
+        .iter()
+        .map(|p| {
+            format!(
+                "FAIL {}: a .expected file without its .ir file",
+                relative(p)
+            )
+        })
+        .collect();
+    for path in &files {
+        let sidecar_path = path.with_extension("expected");
+        let case = Case {
+            name: relative(path),
+            text: std::fs::read_to_string(path).unwrap(),
+            sidecar: std::fs::read_to_string(&sidecar_path).ok(),
+        };
+        // A pass that panics fails its file, not the whole run.
+        let outcome = std::panic::catch_unwind(|| check(&case, bless)).unwrap_or_else(|payload| {
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            Outcome {
+                problems: vec![format!("panicked: {message}")],
+                blessed: None,
+            }
+        });
+        if let Some(blessed) = outcome.blessed {
+            match blessed {
+                Blessed::Ir(text) => std::fs::write(path, text).unwrap(),
+                Blessed::Sidecar(text) => std::fs::write(&sidecar_path, text).unwrap(),
+            }
+            eprintln!("blessed {}", case.name);
+        }
+        if !outcome.problems.is_empty() {
+            failures.push(format!(
+                "FAIL {}:\n{}",
+                case.name,
+                outcome.problems.join("\n")
+            ));
+        }
+    }
+    eprintln!("{} IR files checked", files.len());
+    assert!(
+        failures.is_empty(),
+        "\n{}\n\n{} of {} IR files failed",
+        failures.join("\n\n"),
+        failures.len(),
+        files.len()
+    );
+}
+
+/// The runner itself, on files held in strings.
+mod runner {
+    use super::*;
+
+    const INPUT: &str = "\
+; RUN: --passes=const-fold
+func @main() -> i32 {
+bb0:
+  %0 = add 40, 2
+  ret %0
+}
+";
+
+    const OUTPUT: &str = "func @main() -> i32 {\nbb0:\n  ret 42\n}\n";
+
+    fn case(text: String, sidecar: Option<&str>) -> Case {
+        Case {
+            name: "test.ir".to_string(),
+            text,
+            sidecar: sidecar.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn a_right_expectation_passes_inline_or_beside() {
+        let inline = check(&case(format!("{INPUT}{EXPECT}\n{OUTPUT}"), None), false);
+        assert!(inline.problems.is_empty(), "{:?}", inline.problems);
+        let beside = check(&case(INPUT.to_string(), Some(OUTPUT)), false);
+        assert!(beside.problems.is_empty(), "{:?}", beside.problems);
+    }
+
+    #[test]
+    fn a_wrong_expectation_fails_with_a_diff() {
+        let wrong = OUTPUT.replace("42", "41");
+        let outcome = check(&case(format!("{INPUT}{EXPECT}\n{wrong}"), None), false);
+        let report = outcome.problems.join("\n");
+        assert!(report.contains("-  ret 41\n+  ret 42\n"), "{report}");
+        assert!(outcome.blessed.is_none());
+    }
+
+    #[test]
+    fn a_missing_expectation_asks_for_bless() {
+        let outcome = check(&case(INPUT.to_string(), None), false);
+        assert!(
+            outcome.problems.join("\n").contains("BLESS=1"),
+            "{:?}",
+            outcome.problems
+        );
+    }
+
+    #[test]
+    fn bless_rewrites_only_the_expectation() {
+        let stale = format!("{INPUT}{EXPECT}\nfunc @main() -> i32 {{\nbb0:\n  ret 0\n}}\n");
+        let outcome = check(&case(stale, None), true);
+        assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
+        let fresh = format!("{INPUT}{EXPECT}\n{OUTPUT}");
+        assert_eq!(outcome.blessed, Some(Blessed::Ir(fresh)));
+        let appended = check(&case(INPUT.to_string(), None), true);
+        assert_eq!(
+            appended.blessed,
+            Some(Blessed::Ir(format!("{INPUT}{EXPECT}\n{OUTPUT}")))
+        );
+        let beside = check(&case(INPUT.to_string(), Some("stale\n")), true);
+        assert_eq!(beside.blessed, Some(Blessed::Sidecar(OUTPUT.to_string())));
+    }
+
+    #[test]
+    fn a_behaviour_change_is_reported_with_both_runs() {
+        let before =
+            parse_module("func @main() -> i32 {\nbb0:\n  call void @putint(1)\n  ret 3\n}\n")
+                .unwrap();
+        let after =
+            parse_module("func @main() -> i32 {\nbb0:\n  call void @putint(2)\n  ret 3\n}\n")
+                .unwrap();
+        let e = same_behaviour(&before, &after, "").unwrap_err();
+        assert!(e.contains("stdout \"1\", exit Ok(3)"), "{e}");
+        assert!(e.contains("stdout \"2\", exit Ok(3)"), "{e}");
+        assert!(same_behaviour(&before, &before, "").is_ok());
+    }
+
+    #[test]
+    fn error_files_need_the_named_error() {
+        let bad_pass = "; RUN: --passes=dce,gvn\n; ERROR: unknown pass 'gvn'\nfunc @f() -> void {\nbb0:\n  ret\n}\n";
+        assert!(check(&case(bad_pass.to_string(), None), false)
+            .problems
+            .is_empty());
+        let other = bad_pass.replace("'gvn'", "'licm'");
+        assert!(!check(&case(other, None), false).problems.is_empty());
+        let fine = bad_pass.replace(",gvn", "");
+        let report = check(&case(fine, None), false).problems.join("\n");
+        assert!(report.contains("everything succeeded"), "{report}");
+    }
+
+    #[test]
+    fn directives_are_checked() {
+        let xfail = format!("; XFAIL\n{INPUT}{EXPECT}\n{OUTPUT}");
+        assert!(check(&case(xfail, None), false).problems[0].contains("XFAIL"));
+        let typo = format!("; CHECK: x\n{INPUT}{EXPECT}\n{OUTPUT}");
+        assert!(check(&case(typo, None), false).problems[0].contains("unknown directive"));
+        let no_run = format!("{}{EXPECT}\n{OUTPUT}", INPUT.replace("; RUN", "; run"));
+        assert!(check(&case(no_run, None), false).problems[0].contains("RUN"));
+    }
+}
