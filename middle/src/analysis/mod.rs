@@ -1,10 +1,16 @@
-//! Analyses of a function's control flow.
+//! Analyses of a function's control flow and of a module's calls and memory effects.
 
+pub mod call_graph;
 pub mod cfg;
 pub mod dominators;
 pub mod idf;
 pub mod loops;
+pub mod module_facts;
+pub mod postdom;
 
+pub use call_graph::CallGraph;
 pub use cfg::Cfg;
 pub use dominators::DomTree;
-pub use loops::LoopInfo;
+pub use loops::{Loop, LoopInfo};
+pub use module_facts::{FunctionSummary, ModuleFacts};
+pub use postdom::PostDomTree;
