@@ -8,8 +8,8 @@
 //! each one not yet known to reach the virtual exit gets an edge to it, as if it returned,
 //! and everything that reaches it is then settled. For `while (1) { A; B; }` the block
 //! ending the body is attached, so the header is post-dominated by the body. Every reachable
-//! block thus has a post-dominator chain ending at the virtual exit; the blocks attached
-//! directly to it (its children in the tree) are `roots()`.
+//! block thus has a post-dominator chain ending at the virtual exit. The blocks with an edge
+//! to it are `exit_predecessors()`; its children in the tree are `roots()`.
 
 use super::cfg::Cfg;
 use crate::ir::{Block, Function, InstKind};
@@ -23,6 +23,8 @@ pub struct PostDomTree {
     children: Vec<Vec<Block>>,
     /// The children of the virtual exit.
     roots: Vec<Block>,
+    /// The blocks with an edge to the virtual exit.
+    exit_preds: Vec<Block>,
     level: Vec<u32>,
     pre: Vec<u32>,
     post: Vec<u32>,
@@ -50,10 +52,16 @@ impl PostDomTree {
                 children[p as usize].push(Block(b));
             }
         }
+        let exit_preds = graph.vertex[1..]
+            .iter()
+            .map(|&b| Block(b))
+            .filter(|b| graph.from_exit[b.index()])
+            .collect();
         let mut tree = PostDomTree {
             ipdom,
             children,
             roots,
+            exit_preds,
             level: vec![0; n],
             pre: vec![NONE; n],
             post: vec![NONE; n],
@@ -98,10 +106,15 @@ impl PostDomTree {
         (i != NONE).then_some(Block(i))
     }
 
-    /// The blocks whose immediate post-dominator is the virtual exit: the returning blocks
-    /// and the blocks attached for regions that never return, in DFS order.
+    /// The blocks whose immediate post-dominator is the virtual exit, in DFS order.
     pub fn roots(&self) -> &[Block] {
         &self.roots
+    }
+
+    /// The blocks given an edge to the virtual exit: those ending in `ret`, in reverse
+    /// post-order, then those attached for regions that never return.
+    pub fn exit_predecessors(&self) -> &[Block] {
+        &self.exit_preds
     }
 
     pub fn children(&self, b: Block) -> &[Block] {
