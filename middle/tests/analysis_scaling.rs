@@ -62,7 +62,9 @@ fn ten_thousand_nested_loops() {
     let cfg = timed("nested loops: cfg", || Cfg::new(&f));
     let dom = timed("nested loops: dominator tree", || DomTree::new(&f, &cfg));
     let li = timed("nested loops: loop info", || LoopInfo::new(&f, &cfg, &dom));
-    let pdom = timed("nested loops: post-dominator tree", || PostDomTree::new(&f, &cfg));
+    let pdom = timed("nested loops: post-dominator tree", || {
+        PostDomTree::new(&f, &cfg)
+    });
     assert_eq!(li.loops.len(), DEPTH as usize);
     let innermost = &li.loops[DEPTH as usize - 1];
     assert_eq!(innermost.header, Block(4 * DEPTH - 3));
@@ -84,7 +86,9 @@ fn ten_thousand_nested_ifs() {
     let cfg = timed("nested ifs: cfg", || Cfg::new(&f));
     let dom = timed("nested ifs: dominator tree", || DomTree::new(&f, &cfg));
     let li = timed("nested ifs: loop info", || LoopInfo::new(&f, &cfg, &dom));
-    let pdom = timed("nested ifs: post-dominator tree", || PostDomTree::new(&f, &cfg));
+    let pdom = timed("nested ifs: post-dominator tree", || {
+        PostDomTree::new(&f, &cfg)
+    });
     assert!(li.loops.is_empty());
     for k in [1, 2, DEPTH / 2, DEPTH] {
         assert_eq!(pdom.ipdom(Block(4 * k - 3)), Some(Block(4 * k)));

@@ -309,7 +309,12 @@ fn loops_match_brute_force_on_random_graphs() {
             exits.sort_by_key(|&b| cfg.rpo_index(b));
             assert_eq!(l.exits, exits, "round {round}");
             assert_eq!(l.exiting, exiting, "round {round}");
-            let latches: Vec<Block> = cfg.preds(*h).iter().copied().filter(|&p| inside(p)).collect();
+            let latches: Vec<Block> = cfg
+                .preds(*h)
+                .iter()
+                .copied()
+                .filter(|&p| inside(p))
+                .collect();
             assert_eq!(l.latches, latches, "round {round}");
         }
         for &b in cfg.rpo() {
@@ -317,5 +322,8 @@ fn loops_match_brute_force_on_random_graphs() {
             assert_eq!(li.depth(b) as usize, holding, "round {round}");
         }
     }
-    assert!(seen_loops > 300, "the graphs should have loops: {seen_loops}");
+    assert!(
+        seen_loops > 300,
+        "the graphs should have loops: {seen_loops}"
+    );
 }

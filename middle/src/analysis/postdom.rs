@@ -41,9 +41,8 @@ impl PostDomTree {
         let mut children = vec![Vec::new(); n];
         let mut roots = Vec::new();
         // DFS order puts every block after its immediate post-dominator.
-        for w in 1..graph.vertex.len() {
-            let b = graph.vertex[w];
-            let d = idom[w] as usize;
+        for (&b, &d) in graph.vertex.iter().zip(&idom).skip(1) {
+            let d = d as usize;
             if d == 0 {
                 roots.push(Block(b));
             } else {
@@ -241,7 +240,10 @@ impl ReverseDfs {
             let b = self.vertex[w] as usize;
             // Predecessors in the reverse CFG: the block's successors, and the virtual exit.
             let exit = self.from_exit[b].then_some(0);
-            let succs = cfg.succs(Block(b as u32)).iter().map(|s| self.number[s.index()]);
+            let succs = cfg
+                .succs(Block(b as u32))
+                .iter()
+                .map(|s| self.number[s.index()]);
             for v in exit.into_iter().chain(succs) {
                 let u = eval(v, &mut ancestor, &mut label, &semi, &mut path);
                 if semi[u as usize] < semi[w] {
