@@ -19,6 +19,7 @@
 use super::{CallGraph, Cfg};
 use crate::ir::{Callee, FuncId, Function, GlobalId, Inst, InstKind, Module, Type, Value};
 use frontend::runtime::RuntimeFn;
+use std::collections::VecDeque;
 
 /// What a function does that its callers can observe. Memory here is memory visible to the
 /// caller: globals and memory reached through pointer arguments; the function's own
@@ -124,8 +125,9 @@ impl ModuleFacts {
     }
 }
 
-/// Applies calls inside one component until its summaries stop changing; callees outside
-/// it are final already.
+/// Applies the calls of one component's functions until their summaries stop changing
+/// (callees outside the component are final already); a function is looked at again only
+/// when a callee inside the component has changed.
 fn propagate(scc: &[FuncId], cg: &CallGraph, scans: &[Scan], effects: &mut [Effects]) {
     if scc.iter().any(|&f| cg.is_recursive(f)) {
         for &f in scc {
@@ -133,7 +135,7 @@ fn propagate(scc: &[FuncId], cg: &CallGraph, scans: &[Scan], effects: &mut [Effe
         }
     }
     let mut queued = vec![true; scc.len()];
-    let mut queue: std::collections::VecDeque<usize> = (0..scc.len()).collect();
+    let mut queue: VecDeque<usize> = (0..scc.len()).collect();
     while let Some(k) = queue.pop_front() {
         queued[k] = false;
         let f = scc[k];
