@@ -23,8 +23,8 @@ pub struct CallGraph {
 impl CallGraph {
     pub fn new(m: &Module) -> CallGraph {
         let count = m.functions.len();
-        let mut callees: Vec<Vec<FuncId>> = vec![Vec::new(); count];
-        let mut callers: Vec<Vec<FuncId>> = vec![Vec::new(); count];
+        let mut callees: Vec<Vec<FuncId>> = (0..count).map(|_| Vec::new()).collect();
+        let mut callers: Vec<Vec<FuncId>> = (0..count).map(|_| Vec::new()).collect();
         // The last caller that listed each function as a callee.
         let mut listed_by = vec![NONE; count];
         for caller in m.function_ids() {

@@ -125,7 +125,7 @@ impl LoopInfo {
     /// Charges every edge to each loop it leaves.
     fn find_exits(&mut self, cfg: &Cfg) {
         let count = self.loops.len();
-        let mut exits: Vec<Vec<Block>> = vec![Vec::new(); count];
+        let mut exits: Vec<Vec<Block>> = (0..count).map(|_| Vec::new()).collect();
         for &u in cfg.rpo() {
             for &v in cfg.succs(u) {
                 let mut k = self.innermost(u);

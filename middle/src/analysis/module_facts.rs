@@ -16,7 +16,7 @@
 //! of the caller's argument `i` (an `alloca` of the caller: invisible; a global: a global
 //! access; a parameter of the caller: an access through it; unknown: a global access).
 
-use super::{CallGraph, Cfg};
+use super::CallGraph;
 use crate::ir::{Callee, FuncId, Function, GlobalId, Inst, InstKind, Module, Type, Value};
 use frontend::runtime::RuntimeFn;
 use std::collections::VecDeque;
@@ -370,15 +370,39 @@ fn pointer_args<'a>(
         .filter(|&(_, v)| f.value_type(v) == Type::Ptr)
 }
 
-/// Whether the control flow reachable from the entry has a cycle: an edge to a block no
-/// later in reverse post-order.
+/// Whether the control flow reachable from the entry has a cycle: a depth-first search
+/// meets a block that is still on its stack.
 fn has_cycle(f: &Function) -> bool {
-    let cfg = Cfg::new(f);
-    cfg.rpo().iter().any(|&u| {
-        cfg.succs(u)
-            .iter()
-            .any(|&s| cfg.rpo_index(s) <= cfg.rpo_index(u))
-    })
+    const NEW: u8 = 0;
+    const ON_STACK: u8 = 1;
+    const DONE: u8 = 2;
+    let Some(entry) = f.entry() else {
+        return false;
+    };
+    let mut state = vec![NEW; f.block_capacity()];
+    let mut stack = vec![(entry, 0usize)];
+    state[entry.index()] = ON_STACK;
+    while let Some((b, next)) = stack.last_mut() {
+        let b = *b;
+        match f.successors(b).get(*next) {
+            Some(&s) => {
+                *next += 1;
+                match state[s.index()] {
+                    NEW => {
+                        state[s.index()] = ON_STACK;
+                        stack.push((s, 0));
+                    }
+                    ON_STACK => return true,
+                    _ => {}
+                }
+            }
+            None => {
+                state[b.index()] = DONE;
+                stack.pop();
+            }
+        }
+    }
+    false
 }
 
 /// Roots of pointer values, memoised per instruction.

@@ -38,7 +38,7 @@ impl PostDomTree {
         let graph = ReverseDfs::new(f, cfg, n);
         let idom = graph.immediate_dominators(cfg);
         let mut ipdom = vec![NONE; n];
-        let mut children = vec![Vec::new(); n];
+        let mut children: Vec<Vec<Block>> = (0..n).map(|_| Vec::new()).collect();
         let mut roots = Vec::new();
         // DFS order puts every block after its immediate post-dominator.
         for (&b, &d) in graph.vertex.iter().zip(&idom).skip(1) {
@@ -234,7 +234,9 @@ impl ReverseDfs {
         let mut label: Vec<u32> = (0..count as u32).collect();
         let mut ancestor = vec![NONE; count];
         let mut idom = vec![0u32; count];
-        let mut bucket: Vec<Vec<u32>> = vec![Vec::new(); count];
+        // The vertices whose semidominator is each vertex, as linked lists.
+        let mut bucket = vec![NONE; count];
+        let mut next_in_bucket = vec![NONE; count];
         let mut path = Vec::new();
         for w in (1..count).rev() {
             let b = self.vertex[w] as usize;
@@ -250,16 +252,20 @@ impl ReverseDfs {
                     semi[w] = semi[u as usize];
                 }
             }
-            bucket[semi[w] as usize].push(w as u32);
+            let s = semi[w] as usize;
+            next_in_bucket[w] = bucket[s];
+            bucket[s] = w as u32;
             let p = self.parent[w];
             ancestor[w] = p;
-            for v in std::mem::take(&mut bucket[p as usize]) {
+            let mut v = std::mem::replace(&mut bucket[p as usize], NONE);
+            while v != NONE {
                 let u = eval(v, &mut ancestor, &mut label, &semi, &mut path);
                 idom[v as usize] = if semi[u as usize] < semi[v as usize] {
                     u
                 } else {
                     p
                 };
+                v = next_in_bucket[v as usize];
             }
         }
         for w in 1..count {
