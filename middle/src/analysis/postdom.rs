@@ -185,7 +185,7 @@ impl ReverseDfs {
                 .is_some_and(|t| matches!(f.kind(t), InstKind::Ret { .. }))
         });
         let mut stack = Vec::new();
-        for b in returns.collect::<Vec<_>>() {
+        for b in returns {
             dfs.visit_root(cfg, b, &mut stack);
         }
         for &b in cfg.rpo().iter().rev() {
