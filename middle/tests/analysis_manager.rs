@@ -49,6 +49,7 @@ fn pass(name: &'static str, run: fn(&mut Function, &mut FunctionContext) -> Pres
         name,
         description: "a pass of this test",
         kind: PassKind::Function(run),
+        needs_facts: false,
     })
 }
 
@@ -196,4 +197,65 @@ fn bisection_limit_counts_executions_inside_groups() {
          BISECT: NOT running pass (5) dce\n"
     );
     assert_eq!(executions.iter().filter(|e| e.ran).count(), 2);
+}
+
+thread_local! {
+    static PURE: RefCell<Vec<(String, bool)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records whether the module facts call each function pure.
+fn record_purity(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let pure = cx.facts().summary(cx.id).is_pure();
+    PURE.with(|p| p.borrow_mut().push((f.name.clone(), pure)));
+    Preserved::All
+}
+
+#[test]
+fn function_passes_read_module_facts_current_at_their_start() {
+    let input = "\
+@g = global i32 x 1
+
+func @bump() -> i32 {
+bb0:
+  %0 = load i32 @g
+  %1 = add %0, 1
+  ret %1
+}
+
+func @main() -> i32 {
+bb0:
+  %0 = call i32 @bump()
+  ret %0
+}
+";
+    let reader = || {
+        Step::Run(Pass {
+            name: "record-purity",
+            description: "records what the facts say",
+            kind: PassKind::Function(record_purity),
+            needs_facts: true,
+        })
+    };
+    PURE.with(|p| p.borrow_mut().clear());
+    // @bump returns a constant, so dce deletes its read of @g: the facts must see that.
+    let pm = PassManager::new(vec![reader(), Step::Run(find("dce").unwrap()), reader()]);
+    let mut m = parse_module(input).unwrap();
+    let bump = m.find_function("bump").unwrap();
+    let f = m.function_mut(bump);
+    let add = f.all_insts().nth(1).unwrap();
+    f.replace_all_uses(Value::Inst(add), Value::Int(5));
+    pm.run(&mut m, &mut std::io::sink()).unwrap();
+    PURE.with(|p| {
+        let seen: Vec<(String, bool)> = p.borrow().clone();
+        let expect = |name: &str, pure: bool| (name.to_string(), pure);
+        assert_eq!(
+            seen,
+            [
+                expect("bump", false),
+                expect("main", false),
+                expect("bump", true),
+                expect("main", true),
+            ]
+        );
+    });
 }

@@ -63,6 +63,7 @@ fn bisection_names_the_planted_pass() {
         name: "planted-bug",
         description: "turns multiplications into additions",
         kind: PassKind::Function(plant_bug),
+        needs_facts: false,
     };
     let names = ["mem2reg", "const-fold", "simplify-cfg", "dce"];
     let mut passes: Vec<Pass> = names.iter().map(|n| find(n).unwrap()).collect();

@@ -6,7 +6,7 @@
 //! To catch a pass that claims to preserve an analysis it broke, `stale` recomputes every
 //! cached analysis from scratch and compares it with the cached one.
 
-use super::{Cfg, DomTree, LoopInfo};
+use super::{Cfg, DomTree, LoopInfo, PostDomTree};
 use crate::ir::Function;
 use std::any::{Any, TypeId};
 use std::rc::Rc;
@@ -81,6 +81,14 @@ impl FunctionAnalysis for DomTree {
     }
 }
 
+impl FunctionAnalysis for PostDomTree {
+    const NAME: &'static str = "post-dominator tree";
+    const CFG_SHAPED: bool = true;
+    fn compute(f: &Function, analyses: &mut FunctionAnalyses) -> Self {
+        PostDomTree::new(f, &analyses.get::<Cfg>(f))
+    }
+}
+
 impl FunctionAnalysis for LoopInfo {
     const NAME: &'static str = "loop forest";
     const CFG_SHAPED: bool = true;
@@ -135,6 +143,10 @@ impl FunctionAnalyses {
     }
 
     pub fn dom(&mut self, f: &Function) -> Rc<DomTree> {
+        self.get(f)
+    }
+
+    pub fn postdom(&mut self, f: &Function) -> Rc<PostDomTree> {
         self.get(f)
     }
 

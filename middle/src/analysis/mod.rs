@@ -1,12 +1,19 @@
-//! Analyses of a function's control flow, and the manager that caches them for passes.
+//! Analyses of a function's control flow and of a module's calls and memory effects, and
+//! the manager that caches them for passes.
 
+pub mod call_graph;
 pub mod cfg;
 pub mod dominators;
 pub mod idf;
 pub mod loops;
 pub mod manager;
+pub mod module_facts;
+pub mod postdom;
 
+pub use call_graph::CallGraph;
 pub use cfg::Cfg;
 pub use dominators::DomTree;
-pub use loops::LoopInfo;
+pub use loops::{Loop, LoopInfo};
 pub use manager::{FunctionAnalyses, FunctionAnalysis, Preserved};
+pub use module_facts::{FunctionSummary, ModuleFacts};
+pub use postdom::PostDomTree;

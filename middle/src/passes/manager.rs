@@ -7,11 +7,12 @@
 
 use super::pipeline::{self, Step, FIXPOINT_ROUNDS};
 use super::{FunctionContext, Pass, PassKind};
-use crate::analysis::{FunctionAnalyses, Preserved};
+use crate::analysis::{FunctionAnalyses, ModuleFacts, Preserved};
 use crate::ir::printer::print_module;
 use crate::ir::verifier::verify_module;
 use crate::ir::{FuncId, Function, Module};
 use std::io::Write;
+use std::rc::Rc;
 
 /// Which passes to print the IR after.
 #[derive(Clone, Debug, Default)]
@@ -22,13 +23,23 @@ pub enum PrintAfter {
     Named(Vec<String>),
 }
 
-/// The analyses the manager keeps for a module: one cache per function.
+/// The analyses the manager keeps for a module: one cache per function, and the module's
+/// facts, dropped whenever a pass changes anything.
 #[derive(Default)]
 pub struct ModuleAnalyses {
     functions: Vec<FunctionAnalyses>,
+    facts: Option<Rc<ModuleFacts>>,
 }
 
 impl ModuleAnalyses {
+    /// The facts of `m`, from the cache or computed now.
+    pub fn facts(&mut self, m: &Module) -> Rc<ModuleFacts> {
+        Rc::clone(
+            self.facts
+                .get_or_insert_with(|| Rc::new(ModuleFacts::new(m))),
+        )
+    }
+
     /// The cache of function `id`.
     pub fn function(&mut self, id: FuncId) -> &mut FunctionAnalyses {
         &mut self.functions[id.index()]
@@ -42,6 +53,7 @@ impl ModuleAnalyses {
 
     fn clear(&mut self) {
         self.functions.clear();
+        self.facts = None;
     }
 }
 
@@ -195,15 +207,23 @@ impl Run<'_> {
         self.analyses.fit(m);
         match pass.kind {
             PassKind::Function(run) => {
+                let facts = pass.needs_facts.then(|| self.analyses.facts(m));
                 let mut all = Preserved::All;
                 for (index, f) in m.functions.iter_mut().enumerate() {
                     let id = FuncId(index as u32);
                     let analyses = self.analyses.function(id);
-                    let mut cx = FunctionContext { id, analyses };
+                    let mut cx = FunctionContext {
+                        id,
+                        analyses,
+                        facts: facts.clone(),
+                    };
                     let preserved = run(f, &mut cx);
                     analyses.invalidate(preserved);
                     Self::check_fresh(self.pm, pass, f, analyses)?;
                     all = all.meet(preserved);
+                }
+                if all.changed() {
+                    self.analyses.facts = None;
                 }
                 Ok(all)
             }
@@ -218,6 +238,9 @@ impl Run<'_> {
                     let analyses = self.analyses.function(FuncId(index as u32));
                     analyses.invalidate(preserved);
                     Self::check_fresh(self.pm, pass, f, analyses)?;
+                }
+                if preserved.changed() {
+                    self.analyses.facts = None;
                 }
                 Ok(preserved)
             }

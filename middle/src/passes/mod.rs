@@ -19,8 +19,9 @@ pub mod split_critical_edges;
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};
 pub use pipeline::Step;
 
-use crate::analysis::{FunctionAnalyses, Preserved};
+use crate::analysis::{FunctionAnalyses, ModuleFacts, Preserved};
 use crate::ir::{FuncId, Function, Module};
+use std::rc::Rc;
 
 /// What a function pass gets besides the function: the function's analyses and the
 /// module's facts, both kept by the manager.
@@ -28,6 +29,18 @@ pub struct FunctionContext<'a> {
     /// Which function of the module is being rewritten.
     pub id: FuncId,
     pub analyses: &'a mut FunctionAnalyses,
+    pub(crate) facts: Option<Rc<ModuleFacts>>,
+}
+
+impl FunctionContext<'_> {
+    /// Facts about the whole module (constant globals, function summaries, the call
+    /// graph), as they were when the pass started. Only for passes registered with
+    /// `needs_facts`, since computing them costs a sweep over the module.
+    pub fn facts(&self) -> &ModuleFacts {
+        self.facts
+            .as_deref()
+            .expect("a pass that reads module facts is registered with needs_facts")
+    }
 }
 
 /// How a pass runs.
@@ -46,6 +59,8 @@ pub struct Pass {
     pub name: &'static str,
     pub description: &'static str,
     pub kind: PassKind,
+    /// Whether a function pass reads `FunctionContext::facts`.
+    pub needs_facts: bool,
 }
 
 /// Every pass the command line can name.
@@ -54,31 +69,37 @@ pub const REGISTRY: &[Pass] = &[
         name: "mem2reg",
         description: "promote scalar stack variables to SSA values",
         kind: PassKind::Function(mem2reg::run),
+        needs_facts: false,
     },
     Pass {
         name: "const-fold",
         description: "fold constants and algebraic identities",
         kind: PassKind::Function(const_fold::run),
+        needs_facts: false,
     },
     Pass {
         name: "dce",
         description: "remove unused side-effect-free instructions",
         kind: PassKind::Function(dce::run),
+        needs_facts: false,
     },
     Pass {
         name: "simplify-cfg",
         description: "fold constant branches, delete unreachable blocks, merge blocks",
         kind: PassKind::Function(simplify_cfg::run),
+        needs_facts: false,
     },
     Pass {
         name: "dead-functions",
         description: "remove functions that main cannot reach",
         kind: PassKind::Module(dead_functions::run),
+        needs_facts: false,
     },
     Pass {
         name: "split-critical-edges",
         description: "give every critical edge a block of its own",
         kind: PassKind::Function(split_critical_edges::run),
+        needs_facts: false,
     },
 ];
 
