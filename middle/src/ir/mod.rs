@@ -6,9 +6,11 @@ mod instructions;
 mod module;
 mod opcode;
 pub mod parser;
+pub mod pattern;
 pub mod printer;
 pub mod semantics;
 mod types;
+mod value_key;
 pub mod verifier;
 
 pub use entities::{Block, FuncId, GlobalId, Inst, Use, Value};
@@ -17,3 +19,4 @@ pub use instructions::{BinaryOp, Callee, CastOp, FloatPred, InstData, InstKind, 
 pub use module::{Global, Module};
 pub use opcode::{Opcode, OpcodeInfo, Sides, SpecialConst};
 pub use types::Type;
+pub use value_key::{value_key, Immediate, ValueKey};
