@@ -99,7 +99,7 @@ pub enum Pattern {
     },
     Cast(CastOp, Box<Pattern>),
     /// Only in results: `op` applied to two bound constants.
-    Fold(BinaryOp, Var, Var),
+    Fold(Sel<BinaryOp>, Var, Var),
 }
 
 pub fn any() -> Pattern {
@@ -185,8 +185,8 @@ pub fn cast(op: CastOp, a: Pattern) -> Pattern {
 }
 
 /// In a result: the constant `op` computes from the constants bound to `a` and `b`.
-pub fn fold(op: BinaryOp, a: Var, b: Var) -> Pattern {
-    Pattern::Fold(op, a, b)
+pub fn fold(op: impl Into<Sel<BinaryOp>>, a: Var, b: Var) -> Pattern {
+    Pattern::Fold(op.into(), a, b)
 }
 
 impl Pattern {
@@ -210,6 +210,38 @@ enum Bound {
     Pred(IntPred),
 }
 
+/// What a `Sel` can select: an operation or a predicate, stored in bindings as a `Bound`.
+trait Selectable: Copy + PartialEq {
+    fn wrap(self) -> Bound;
+    fn unwrap(b: Bound) -> Option<Self>;
+}
+
+impl Selectable for BinaryOp {
+    fn wrap(self) -> Bound {
+        Bound::Op(self)
+    }
+
+    fn unwrap(b: Bound) -> Option<Self> {
+        match b {
+            Bound::Op(op) => Some(op),
+            _ => None,
+        }
+    }
+}
+
+impl Selectable for IntPred {
+    fn wrap(self) -> Bound {
+        Bound::Pred(self)
+    }
+
+    fn unwrap(b: Bound) -> Option<Self> {
+        match b {
+            Bound::Pred(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 /// What a successful match bound to each variable.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Bindings {
@@ -228,10 +260,21 @@ impl Bindings {
         }
     }
 
-    fn bind_sel<T: Copy + PartialEq>(&mut self, sel: Sel<T>, x: T, wrap: fn(T) -> Bound) -> bool {
+    /// Checks `x` against `sel`, binding it if `sel` is a variable.
+    fn bind_sel<T: Selectable>(&mut self, sel: Sel<T>, x: T) -> bool {
         match sel {
             Sel::Is(want) => want == x,
-            Sel::Bind(v) => self.bind(v, wrap(x)),
+            Sel::Bind(v) => self.bind(v, x.wrap()),
+        }
+    }
+
+    /// The operation or predicate `sel` names.
+    fn resolve<T: Selectable>(&self, sel: Sel<T>) -> T {
+        match sel {
+            Sel::Is(x) => x,
+            Sel::Bind(v) => self.slots[v.0 as usize]
+                .and_then(T::unwrap)
+                .unwrap_or_else(|| panic!("{v:?} is not bound to an operation or predicate")),
         }
     }
 
@@ -265,18 +308,12 @@ impl Bindings {
 
     /// The binary operation bound to `v`.
     pub fn op(&self, v: Var) -> BinaryOp {
-        match self.slots[v.0 as usize] {
-            Some(Bound::Op(op)) => op,
-            _ => panic!("{v:?} is not bound to an operation"),
-        }
+        self.resolve(Sel::Bind(v))
     }
 
     /// The comparison predicate bound to `v`.
     pub fn pred(&self, v: Var) -> IntPred {
-        match self.slots[v.0 as usize] {
-            Some(Bound::Pred(p)) => p,
-            _ => panic!("{v:?} is not bound to a predicate"),
-        }
+        self.resolve(Sel::Bind(v))
     }
 }
 
@@ -286,7 +323,7 @@ pub fn matches(f: &Function, v: Value, p: &Pattern) -> Option<Bindings> {
 }
 
 /// Matches every (value, pattern) goal, the last first; a commutable operation tries the
-/// swapped order with the remaining goals before the written one.
+/// written order with all remaining goals before the swapped one.
 fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Option<Bindings> {
     while let Some((v, p)) = goals.pop() {
         let kind = v.as_inst().map(|i| f.kind(i));
@@ -315,17 +352,19 @@ fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Op
                     args: [x, y],
                 }),
             ) => {
-                if !b.bind_sel(*op, actual, Bound::Op) {
+                if !b.bind_sel(*op, actual) {
                     return None;
                 }
                 if *commute && actual.is_commutative() {
-                    let mut swapped = goals.clone();
-                    swapped.extend([(x, &args[1]), (y, &args[0])]);
-                    if let Some(found) = solve(f, swapped, b) {
+                    let mut written = goals.clone();
+                    written.extend([(y, &args[1]), (x, &args[0])]);
+                    if let Some(found) = solve(f, written, b) {
                         return Some(found);
                     }
+                    goals.extend([(x, &args[1]), (y, &args[0])]);
+                } else {
+                    goals.extend([(y, &args[1]), (x, &args[0])]);
                 }
-                goals.extend([(y, &args[1]), (x, &args[0])]);
                 true
             }
             (Pattern::FNeg(sub), Some(&InstKind::FNeg { args: [x] })) => {
@@ -340,7 +379,7 @@ fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Op
                 }),
             ) => {
                 goals.extend([(y, &args[1]), (x, &args[0])]);
-                b.bind_sel(*pred, actual, Bound::Pred)
+                b.bind_sel(*pred, actual)
             }
             (
                 Pattern::Cast(op, sub),
@@ -417,31 +456,26 @@ pub fn build(f: &mut Function, before: Inst, result: &Pattern, b: &Bindings) -> 
         Pattern::Int(c) => return Value::Int(*c),
         Pattern::Float(bits) => return Value::Float(*bits),
         Pattern::Fold(op, x, y) => {
+            let op = b.resolve(*op);
             let bits = |v: Var| match b.value(v) {
                 Value::Int(c) => c as u32,
                 Value::Float(bits) => bits,
                 other => panic!("fold() of {v:?}, bound to the non-constant {other:?}"),
             };
-            let r = semantics::binary(*op, bits(*x), bits(*y));
+            let r = semantics::binary(op, bits(*x), bits(*y));
             return match op.ty() {
                 Type::F32 => Value::Float(r),
                 _ => Value::Int(r as i32),
             };
         }
         Pattern::Binary { op, args, .. } => {
-            let op = match *op {
-                Sel::Is(op) => op,
-                Sel::Bind(v) => b.op(v),
-            };
+            let op = b.resolve(*op);
             let args = [arg(&args[0]), arg(&args[1])];
             (InstKind::Binary { op, args }, op.ty())
         }
         Pattern::FNeg(sub) => (InstKind::FNeg { args: [arg(sub)] }, Type::F32),
         Pattern::Icmp { pred, args } => {
-            let pred = match *pred {
-                Sel::Is(p) => p,
-                Sel::Bind(v) => b.pred(v),
-            };
+            let pred = b.resolve(*pred);
             let args = [arg(&args[0]), arg(&args[1])];
             (InstKind::Icmp { pred, args }, Type::I1)
         }
