@@ -4,7 +4,9 @@ use middle::ir::parser::parse_module;
 use middle::ir::pattern::*;
 use middle::ir::printer::print_module;
 use middle::ir::verifier::verify_module;
-use middle::ir::{value_key, BinaryOp, CastOp, Function, Inst, IntPred, Module, Type, Value};
+use middle::ir::{
+    value_key, BinaryOp, CastOp, Function, Inst, IntPred, Module, Opcode, Type, Value,
+};
 use middle::passes::PassManager;
 
 /// A rule table as instruction combining will write it.
@@ -293,6 +295,32 @@ fn one_use_fails_on_shared_values() {
     let without_one_use = binary(OP, binary(OP, var(X), int_const(C1)), int_const(C2));
     let b = matches(f, value(f, 7), &without_one_use).unwrap();
     assert_eq!((b.op(OP), b.int(C1), b.int(C2)), (BinaryOp::Mul, 5, 6));
+}
+
+#[test]
+fn rules_can_be_filed_by_their_root_opcode() {
+    let roots: Vec<Option<Opcode>> = rules().iter().map(|r| r.pattern.root_opcode()).collect();
+    use Opcode::*;
+    assert_eq!(
+        roots,
+        [
+            Some(Add),
+            Some(Sub),
+            Some(Add),
+            None,
+            Some(Mul),
+            Some(FNeg),
+            Some(Icmp),
+            Some(SDiv),
+            Some(FMul),
+            Some(FpToSi),
+            Some(Sub),
+            Some(Add),
+            None,
+        ]
+    );
+    assert_eq!(one_use(bind(X, fneg(any()))).root_opcode(), Some(FNeg));
+    assert_eq!(var(X).root_opcode(), None);
 }
 
 #[test]

@@ -30,6 +30,7 @@
 use super::entities::{Inst, Value};
 use super::function::Function;
 use super::instructions::{BinaryOp, CastOp, InstKind, IntPred};
+use super::opcode::Opcode;
 use super::semantics;
 use super::types::Type;
 
@@ -190,6 +191,21 @@ pub fn fold(op: impl Into<Sel<BinaryOp>>, a: Var, b: Var) -> Pattern {
 }
 
 impl Pattern {
+    /// The opcode every value matching this pattern has, if the pattern fixes one: a pass
+    /// can file its rules by it, and `matches` rejects other values without work.
+    pub fn root_opcode(&self) -> Option<Opcode> {
+        match self {
+            Pattern::Bind(_, sub) | Pattern::OneUse(sub) => sub.root_opcode(),
+            Pattern::Binary {
+                op: Sel::Is(op), ..
+            } => Some(op.opcode()),
+            Pattern::FNeg(_) => Some(Opcode::FNeg),
+            Pattern::Icmp { .. } => Some(Opcode::Icmp),
+            Pattern::Cast(op, _) => Some(op.opcode()),
+            _ => None,
+        }
+    }
+
     /// Also match with the operands swapped when the matched operation is commutative.
     pub fn commute(self) -> Pattern {
         match self {
@@ -319,6 +335,11 @@ impl Bindings {
 
 /// Matches value `v` of `f` against `p`; the bindings of the first match found.
 pub fn matches(f: &Function, v: Value, p: &Pattern) -> Option<Bindings> {
+    if let Some(root) = p.root_opcode() {
+        if v.as_inst().map(|i| f.kind(i).opcode()) != Some(root) {
+            return None;
+        }
+    }
     solve(f, vec![(v, p)], Bindings::default())
 }
 
