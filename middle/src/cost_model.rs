@@ -124,11 +124,13 @@ fn lowering(kind: &InstKind) -> &'static [CostClass] {
         InstKind::Cast {
             op: CastOp::FpToSi, ..
         } => &[VfpConvert, Transfer],
-        // A variable index times a stride that is no power of two: `mov` the stride, `mla`.
+        // A variable index times a stride that is no power of two: `mov` the stride, `mul`,
+        // `add` (a power of two folds into the `add` as a shift, a constant index into its
+        // immediate).
         InstKind::Gep {
             args: [_, index],
             stride,
-        } if !index.is_constant() && !stride.is_power_of_two() => &[Alu, Multiply],
+        } if !index.is_constant() && !stride.is_power_of_two() => &[Alu, Multiply, Alu],
         _ => kind.opcode().info().cost_class.as_slice(),
     }
 }

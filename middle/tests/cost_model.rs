@@ -176,7 +176,7 @@ fn instruction_costs_sizes_and_latencies() {
         (5, 2, 8),                  // sitofp: vmov, vcvt
         (5, 2, 8),                  // fptosi: vcvt, vmov
         (1, 1, 1),                  // gep, stride 4: add with a shift
-        (4, 2, 4),                  // gep, stride 12: mov, mla
+        (5, 3, 5),                  // gep, stride 12: mov, mul, add
         (1, 1, 1),                  // gep, constant index: add
         (3, 1, 4),                  // load
         (2, 1, 1),                  // store
@@ -209,13 +209,13 @@ fn block_cost_and_function_size_add_up_their_instructions() {
     assert_eq!(block_cost(f, blocks[0]), entry);
     assert_eq!(
         entry,
-        1 + 3 + 12 + 15 + 10 + 3 + 5 + 5 + 1 + 4 + 1 + 3 + 2 + 12 + 1 + 1 + 1
+        1 + 3 + 12 + 15 + 10 + 3 + 5 + 5 + 1 + 5 + 1 + 3 + 2 + 12 + 1 + 1 + 1
     );
     assert_eq!(block_cost(f, blocks[1]), 1);
     assert_eq!(block_cost(f, blocks[2]), 1);
     assert_eq!(
         function_size(f),
-        1 + 1 + 1 + 2 + 1 + 2 + 2 + 2 + 1 + 2 + 1 + 1 + 1 + 2 + 1 + 1 + 1 + 1 + 1
+        1 + 1 + 1 + 2 + 1 + 2 + 2 + 2 + 1 + 3 + 1 + 1 + 1 + 2 + 1 + 1 + 1 + 1 + 1
     );
     assert_eq!(function_size(&m.functions[0]), 1);
 }
