@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod bitset;
+pub mod cost_model;
 pub mod interp;
 pub mod ir;
 pub mod lower;

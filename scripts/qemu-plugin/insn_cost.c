@@ -10,20 +10,9 @@
  *                instructions between entering the one and entering the other are also
  *                counted separately, as the timed region.
  *
- * Weights (latency-flavoured, per instruction or per register moved):
- *   ALU, move, compare, branch ...................... 1
- *   multiply (mul, mla, mls, smull, ...) ............. 3
- *   integer divide (sdiv, udiv) ...................... 12
- *   load, per register (ldr*, ldm, pop) .............. 3
- *   store, per register (str*, stm, push) ............ 2
- *   VFP add, subtract, multiply, negate-multiply ..... 3
- *   VFP multiply-accumulate (vmla, vmls, vfma, ...) .. 5
- *   VFP divide ....................................... 10
- *   VFP square root .................................. 14
- *   VFP convert ...................................... 3
- *   VFP load, per register (vldr, vldm, vpop) ........ 3
- *   VFP store, per register (vstr, vstm, vpush) ...... 2
- *   core <-> VFP transfer (vmov r/s, vmrs, vmsr) ..... 2
+ * Weights: `enum weight` below, one per instruction class (latency-flavoured, per
+ * instruction or per register moved): ALU and branches 1, multiply 3, divide 12, load 3,
+ * store 2, VFP add/mul 3, VFP divide 10, ...
  *
  * Debian's qemu-user ships no plugin header, so the few API (version 1) declarations used
  * are written out here.
@@ -61,6 +50,29 @@ char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
 void qemu_plugin_outs(const char *string);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
+
+/* ---- weights ----------------------------------------------------------------------------- */
+
+/*
+ * The weight of each instruction class. middle/src/cost_model.rs mirrors this table (its
+ * CostClass::weight) and a test there reads this enum and compares, so keep one class per
+ * line, `W_NAME = weight,`, and use only these names for weights in weight() below.
+ */
+enum weight {
+    W_ALU = 1,          /* ALU, move, compare, branch */
+    W_MULTIPLY = 3,     /* mul, mla, mls, smull, ... */
+    W_DIVIDE = 12,      /* sdiv, udiv */
+    W_LOAD = 3,         /* per register: ldr*, ldm, pop */
+    W_STORE = 2,        /* per register: str*, stm, push */
+    W_VFP_ARITH = 3,    /* vadd, vsub, vmul, vnmul */
+    W_VFP_MUL_ACC = 5,  /* vmla, vmls, vnmla, vnmls, vfma, vfms, vfnma, vfnms */
+    W_VFP_DIVIDE = 10,  /* vdiv */
+    W_VFP_SQRT = 14,    /* vsqrt */
+    W_VFP_CONVERT = 3,  /* vcvt */
+    W_VFP_LOAD = 3,     /* per register: vldr, vldm, vpop */
+    W_VFP_STORE = 2,    /* per register: vstr, vstm, vpush */
+    W_TRANSFER = 2,     /* core <-> VFP: vmov r/s, vmrs, vmsr */
+};
 
 /* ---- counting ---------------------------------------------------------------------------- */
 
@@ -135,37 +147,37 @@ static uint64_t weight(const char *disas) {
     static const char *const stores[] = {"str", "stm", "push", 0};
 
     if (any_prefix(m, divides))
-        return 12;
+        return W_DIVIDE;
     if (any_prefix(m, fdiv))
-        return 10;
+        return W_VFP_DIVIDE;
     if (any_prefix(m, fsqrt))
-        return 14;
+        return W_VFP_SQRT;
     if (any_prefix(m, fmac))
-        return 5;
+        return W_VFP_MUL_ACC;
     if (any_prefix(m, fops))
-        return 3;
+        return W_VFP_ARITH;
     if (any_prefix(m, fcvt))
-        return 3;
+        return W_VFP_CONVERT;
     if (any_prefix(m, fload))
-        return 3 * (uint64_t)list_registers(operands);
+        return W_VFP_LOAD * (uint64_t)list_registers(operands);
     if (any_prefix(m, fstore))
-        return 2 * (uint64_t)list_registers(operands);
+        return W_VFP_STORE * (uint64_t)list_registers(operands);
     if (any_prefix(m, transfers))
-        return 2;
+        return W_TRANSFER;
     if (starts_with(m, "vmov")) {
         /* A move between a core and a VFP register costs a transfer. */
         int core = strstr(operands, "r") != NULL || strstr(operands, "ip") != NULL ||
                    strstr(operands, "lr") != NULL;
         int vfp = strstr(operands, "s") != NULL || strstr(operands, "d") != NULL;
-        return core && vfp ? 2 : 1;
+        return core && vfp ? W_TRANSFER : W_ALU;
     }
     if (any_prefix(m, muls))
-        return 3;
+        return W_MULTIPLY;
     if (any_prefix(m, loads))
-        return 3 * (uint64_t)(starts_with(m, "ldm") || starts_with(m, "pop") ? list_registers(operands) : 1);
+        return W_LOAD * (uint64_t)(starts_with(m, "ldm") || starts_with(m, "pop") ? list_registers(operands) : 1);
     if (any_prefix(m, stores))
-        return 2 * (uint64_t)(starts_with(m, "stm") || starts_with(m, "push") ? list_registers(operands) : 1);
-    return 1;
+        return W_STORE * (uint64_t)(starts_with(m, "stm") || starts_with(m, "push") ? list_registers(operands) : 1);
+    return W_ALU;
 }
 
 static void region_start(unsigned int vcpu, void *udata) {

@@ -57,11 +57,9 @@ impl BinaryOp {
         }
     }
 
+    /// Whether `a op b == b op a` bit for bit (see the opcode table: not the float ones).
     pub fn is_commutative(self) -> bool {
-        matches!(
-            self,
-            BinaryOp::Add | BinaryOp::Mul | BinaryOp::FAdd | BinaryOp::FMul
-        )
+        self.opcode().is_commutative()
     }
 }
 
@@ -241,10 +239,7 @@ impl InstKind {
     }
 
     pub fn is_terminator(&self) -> bool {
-        matches!(
-            self,
-            InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. }
-        )
+        self.opcode().is_terminator()
     }
 
     pub fn is_phi(&self) -> bool {
@@ -254,7 +249,7 @@ impl InstKind {
     /// Whether the instruction does something besides producing its result: writes memory,
     /// calls, or transfers control. Such instructions stay even when their result is unused.
     pub fn has_side_effects(&self) -> bool {
-        matches!(self, InstKind::Store { .. } | InstKind::Call { .. }) || self.is_terminator()
+        self.opcode().has_side_effects()
     }
 }
 

@@ -81,27 +81,22 @@ pub fn simplify(f: &Function, i: Inst) -> Option<Value> {
     }
 }
 
-/// Identities that hold for every value of the non-constant operand.
+/// Identities that hold for every value of the non-constant operand: the opcode table's
+/// identity and absorbing constants, `x - x == 0`, and `x % 1 == x % -1 == 0`.
 fn identity(op: BinaryOp, a: Value, b: Value) -> Option<Value> {
+    let opcode = op.opcode();
+    if let Some(x) = opcode.identity().and_then(|e| e.other_operand(a, b)) {
+        return Some(x);
+    }
+    if let Some(z) = opcode.absorbing() {
+        if z.other_operand(a, b).is_some() {
+            return Some(z.value);
+        }
+    }
     let is = |v: Value, c: i32| v == Value::Int(c);
-    let is_f = |v: Value, c: f32| v == Value::float(c);
     match op {
-        BinaryOp::Add if is(b, 0) => Some(a),
-        BinaryOp::Add if is(a, 0) => Some(b),
-        BinaryOp::Sub if is(b, 0) => Some(a),
         BinaryOp::Sub if a == b => Some(Value::Int(0)),
-        BinaryOp::Mul if is(b, 1) => Some(a),
-        BinaryOp::Mul if is(a, 1) => Some(b),
-        BinaryOp::Mul if is(a, 0) || is(b, 0) => Some(Value::Int(0)),
-        BinaryOp::SDiv if is(b, 1) => Some(a),
         BinaryOp::SRem if is(b, 1) || is(b, -1) => Some(Value::Int(0)),
-        // x + -0.0 is x for every x (including -0.0 and NaN); x * 1.0 and x / 1.0 too.
-        BinaryOp::FAdd if is_f(b, -0.0) => Some(a),
-        BinaryOp::FAdd if is_f(a, -0.0) => Some(b),
-        BinaryOp::FSub if is_f(b, 0.0) => Some(a),
-        BinaryOp::FMul if is_f(b, 1.0) => Some(a),
-        BinaryOp::FMul if is_f(a, 1.0) => Some(b),
-        BinaryOp::FDiv if is_f(b, 1.0) => Some(a),
         _ => None,
     }
 }
