@@ -47,15 +47,6 @@ pub fn defs_uses(mf: &MFunction, inst: &MInst, class: RegClass) -> (Vec<usize>, 
     (defs, uses)
 }
 
-/// Successor blocks of a block.
-pub fn successors(block: &MBlock) -> Vec<usize> {
-    block
-        .insts
-        .iter()
-        .filter_map(|i| i.targets().map(|t| t as usize))
-        .collect()
-}
-
 /// Registers of the class live at the end of each block.
 pub fn live_out(mf: &MFunction, class: RegClass) -> Vec<BitSet> {
     let n = PHYS_NODES + mf.vreg_classes.len();
@@ -74,15 +65,14 @@ pub fn live_out(mf: &MFunction, class: RegClass) -> Vec<BitSet> {
             }
         }
     }
-    let succs: Vec<Vec<usize>> = mf.blocks.iter().map(successors).collect();
     let mut live_in = vec![BitSet::new(n); blocks];
     let mut live_out = vec![BitSet::new(n); blocks];
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..blocks).rev() {
-            for &s in &succs[b] {
-                changed |= live_out[b].union_with(&live_in[s]);
+            for &s in &mf.blocks[b].succs {
+                changed |= live_out[b].union_with(&live_in[s.index()]);
             }
             let mut inside = live_out[b].clone();
             inside.subtract(&kill[b]);

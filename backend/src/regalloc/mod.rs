@@ -24,8 +24,7 @@ pub fn allocatable(class: RegClass) -> Vec<PReg> {
     }
 }
 
-/// Graph-colouring allocation of both register classes, then clean-up of the copies and
-/// reloads it leaves.
+/// Graph-colouring allocation of both register classes.
 pub fn graph(mf: &mut MFunction) {
     let mut unspillable = HashSet::new();
     let mut assignment: Vec<Option<PReg>> = Vec::new();
@@ -56,5 +55,4 @@ pub fn graph(mf: &mut MFunction) {
         }
     }
     mf.vreg_classes.clear();
-    crate::peephole::run(mf);
 }

@@ -40,7 +40,8 @@ fn replace(inst: &mut MInst, from: Reg, to: Reg) {
 }
 
 pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<VReg>) {
-    let spilled: HashSet<Reg> = spilled.iter().map(|&v| Reg::Virt(v)).collect();
+    let order: Vec<Reg> = spilled.iter().map(|&v| Reg::Virt(v)).collect();
+    let spilled: HashSet<Reg> = order.iter().copied().collect();
     // The defining instructions of each spilled register, in order.
     let mut defs: HashMap<Reg, Vec<MInst>> = HashMap::new();
     for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
@@ -53,7 +54,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
             }
         });
     }
-    let remat: HashSet<Reg> = spilled
+    let remat: HashSet<Reg> = order
         .iter()
         .copied()
         .filter(|r| {
@@ -61,7 +62,8 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
                 .is_some_and(|d| d.iter().all(is_rematerializable))
         })
         .collect();
-    let slots: HashMap<Reg, u32> = spilled
+    // Slots are numbered in the order of `spilled`, never in hash order.
+    let slots: HashMap<Reg, u32> = order
         .iter()
         .filter(|r| !remat.contains(r))
         .map(|&r| (r, mf.new_object(4)))
