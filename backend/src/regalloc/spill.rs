@@ -39,7 +39,17 @@ fn replace(inst: &mut MInst, from: Reg, to: Reg) {
     });
 }
 
-pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<VReg>) {
+/// A fresh virtual register, marked unspillable.
+fn new_temporary(mf: &mut MFunction, class: RegClass, unspillable: &mut Vec<bool>) -> Reg {
+    let t = mf.new_vreg(class);
+    unspillable.resize(mf.vreg_classes.len(), false);
+    unspillable[mf.vreg_classes.len() - 1] = true;
+    t
+}
+
+/// Rewrites the function so that the `spilled` registers live in stack slots or are
+/// recomputed; the temporaries this creates are marked in `unspillable` (by vreg index).
+pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>) {
     let order: Vec<Reg> = spilled.iter().map(|&v| Reg::Virt(v)).collect();
     let spilled: HashSet<Reg> = order.iter().copied().collect();
     // The defining instructions of each spilled register, in order.
@@ -97,10 +107,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
                         drop = true;
                         continue;
                     }
-                    let t = mf.new_vreg(class);
-                    if let Reg::Virt(tv) = t {
-                        unspillable.insert(tv);
-                    }
+                    let t = new_temporary(mf, class, unspillable);
                     for d in &defs[&v] {
                         let mut copy = d.clone();
                         replace(&mut copy, v, t);
@@ -109,10 +116,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
                     replace(&mut inst, v, t);
                     continue;
                 }
-                let t = mf.new_vreg(class);
-                if let Reg::Virt(tv) = t {
-                    unspillable.insert(tv);
-                }
+                let t = new_temporary(mf, class, unspillable);
                 let addr = Addr::Slot(Slot::Local(slots[&v]), 0);
                 if used {
                     out.push(match class {
