@@ -45,19 +45,23 @@ struct Cli {
     #[arg(long)]
     verify_each: bool,
 
-    /// Print the IR to stderr after each execution of the named passes.
+    /// Print to stderr after each execution of the named passes what they produce: the IR,
+    /// or for the back end's passes (split-critical-edges, isel, regalloc, peephole, emit)
+    /// each function's IR, machine IR or the assembly.
     #[arg(long, value_name = "PASS", value_delimiter = ',')]
     print_after: Vec<String>,
 
-    /// Print the IR to stderr after every pass.
+    /// Print to stderr after every pass (IR and back end) what it produces.
     #[arg(long)]
     print_after_all: bool,
 
-    /// Report on stderr how long each pass and each back-end stage takes.
+    /// Report on stderr how long each pass takes (the back end's summed over functions).
     #[arg(long)]
     time_passes: bool,
 
     /// Run only the first N pass executions; list on stderr which ran and which did not.
+    /// The back end's passes are numbered on after the IR passes; its required ones
+    /// (all but peephole) always run.
     #[arg(long, value_name = "N")]
     opt_bisect_limit: Option<usize>,
 
@@ -157,25 +161,21 @@ fn run(cli: &Cli) -> ExitCode {
     }
     let mut module = source.module();
     drop(source);
-    if let Err(e) = optimise(cli, &pm, &mut module) {
-        return fail(2, format!("internal error: {e}"));
-    }
+    let ir_executions = match optimise(cli, &pm, &mut module) {
+        Ok(n) => n,
+        Err(e) => return fail(2, format!("internal error: {e}")),
+    };
     if cli.emit_ir {
         return write_output(cli, "ir", &middle::ir::printer::print_module(&module));
     }
     if cli.run {
         return interpret(&module, cli.max_steps.unwrap_or(u64::MAX));
     }
-    let (assembly, timings) = backend::compile(&module, cli.opt_level);
-    if cli.time_passes {
-        for (stage, t) in [
-            ("instruction selection", timings.selection),
-            ("register allocation", timings.allocation),
-            ("emission", timings.emission),
-        ] {
-            eprintln!("time: back end {stage}: {:.3} ms", t.as_secs_f64() * 1e3);
-        }
-    }
+    let options = backend_options(cli, ir_executions);
+    let assembly = match backend::compile_with(&module, &options, &mut std::io::stderr()) {
+        Ok((assembly, _)) => assembly,
+        Err(e) => return fail(2, format!("internal error: {e}")),
+    };
     write_output(cli, "s", &assembly)
 }
 
@@ -199,17 +199,37 @@ fn pass_manager(cli: &Cli) -> Result<middle::passes::PassManager, String> {
     Ok(pm)
 }
 
-/// Verifies the starting module if asked, then runs the passes.
+/// Verifies the starting module if asked, then runs the passes; returns how many pass
+/// executions there were.
 fn optimise(
     cli: &Cli,
     pm: &middle::passes::PassManager,
     module: &mut middle::ir::Module,
-) -> Result<(), String> {
+) -> Result<usize, String> {
     if cli.verify_each {
         middle::ir::verifier::verify_module(module)
             .map_err(|e| format!("IR invalid before the passes:\n{e}"))?;
     }
-    pm.run(module, &mut std::io::stderr()).map(|_| ())
+    pm.run(module, &mut std::io::stderr()).map(|e| e.len())
+}
+
+/// The back end's share of the command line: its pass executions are numbered on after
+/// the `ir_executions` IR pass executions, and bisect within what those left of the limit.
+fn backend_options(cli: &Cli, ir_executions: usize) -> backend::BackendOptions {
+    let mut print_after = cli.print_after.clone();
+    if cli.print_after_all {
+        print_after.push("all".to_string());
+    }
+    backend::BackendOptions {
+        opt_level: cli.opt_level,
+        print_after,
+        time_passes: cli.time_passes,
+        verify_each: cli.verify_each,
+        bisect_limit: cli
+            .opt_bisect_limit
+            .map(|limit| limit.saturating_sub(ir_executions)),
+        first_execution_number: ir_executions + 1,
+    }
 }
 
 /// The bisect mode: see `Cli::bisect_oracle`.
@@ -231,7 +251,9 @@ fn bisect(cli: &Cli, source: &Source, pm: &middle::passes::PassManager, oracle: 
     };
     let is_good = |n: usize| {
         let m = after(n);
-        let (assembly, _) = backend::compile(&m, cli.opt_level);
+        let Ok(assembly) = backend::compile(&m, cli.opt_level) else {
+            return false;
+        };
         let written = std::fs::write(dir.join("program.s"), assembly).and_then(|()| {
             std::fs::write(
                 dir.join("program.ir"),

@@ -17,23 +17,15 @@ pub struct Emitter {
 }
 
 fn reg(r: Reg) -> String {
-    match r {
-        Reg::Phys(p) => p.to_string(),
-        Reg::Virt(v) => format!("v{}", v.0),
-    }
+    r.to_string()
 }
 
 fn op2(o: Operand2) -> String {
-    match o {
-        Operand2::Imm(v) => format!("#{v}"),
-        Operand2::Reg(r) => reg(r),
-        Operand2::Lsl(r, 0) => reg(r),
-        Operand2::Lsl(r, s) => format!("{}, lsl #{s}", reg(r)),
-    }
+    o.to_string()
 }
 
-fn label(func: usize, block: u32) -> String {
-    format!(".L{func}_{block}")
+fn label(func: usize, block: MBlockId) -> String {
+    format!(".L{func}_{}", block.0)
 }
 
 impl Emitter {
@@ -92,10 +84,11 @@ impl Emitter {
             self.line(format!("vpush {}", float_list(frame.saved_float)));
         }
         self.adjust_sp("sub", frame.frame_bytes);
-        for (b, block) in mf.blocks.iter().enumerate() {
-            let _ = writeln!(self.out, "{}:", label(index, b as u32));
-            for inst in &block.insts {
-                self.inst(index, b as u32, inst, &frame);
+        for (position, &b) in mf.layout.iter().enumerate() {
+            let _ = writeln!(self.out, "{}:", label(index, b));
+            let next = mf.layout.get(position + 1).copied();
+            for inst in &mf.block(b).insts {
+                self.inst(index, next, inst, &frame);
             }
         }
         self.line(format!(".size {sym}, .-{sym}"));
@@ -177,7 +170,9 @@ impl Emitter {
         self.line(format!("{mnemonic} {}, {m}", reg(r)));
     }
 
-    fn inst(&mut self, func: usize, block: u32, inst: &MInst, frame: &Frame) {
+    /// Writes one instruction of function `func`; `next` is the block after this one in
+    /// the layout, to which a branch falls through.
+    fn inst(&mut self, func: usize, next: Option<MBlockId>, inst: &MInst, frame: &Frame) {
         match inst {
             MInst::Mov { cond, rd, src } => {
                 let c = cond.map_or("", Cond::name);
@@ -253,7 +248,7 @@ impl Emitter {
                 }
             }
             MInst::B { target } => {
-                if *target != block + 1 {
+                if Some(*target) != next {
                     self.line(format!("b {}", label(func, *target)));
                 }
             }

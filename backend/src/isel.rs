@@ -20,14 +20,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
     let mut s = Selector {
         m,
         f,
-        mf: MFunction {
-            symbol: symbol(&f.name),
-            global: f.name == "main",
-            blocks: Vec::new(),
-            vreg_classes: Vec::new(),
-            objects: Vec::new(),
-            outgoing_bytes: 0,
-        },
+        mf: MFunction::new(symbol(&f.name), f.name == "main"),
         block_index: HashMap::new(),
         values: HashMap::new(),
         allocas: HashMap::new(),
@@ -63,7 +56,7 @@ struct Selector<'a> {
     m: &'a Module,
     f: &'a Function,
     mf: MFunction,
-    block_index: HashMap<Block, u32>,
+    block_index: HashMap<Block, MBlockId>,
     /// The virtual register of each instruction result and parameter.
     values: HashMap<Value, Reg>,
     /// The stack object of each `alloca`.
@@ -78,8 +71,9 @@ impl Selector<'_> {
         let f = self.f;
         let cfg = Cfg::new(f);
         let loops = LoopInfo::new(f, &cfg, &DomTree::new(f, &cfg));
-        for (n, b) in f.blocks().enumerate() {
-            self.block_index.insert(b, n as u32);
+        for b in f.blocks() {
+            let id = self.mf.add_block(loops.depth(b));
+            self.block_index.insert(b, id);
         }
         for p in 0..f.params.len() as u32 {
             let r = self.mf.new_vreg(class_of(f.params[p as usize]));
@@ -108,18 +102,19 @@ impl Selector<'_> {
             if Some(b) == f.entry() {
                 self.receive_params();
             }
+            let mut succs = Vec::new();
             for i in f.block_insts(b).collect::<Vec<_>>() {
                 let kind = f.kind(i);
                 if kind.is_terminator() {
                     self.phi_copies(b);
-                    self.terminator(i);
+                    succs = self.terminator(i);
                 } else if !kind.is_phi() && !self.skipped.contains(&i) {
                     self.inst(i);
                 }
             }
-            let insts = std::mem::take(&mut self.cur);
-            let loop_depth = loops.depth(b);
-            self.mf.blocks.push(MBlock { insts, loop_depth });
+            let block = self.mf.block_mut(self.block_index[&b]);
+            block.insts = std::mem::take(&mut self.cur);
+            block.succs = succs;
         }
     }
 
@@ -642,11 +637,13 @@ impl Selector<'_> {
         }
     }
 
-    fn terminator(&mut self, i: Inst) {
+    /// Selects the terminator `i`; returns the successor list of its block.
+    fn terminator(&mut self, i: Inst) -> Vec<MBlockId> {
         match *self.f.kind(i) {
             InstKind::Br { targets: [t] } => {
                 let target = self.block_index[&t];
                 self.emit(MInst::B { target });
+                vec![target]
             }
             InstKind::CondBr {
                 args: [c],
@@ -673,6 +670,11 @@ impl Selector<'_> {
                 self.emit(MInst::B {
                     target: else_target,
                 });
+                if then_target == else_target {
+                    vec![then_target]
+                } else {
+                    vec![then_target, else_target]
+                }
             }
             InstKind::Ret { args } => {
                 let mut uses = Vec::new();
@@ -690,6 +692,7 @@ impl Selector<'_> {
                     uses.push(Reg::Phys(dst));
                 }
                 self.emit(MInst::Ret { uses });
+                Vec::new()
             }
             _ => unreachable!("not a terminator"),
         }

@@ -128,13 +128,12 @@ fn a_one_megabyte_program() {
     );
 }
 
+const SAMPLE: &str =
+    "int main() {\n  int i = 0, s = 0;\n  while (i < 10) { s = s + i; i = i + 1; }\n  putint(s);\n  return 0;\n}\n";
+
 fn sample_program() -> PathBuf {
     let path = temp_dir("passes").join("p.sy");
-    std::fs::write(
-        &path,
-        "int main() {\n  int i = 0, s = 0;\n  while (i < 10) { s = s + i; i = i + 1; }\n  putint(s);\n  return 0;\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&path, SAMPLE).unwrap();
     path
 }
 
@@ -218,4 +217,86 @@ fn run_executes_the_optimised_program() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(out.stdout, b"45");
+}
+
+/// Compiles the sample program at -O1 with only `mem2reg` and `dce` as IR passes (so that
+/// the back end's pass executions are numbered 3 to 7), plus `flags`; returns stderr.
+fn compile_sample_with(name: &str, flags: &[&str]) -> String {
+    let dir = temp_dir(name);
+    let (input, output) = (dir.join("p.sy"), dir.join("p.s"));
+    std::fs::write(&input, SAMPLE).unwrap();
+    let out = compiler()
+        .args(["-S", "-O1", "--passes=mem2reg,dce", "-o"])
+        .arg(&output)
+        .args(flags)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    let assembly = std::fs::read_to_string(&output).unwrap();
+    assert!(assembly.contains("main:"), "{assembly}");
+    stderr
+}
+
+#[test]
+fn print_after_regalloc_shows_the_allocated_machine_ir() {
+    let stderr = compile_sample_with("print-regalloc", &["--print-after=regalloc"]);
+    assert!(
+        stderr.starts_with("; machine IR after regalloc (execution 5)\nfunction main (global)\n"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("\tbl putint ; uses r0\n"), "{stderr}");
+    assert!(
+        !stderr.contains("%v"),
+        "virtual registers remain:\n{stderr}"
+    );
+    let selected = compile_sample_with("print-isel", &["--print-after=isel"]);
+    assert!(selected.contains("; machine IR after isel (execution 4)\n"));
+    assert!(selected.contains("%v"), "{selected}");
+}
+
+#[test]
+fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
+    let stderr = compile_sample_with("time", &["--time-passes"]);
+    let names: Vec<&str> = stderr
+        .lines()
+        .map(|l| {
+            let rest = l
+                .strip_prefix("time: pass (")
+                .unwrap_or_else(|| panic!("{l}"));
+            rest.split(':').next().unwrap_or("")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "1) mem2reg",
+            "2) dce",
+            "3) split-critical-edges",
+            "4) isel",
+            "5) regalloc",
+            "6) peephole",
+            "7) emit"
+        ],
+        "{stderr}"
+    );
+    assert!(stderr.lines().all(|l| l.ends_with(" ms")), "{stderr}");
+}
+
+#[test]
+fn bisect_limit_skips_the_peephole_but_runs_required_back_end_passes() {
+    let stderr = compile_sample_with("bisect-backend", &["--opt-bisect-limit=3"]);
+    assert_eq!(
+        stderr,
+        "BISECT: running pass (1) mem2reg\n\
+         BISECT: running pass (2) dce\n\
+         BISECT: running pass (3) split-critical-edges\n\
+         BISECT: running pass (4) isel\n\
+         BISECT: running pass (5) regalloc\n\
+         BISECT: NOT running pass (6) peephole\n\
+         BISECT: running pass (7) emit\n"
+    );
+    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=7"]);
+    assert!(all.contains("BISECT: running pass (6) peephole\n"), "{all}");
 }

@@ -4,11 +4,16 @@
 //! one), freeze and select spill candidates until the graph is empty, and colour in reverse.
 //! Spill candidates are chosen by spill cost (uses and defs weighted by 10^loop depth) over
 //! degree. Returns a colour per virtual register of the class, or the registers to spill.
+//!
+//! Every step costs time in proportion to the nodes and moves it touches: neighbours and
+//! moves are visited in place, Briggs's test stops at the K-th significant neighbour, and
+//! the spill worklist is a priority queue.
 
-use super::liveness::{defs_uses, live_out, node, PHYS_NODES};
+use super::adjacency::AdjSet;
+use super::liveness::{defs_uses, node, Liveness, PHYS_NODES};
+use super::node_set::NodeSet;
+use super::spill_queue::SpillQueue;
 use crate::mir::*;
-use middle::bitset::BitSet;
-use std::collections::HashSet;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum NodeState {
@@ -35,42 +40,6 @@ enum MoveState {
     Frozen,
 }
 
-/// The interference relation: a bit matrix for functions of moderate size, a hash set above.
-enum AdjSet {
-    Matrix(BitSet, usize),
-    Hash(HashSet<(u32, u32)>),
-}
-
-impl AdjSet {
-    fn new(n: usize) -> AdjSet {
-        if n <= 16_384 {
-            AdjSet::Matrix(BitSet::new(n * n), n)
-        } else {
-            AdjSet::Hash(HashSet::new())
-        }
-    }
-
-    fn contains(&self, u: usize, v: usize) -> bool {
-        match self {
-            AdjSet::Matrix(bits, n) => bits.contains(u * n + v),
-            AdjSet::Hash(set) => set.contains(&(u as u32, v as u32)),
-        }
-    }
-
-    fn insert(&mut self, u: usize, v: usize) {
-        match self {
-            AdjSet::Matrix(bits, n) => {
-                bits.insert(u * *n + v);
-                bits.insert(v * *n + u);
-            }
-            AdjSet::Hash(set) => {
-                set.insert((u as u32, v as u32));
-                set.insert((v as u32, u as u32));
-            }
-        }
-    }
-}
-
 pub enum Result {
     /// The colour of each node (physical register), for virtual registers of the class.
     Colored(Vec<Option<PReg>>),
@@ -92,22 +61,20 @@ struct Irc<'a> {
     move_state: Vec<MoveState>,
     simplify: Vec<u32>,
     freeze: Vec<u32>,
-    spill: Vec<u32>,
+    spill: SpillQueue,
     worklist_moves: Vec<u32>,
     select: Vec<u32>,
     cost: Vec<f64>,
-    /// Registers created by spilling: spilling them again would not help.
-    unspillable: &'a HashSet<VReg>,
+    /// Per virtual register, whether spilling created it: spilling it again would not help.
+    unspillable: &'a [bool],
+    /// Per node, the last Briggs's test that counted it.
+    counted: Vec<u32>,
+    tests: u32,
 }
 
 const INFINITE_DEGREE: usize = usize::MAX / 4;
 
-pub fn color(
-    mf: &MFunction,
-    class: RegClass,
-    colors: &[PReg],
-    unspillable: &HashSet<VReg>,
-) -> Result {
+pub fn color(mf: &MFunction, class: RegClass, colors: &[PReg], unspillable: &[bool]) -> Result {
     let n = PHYS_NODES + mf.vreg_classes.len();
     let mut irc = Irc {
         k: colors.len(),
@@ -123,11 +90,13 @@ pub fn color(
         move_state: Vec::new(),
         simplify: Vec::new(),
         freeze: Vec::new(),
-        spill: Vec::new(),
+        spill: SpillQueue::default(),
         worklist_moves: Vec::new(),
         select: Vec::new(),
         cost: vec![0.0; n],
         unspillable,
+        counted: vec![0; n],
+        tests: 0,
     };
     for p in 0..PHYS_NODES {
         if PReg(p as u8).class() == class {
@@ -165,12 +134,18 @@ impl Irc<'_> {
     }
 
     fn build(&mut self, mf: &MFunction, class: RegClass) {
-        let live_out = live_out(mf, class);
-        for (b, block) in mf.blocks.iter().enumerate() {
+        let liveness = Liveness::new(mf, class);
+        let mut live = NodeSet::new(self.state.len());
+        let (mut defs, mut uses) = (Vec::new(), Vec::new());
+        for b in mf.block_ids() {
+            let block = mf.block(b);
             let weight = 10f64.powi(block.loop_depth.min(6) as i32);
-            let mut live = live_out[b].clone();
+            live.clear();
+            for x in liveness.live_out(mf, b) {
+                live.insert(x);
+            }
             for inst in block.insts.iter().rev() {
-                let (defs, uses) = defs_uses(mf, inst, class);
+                defs_uses(mf, inst, class, &mut defs, &mut uses);
                 for &x in defs.iter().chain(&uses) {
                     self.cost[x] += weight;
                 }
@@ -211,14 +186,31 @@ impl Irc<'_> {
             return;
         }
         self.adj.insert(u, v);
-        if !self.is_precolored(u) {
-            self.adj_list[u].push(v as u32);
-            self.degree[u] += 1;
+        for (x, y) in [(u, v), (v, u)] {
+            if !self.is_precolored(x) {
+                self.adj_list[x].push(y as u32);
+                self.degree[x] += 1;
+                if self.state[x] == NodeState::Spill {
+                    // Its spill score fell.
+                    self.spill.push(x, self.spill_score(x));
+                }
+            }
         }
-        if !self.is_precolored(v) {
-            self.adj_list[v].push(u as u32);
-            self.degree[v] += 1;
+    }
+
+    /// Spill cost over degree; infinite for registers that spilling created.
+    fn spill_score(&self, u: usize) -> f64 {
+        let v = u - PHYS_NODES;
+        if self.unspillable.get(v).copied().unwrap_or(false) {
+            f64::INFINITY
+        } else {
+            self.cost[u] / self.degree[u].max(1) as f64
         }
+    }
+
+    fn push_spill(&mut self, u: usize) {
+        self.state[u] = NodeState::Spill;
+        self.spill.push(u, self.spill_score(u));
     }
 
     fn make_worklists(&mut self) {
@@ -227,8 +219,7 @@ impl Irc<'_> {
                 continue;
             }
             if self.degree[u] >= self.k {
-                self.state[u] = NodeState::Spill;
-                self.spill.push(u as u32);
+                self.push_spill(u);
             } else if self.move_related(u) {
                 self.state[u] = NodeState::Freeze;
                 self.freeze.push(u as u32);
@@ -266,37 +257,36 @@ impl Irc<'_> {
         None
     }
 
-    /// Neighbours still in the graph.
-    fn adjacent(&self, u: usize) -> Vec<usize> {
-        self.adj_list[u]
-            .iter()
-            .map(|&v| v as usize)
-            .filter(|&v| !matches!(self.state[v], NodeState::OnStack | NodeState::Coalesced))
-            .collect()
+    /// The `k`-th neighbour of `u` in its adjacency list if it is still in the graph.
+    /// Neighbours are visited by index so that the visitor may change the graph: none of
+    /// the steps visiting them changes `u`'s list or takes a node out of the graph.
+    fn adjacent_at(&self, u: usize, k: usize) -> Option<usize> {
+        let v = self.adj_list[u][k] as usize;
+        (!matches!(self.state[v], NodeState::OnStack | NodeState::Coalesced)).then_some(v)
     }
 
-    fn node_moves(&self, u: usize) -> Vec<usize> {
-        self.move_list[u]
-            .iter()
-            .map(|&m| m as usize)
-            .filter(|&m| matches!(self.move_state[m], MoveState::Active | MoveState::Worklist))
-            .collect()
+    /// Neighbours still in the graph.
+    fn adjacent(&self, u: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.adj_list[u].len()).filter_map(move |k| self.adjacent_at(u, k))
+    }
+
+    fn is_active(&self, m: usize) -> bool {
+        matches!(self.move_state[m], MoveState::Active | MoveState::Worklist)
     }
 
     fn move_related(&self, u: usize) -> bool {
-        self.move_list[u].iter().any(|&m| {
-            matches!(
-                self.move_state[m as usize],
-                MoveState::Active | MoveState::Worklist
-            )
-        })
+        self.move_list[u]
+            .iter()
+            .any(|&m| self.is_active(m as usize))
     }
 
     fn simplify_node(&mut self, u: usize) {
         self.state[u] = NodeState::OnStack;
         self.select.push(u as u32);
-        for v in self.adjacent(u) {
-            self.decrement_degree(v);
+        for k in 0..self.adj_list[u].len() {
+            if let Some(v) = self.adjacent_at(u, k) {
+                self.decrement_degree(v);
+            }
         }
     }
 
@@ -307,9 +297,12 @@ impl Irc<'_> {
         let d = self.degree[u];
         self.degree[u] = d - 1;
         if d == self.k {
-            let mut nodes = self.adjacent(u);
-            nodes.push(u);
-            self.enable_moves(&nodes);
+            for k in 0..self.adj_list[u].len() {
+                if let Some(v) = self.adjacent_at(u, k) {
+                    self.enable_moves(v);
+                }
+            }
+            self.enable_moves(u);
             if self.state[u] == NodeState::Spill {
                 if self.move_related(u) {
                     self.state[u] = NodeState::Freeze;
@@ -322,13 +315,12 @@ impl Irc<'_> {
         }
     }
 
-    fn enable_moves(&mut self, nodes: &[usize]) {
-        for &u in nodes {
-            for m in self.node_moves(u) {
-                if self.move_state[m] == MoveState::Active {
-                    self.move_state[m] = MoveState::Worklist;
-                    self.worklist_moves.push(m as u32);
-                }
+    fn enable_moves(&mut self, u: usize) {
+        for k in 0..self.move_list[u].len() {
+            let m = self.move_list[u][k] as usize;
+            if self.move_state[m] == MoveState::Active {
+                self.move_state[m] = MoveState::Worklist;
+                self.worklist_moves.push(m as u32);
             }
         }
     }
@@ -353,14 +345,25 @@ impl Irc<'_> {
         self.degree[t] < self.k || self.is_precolored(t) || self.adj.contains(t, r)
     }
 
-    /// Briggs's test: the merged node has fewer than K significant neighbours.
-    fn conservative(&self, nodes: &[usize]) -> bool {
-        let mut seen = HashSet::new();
-        let significant = nodes
-            .iter()
-            .filter(|&&n| seen.insert(n) && self.degree[n] >= self.k)
-            .count();
-        significant < self.k
+    /// Briggs's test: the node merging `u` and `v` has fewer than K significant neighbours.
+    fn conservative(&mut self, u: usize, v: usize) -> bool {
+        self.tests += 1;
+        let mut significant = 0;
+        for x in [u, v] {
+            for k in 0..self.adj_list[x].len() {
+                let Some(t) = self.adjacent_at(x, k) else {
+                    continue;
+                };
+                if self.counted[t] != self.tests && self.degree[t] >= self.k {
+                    self.counted[t] = self.tests;
+                    significant += 1;
+                    if significant == self.k {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     fn coalesce(&mut self, m: usize) {
@@ -380,11 +383,9 @@ impl Irc<'_> {
             self.add_worklist(v);
         } else {
             let safe = if self.is_precolored(u) {
-                self.adjacent(v).iter().all(|&t| self.ok(t, u))
+                self.adjacent(v).all(|t| self.ok(t, u))
             } else {
-                let mut nodes = self.adjacent(u);
-                nodes.extend(self.adjacent(v));
-                self.conservative(&nodes)
+                self.conservative(u, v)
             };
             if safe {
                 self.move_state[m] = MoveState::Coalesced;
@@ -402,14 +403,15 @@ impl Irc<'_> {
         let moves = std::mem::take(&mut self.move_list[v]);
         self.move_list[u].extend(&moves);
         self.move_list[v] = moves;
-        self.enable_moves(&[v]);
-        for t in self.adjacent(v) {
-            self.add_edge(t, u);
-            self.decrement_degree(t);
+        self.enable_moves(v);
+        for k in 0..self.adj_list[v].len() {
+            if let Some(t) = self.adjacent_at(v, k) {
+                self.add_edge(t, u);
+                self.decrement_degree(t);
+            }
         }
         if self.degree[u] >= self.k && self.state[u] == NodeState::Freeze {
-            self.state[u] = NodeState::Spill;
-            self.spill.push(u as u32);
+            self.push_spill(u);
         }
     }
 
@@ -420,7 +422,11 @@ impl Irc<'_> {
     }
 
     fn freeze_moves(&mut self, u: usize) {
-        for m in self.node_moves(u) {
+        for k in 0..self.move_list[u].len() {
+            let m = self.move_list[u][k] as usize;
+            if !self.is_active(m) {
+                continue;
+            }
             let (x, y) = self.moves[m];
             let (x, y) = (self.alias_of(x as usize), self.alias_of(y as usize));
             let v = if y == self.alias_of(u) { x } else { y };
@@ -437,23 +443,11 @@ impl Irc<'_> {
 
     /// The spill candidate with the least cost per degree, avoiding spill temporaries.
     fn choose_spill(&mut self) -> Option<usize> {
-        self.spill
-            .retain(|&u| self.state[u as usize] == NodeState::Spill);
-        let score = |u: usize| {
-            let infinite =
-                u >= PHYS_NODES && self.unspillable.contains(&VReg((u - PHYS_NODES) as u32));
-            if infinite {
-                f64::INFINITY
-            } else {
-                self.cost[u] / self.degree[u].max(1) as f64
-            }
-        };
-        let best = self
-            .spill
-            .iter()
-            .map(|&u| u as usize)
-            .min_by(|&a, &b| score(a).total_cmp(&score(b)).then(a.cmp(&b)))?;
-        Some(best)
+        let mut spill = std::mem::take(&mut self.spill);
+        let best =
+            spill.pop_min(|u| (self.state[u] == NodeState::Spill).then(|| self.spill_score(u)));
+        self.spill = spill;
+        best
     }
 
     fn select_spill(&mut self, u: usize) {

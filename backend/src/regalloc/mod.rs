@@ -2,15 +2,17 @@
 //! code and stack slots as needed. `graph` (iterated register coalescing) is the allocator
 //! of optimised builds; `spill_everything` keeps every value in memory, for -O0.
 
+mod adjacency;
 mod irc;
 pub mod liveness;
+mod node_set;
 mod spill;
 pub mod spill_everything;
+mod spill_queue;
 #[cfg(test)]
 mod tests;
 
 use crate::mir::*;
-use std::collections::HashSet;
 
 /// Allocatable registers of a class, in order of preference: the caller-saved ones first,
 /// since they cost no save in the prologue. ip stays reserved for frame-offset arithmetic;
@@ -24,10 +26,10 @@ pub fn allocatable(class: RegClass) -> Vec<PReg> {
     }
 }
 
-/// Graph-colouring allocation of both register classes, then clean-up of the copies and
-/// reloads it leaves.
+/// Graph-colouring allocation of both register classes.
 pub fn graph(mf: &mut MFunction) {
-    let mut unspillable = HashSet::new();
+    // Per virtual register, whether spilling created it.
+    let mut unspillable: Vec<bool> = Vec::new();
     let mut assignment: Vec<Option<PReg>> = Vec::new();
     for class in [RegClass::Int, RegClass::Float] {
         let colors = allocatable(class);
@@ -56,5 +58,4 @@ pub fn graph(mf: &mut MFunction) {
         }
     }
     mf.vreg_classes.clear();
-    crate::peephole::run(mf);
 }

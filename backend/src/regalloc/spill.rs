@@ -39,8 +39,19 @@ fn replace(inst: &mut MInst, from: Reg, to: Reg) {
     });
 }
 
-pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<VReg>) {
-    let spilled: HashSet<Reg> = spilled.iter().map(|&v| Reg::Virt(v)).collect();
+/// A fresh virtual register, marked unspillable.
+fn new_temporary(mf: &mut MFunction, class: RegClass, unspillable: &mut Vec<bool>) -> Reg {
+    let t = mf.new_vreg(class);
+    unspillable.resize(mf.vreg_classes.len(), false);
+    unspillable[mf.vreg_classes.len() - 1] = true;
+    t
+}
+
+/// Rewrites the function so that the `spilled` registers live in stack slots or are
+/// recomputed; the temporaries this creates are marked in `unspillable` (by vreg index).
+pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>) {
+    let order: Vec<Reg> = spilled.iter().map(|&v| Reg::Virt(v)).collect();
+    let spilled: HashSet<Reg> = order.iter().copied().collect();
     // The defining instructions of each spilled register, in order.
     let mut defs: HashMap<Reg, Vec<MInst>> = HashMap::new();
     for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
@@ -53,7 +64,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
             }
         });
     }
-    let remat: HashSet<Reg> = spilled
+    let remat: HashSet<Reg> = order
         .iter()
         .copied()
         .filter(|r| {
@@ -61,7 +72,8 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
                 .is_some_and(|d| d.iter().all(is_rematerializable))
         })
         .collect();
-    let slots: HashMap<Reg, u32> = spilled
+    // Slots are numbered in the order of `spilled`, never in hash order.
+    let slots: HashMap<Reg, u32> = order
         .iter()
         .filter(|r| !remat.contains(r))
         .map(|&r| (r, mf.new_object(4)))
@@ -95,10 +107,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
                         drop = true;
                         continue;
                     }
-                    let t = mf.new_vreg(class);
-                    if let Reg::Virt(tv) = t {
-                        unspillable.insert(tv);
-                    }
+                    let t = new_temporary(mf, class, unspillable);
                     for d in &defs[&v] {
                         let mut copy = d.clone();
                         replace(&mut copy, v, t);
@@ -107,10 +116,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut HashSet<V
                     replace(&mut inst, v, t);
                     continue;
                 }
-                let t = mf.new_vreg(class);
-                if let Reg::Virt(tv) = t {
-                    unspillable.insert(tv);
-                }
+                let t = new_temporary(mf, class, unspillable);
                 let addr = Addr::Slot(Slot::Local(slots[&v]), 0);
                 if used {
                     out.push(match class {

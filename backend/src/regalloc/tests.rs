@@ -6,20 +6,14 @@ use super::*;
 use std::collections::HashMap;
 
 fn func(classes: &[RegClass], blocks: Vec<Vec<MInst>>) -> MFunction {
-    MFunction {
-        symbol: "t".into(),
-        global: false,
-        blocks: blocks
-            .into_iter()
-            .map(|insts| MBlock {
-                insts,
-                loop_depth: 0,
-            })
-            .collect(),
-        vreg_classes: classes.to_vec(),
-        objects: Vec::new(),
-        outgoing_bytes: 0,
+    let mut mf = MFunction::new("t", false);
+    for insts in blocks {
+        let b = mf.add_block(0);
+        mf.block_mut(b).insts = insts;
     }
+    mf.recompute_succs();
+    mf.vreg_classes = classes.to_vec();
+    mf
 }
 
 fn v(n: u32) -> Reg {
@@ -126,7 +120,7 @@ fn evaluate(mf: &MFunction) -> (u32, usize) {
                 }
             }
             MInst::B { target } => {
-                b = *target as usize;
+                b = target.index();
                 pc = 0;
             }
             MInst::Ret { .. } => return (regs[&PReg::R0], slot_traffic),
@@ -321,6 +315,7 @@ fn copies_between_coalescable_registers_vanish() {
     ];
     let mut mf = func(&[RegClass::Int; 4], vec![insts]);
     graph(&mut mf);
+    crate::peephole::run(&mut mf);
     assert_eq!(evaluate(&mf).0, 10);
     let copies = mf.blocks[0]
         .insts
@@ -341,7 +336,9 @@ fn spill_everything_shares_slots_between_block_local_values() {
     };
     let mut entry = vec![mov(v(0), 5), mov(v(1), 1)];
     chain(&mut entry, 2, 20);
-    entry.push(MInst::B { target: 1 });
+    entry.push(MInst::B {
+        target: MBlockId(1),
+    });
     let mut exit = vec![mov(v(20), 3), add(v(21), v(20), v(0))];
     chain(&mut exit, 22, 40);
     exit.push(MInst::Copy {

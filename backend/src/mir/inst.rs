@@ -1,94 +1,8 @@
-//! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks.
-//! Stack addresses are symbolic (`Slot`) until frame layout resolves them.
+//! Machine instructions: A32 and VFP operations over virtual and physical registers, with
+//! the register operands' roles. Stack addresses are symbolic (`Slot`) until frame layout
+//! resolves them.
 
-use std::fmt;
-
-/// A physical register: 0-15 are the core registers r0-r15, 16-47 are s0-s31.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PReg(pub u8);
-
-impl PReg {
-    pub const R0: PReg = PReg(0);
-    pub const R1: PReg = PReg(1);
-    pub const R2: PReg = PReg(2);
-    pub const R3: PReg = PReg(3);
-    /// The intra-procedure scratch register, reserved for frame-offset arithmetic.
-    pub const IP: PReg = PReg(12);
-    pub const SP: PReg = PReg(13);
-    pub const LR: PReg = PReg(14);
-    pub const PC: PReg = PReg(15);
-    pub const S0: PReg = PReg(16);
-
-    pub fn core(n: u8) -> PReg {
-        PReg(n)
-    }
-
-    pub fn s(n: u8) -> PReg {
-        PReg(16 + n)
-    }
-
-    pub fn class(self) -> RegClass {
-        if self.0 < 16 {
-            RegClass::Int
-        } else {
-            RegClass::Float
-        }
-    }
-
-    /// The number within its file (r5 -> 5, s7 -> 7).
-    pub fn number(self) -> u8 {
-        if self.0 < 16 {
-            self.0
-        } else {
-            self.0 - 16
-        }
-    }
-}
-
-impl fmt::Display for PReg {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self.0 {
-            12 => f.write_str("ip"),
-            13 => f.write_str("sp"),
-            14 => f.write_str("lr"),
-            15 => f.write_str("pc"),
-            n if n < 16 => write!(f, "r{n}"),
-            n => write!(f, "s{}", n - 16),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegClass {
-    /// Core registers: i32, i1 and pointers.
-    Int,
-    /// VFP single-precision registers.
-    Float,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VReg(pub u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Reg {
-    Phys(PReg),
-    Virt(VReg),
-}
-
-impl Reg {
-    pub fn phys(self) -> Option<PReg> {
-        match self {
-            Reg::Phys(p) => Some(p),
-            Reg::Virt(_) => None,
-        }
-    }
-}
-
-impl From<PReg> for Reg {
-    fn from(p: PReg) -> Reg {
-        Reg::Phys(p)
-    }
-}
+use super::{MBlockId, Reg};
 
 /// ARM condition codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -344,12 +258,14 @@ pub enum MInst {
         dst: Reg,
         src: Reg,
     },
+    /// An unconditional branch; the last instruction of a block unless `Ret` is.
     B {
-        target: u32,
+        target: MBlockId,
     },
+    /// A conditional branch; only branches follow it in its block.
     BCond {
         cond: Cond,
-        target: u32,
+        target: MBlockId,
     },
     /// A call; `uses` are the argument registers, `defs` the result register. Every
     /// caller-saved register is clobbered.
@@ -538,69 +454,20 @@ impl MInst {
         out
     }
 
-    /// Branch targets (block indices).
-    pub fn targets(&self) -> Option<u32> {
+    /// The target of a branch.
+    pub fn target(&self) -> Option<MBlockId> {
         match self {
             MInst::B { target } | MInst::BCond { target, .. } => Some(*target),
             _ => None,
         }
     }
-}
 
-#[derive(Clone, Debug, Default)]
-pub struct MBlock {
-    pub insts: Vec<MInst>,
-    /// Loop nesting depth, weighting spill costs.
-    pub loop_depth: u32,
-}
-
-/// A stack object: an `alloca` or a spill slot.
-#[derive(Clone, Copy, Debug)]
-pub struct StackObject {
-    pub size: u32,
-}
-
-#[derive(Clone, Debug)]
-pub struct MFunction {
-    /// The assembly symbol.
-    pub symbol: String,
-    /// Whether the symbol is visible to the linker (only `main`).
-    pub global: bool,
-    /// Blocks in layout order; branch targets are indices into this list.
-    pub blocks: Vec<MBlock>,
-    pub vreg_classes: Vec<RegClass>,
-    pub objects: Vec<StackObject>,
-    /// Bytes of stack arguments this function passes to callees, at most.
-    pub outgoing_bytes: u32,
-}
-
-impl MFunction {
-    pub fn new_vreg(&mut self, class: RegClass) -> Reg {
-        self.vreg_classes.push(class);
-        Reg::Virt(VReg(self.vreg_classes.len() as u32 - 1))
+    /// Whether the instruction transfers control (a branch or a return): such instructions
+    /// end a block and nothing else may follow them.
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self,
+            MInst::B { .. } | MInst::BCond { .. } | MInst::Ret { .. }
+        )
     }
-
-    pub fn new_object(&mut self, size: u32) -> u32 {
-        self.objects.push(StackObject { size });
-        self.objects.len() as u32 - 1
-    }
-
-    pub fn class_of(&self, r: Reg) -> RegClass {
-        match r {
-            Reg::Phys(p) => p.class(),
-            Reg::Virt(v) => self.vreg_classes[v.0 as usize],
-        }
-    }
-
-    pub fn has_calls(&self) -> bool {
-        self.blocks
-            .iter()
-            .flat_map(|b| &b.insts)
-            .any(MInst::is_call)
-    }
-}
-
-/// Registers a call may overwrite: r0-r3, ip, lr and s0-s15.
-pub fn caller_saved() -> impl Iterator<Item = PReg> {
-    (0..4).chain([12, 14]).map(PReg).chain((0..16).map(PReg::s))
 }

@@ -1,0 +1,181 @@
+//! Machine functions: blocks in storage, addressed by `MBlockId`, and a separate layout
+//! order in which they are emitted. Reordering the layout never renumbers a branch. Each
+//! block keeps its successor list; whoever builds or changes a block's terminator keeps
+//! `succs` in step (`MFunction::recompute_succs` rebuilds them from the terminators, and
+//! the verifier checks that they agree).
+
+use super::{MInst, Reg, RegClass, VReg};
+
+/// A block of a machine function: its index in the function's block storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MBlockId(pub u32);
+
+impl MBlockId {
+    /// The entry block: the first block created, and the first in every layout.
+    pub const ENTRY: MBlockId = MBlockId(0);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MBlock {
+    /// Instructions, ending with a run of branches closed by `B`, or with `Ret`.
+    pub insts: Vec<MInst>,
+    /// Distinct branch targets, in the order the terminators name them.
+    pub succs: Vec<MBlockId>,
+    /// Loop nesting depth, weighting spill costs.
+    pub loop_depth: u32,
+}
+
+impl MBlock {
+    /// The successors as the block's terminators name them, each once.
+    pub fn terminator_succs(&self) -> Vec<MBlockId> {
+        let mut succs = Vec::new();
+        for t in self.insts.iter().filter_map(MInst::target) {
+            if !succs.contains(&t) {
+                succs.push(t);
+            }
+        }
+        succs
+    }
+}
+
+/// A stack object: an `alloca` or a spill slot.
+#[derive(Clone, Copy, Debug)]
+pub struct StackObject {
+    pub size: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct MFunction {
+    /// The assembly symbol.
+    pub symbol: String,
+    /// Whether the symbol is visible to the linker (only `main`).
+    pub global: bool,
+    /// Block storage: `MBlockId(n)` is `blocks[n]`.
+    pub blocks: Vec<MBlock>,
+    /// Every block once, in emission order, the entry first.
+    pub layout: Vec<MBlockId>,
+    pub vreg_classes: Vec<RegClass>,
+    pub objects: Vec<StackObject>,
+    /// Bytes of stack arguments this function passes to callees, at most.
+    pub outgoing_bytes: u32,
+}
+
+impl MFunction {
+    /// A function without blocks, registers or stack objects.
+    pub fn new(symbol: impl Into<String>, global: bool) -> MFunction {
+        MFunction {
+            symbol: symbol.into(),
+            global,
+            blocks: Vec::new(),
+            layout: Vec::new(),
+            vreg_classes: Vec::new(),
+            objects: Vec::new(),
+            outgoing_bytes: 0,
+        }
+    }
+
+    /// Adds an empty block at the end of storage and of the layout.
+    pub fn add_block(&mut self, loop_depth: u32) -> MBlockId {
+        let id = MBlockId(self.blocks.len() as u32);
+        self.blocks.push(MBlock {
+            insts: Vec::new(),
+            succs: Vec::new(),
+            loop_depth,
+        });
+        self.layout.push(id);
+        id
+    }
+
+    pub fn block(&self, b: MBlockId) -> &MBlock {
+        &self.blocks[b.index()]
+    }
+
+    pub fn block_mut(&mut self, b: MBlockId) -> &mut MBlock {
+        &mut self.blocks[b.index()]
+    }
+
+    /// Every block id, in storage order.
+    pub fn block_ids(&self) -> impl Iterator<Item = MBlockId> {
+        (0..self.blocks.len() as u32).map(MBlockId)
+    }
+
+    pub fn succs(&self, b: MBlockId) -> &[MBlockId] {
+        &self.block(b).succs
+    }
+
+    /// Predecessor lists, from the stored successor lists, each in storage order.
+    pub fn preds(&self) -> Vec<Vec<MBlockId>> {
+        let mut preds = vec![Vec::new(); self.blocks.len()];
+        for b in self.block_ids() {
+            for &s in self.succs(b) {
+                preds[s.index()].push(b);
+            }
+        }
+        preds
+    }
+
+    /// Blocks reachable from the entry, in post-order of a depth-first walk over the stored
+    /// successor lists.
+    pub fn postorder(&self) -> Vec<MBlockId> {
+        let mut order = Vec::with_capacity(self.blocks.len());
+        if self.blocks.is_empty() {
+            return order;
+        }
+        let mut visited = vec![false; self.blocks.len()];
+        // (block, index of the next successor to visit)
+        let mut stack = vec![(MBlockId::ENTRY, 0usize)];
+        visited[0] = true;
+        while let Some(top) = stack.last_mut() {
+            let (b, next) = *top;
+            match self.succs(b).get(next) {
+                Some(&s) => {
+                    top.1 += 1;
+                    if !visited[s.index()] {
+                        visited[s.index()] = true;
+                        stack.push((s, 0));
+                    }
+                }
+                None => {
+                    order.push(b);
+                    stack.pop();
+                }
+            }
+        }
+        order
+    }
+
+    /// Sets every block's successor list from its terminators.
+    pub fn recompute_succs(&mut self) {
+        for block in &mut self.blocks {
+            block.succs = block.terminator_succs();
+        }
+    }
+
+    pub fn new_vreg(&mut self, class: RegClass) -> Reg {
+        self.vreg_classes.push(class);
+        Reg::Virt(VReg(self.vreg_classes.len() as u32 - 1))
+    }
+
+    pub fn new_object(&mut self, size: u32) -> u32 {
+        self.objects.push(StackObject { size });
+        self.objects.len() as u32 - 1
+    }
+
+    pub fn class_of(&self, r: Reg) -> RegClass {
+        match r {
+            Reg::Phys(p) => p.class(),
+            Reg::Virt(v) => self.vreg_classes[v.0 as usize],
+        }
+    }
+
+    pub fn has_calls(&self) -> bool {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(MInst::is_call)
+    }
+}

@@ -1,0 +1,151 @@
+//! The text form of machine IR, for dumps (`--print-after`) and messages: assembly-like
+//! lines, virtual registers as `%v12`, blocks as `bb3`, stack slots as `local2`, `in8`
+//! (the caller's stack argument at byte 8) and `out0` (ours to a callee). Functions list
+//! their blocks in layout order, each with its loop depth and successors.
+
+use super::*;
+use std::fmt;
+
+impl fmt::Display for MBlockId {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "bb{}", self.0)
+    }
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Reg::Phys(p) => p.fmt(f),
+            Reg::Virt(v) => write!(f, "%v{}", v.0),
+        }
+    }
+}
+
+impl fmt::Display for Operand2 {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Operand2::Imm(v) => write!(f, "#{v}"),
+            Operand2::Reg(r) | Operand2::Lsl(r, 0) => r.fmt(f),
+            Operand2::Lsl(r, s) => write!(f, "{r}, lsl #{s}"),
+        }
+    }
+}
+
+impl fmt::Display for Slot {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Slot::Local(n) => write!(f, "local{n}"),
+            Slot::Incoming(o) => write!(f, "in{o}"),
+            Slot::Outgoing(o) => write!(f, "out{o}"),
+        }
+    }
+}
+
+impl fmt::Display for Addr {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Addr::Imm(b, 0) => write!(f, "[{b}]"),
+            Addr::Imm(b, o) => write!(f, "[{b}, #{o}]"),
+            Addr::Index(b, i, 0) => write!(f, "[{b}, {i}]"),
+            Addr::Index(b, i, s) => write!(f, "[{b}, {i}, lsl #{s}]"),
+            Addr::Slot(s, 0) => write!(f, "[{s}]"),
+            Addr::Slot(s, o) => write!(f, "[{s}, #{o}]"),
+        }
+    }
+}
+
+/// Registers separated by commas.
+struct RegList<'a>(&'a [Reg]);
+
+impl fmt::Display for RegList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for (k, r) in self.0.iter().enumerate() {
+            if k > 0 {
+                f.write_str(", ")?;
+            }
+            r.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for MInst {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            MInst::Mov { cond, rd, src } => {
+                write!(f, "mov{} {rd}, {src}", cond.map_or("", Cond::name))
+            }
+            MInst::Mvn { rd, src } => write!(f, "mvn {rd}, {src}"),
+            MInst::Movw { rd, imm } => write!(f, "movw {rd}, #{imm}"),
+            MInst::Movt { rd, imm } => write!(f, "movt {rd}, #{imm}"),
+            MInst::LoadSym { rd, sym } => write!(f, "movsym {rd}, {sym}"),
+            MInst::Alu { op, rd, rn, src } => write!(f, "{} {rd}, {rn}, {src}", op.name()),
+            MInst::Mul { rd, rn, rm } => write!(f, "mul {rd}, {rn}, {rm}"),
+            MInst::Mls { rd, rn, rm, ra } => write!(f, "mls {rd}, {rn}, {rm}, {ra}"),
+            MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),
+            MInst::Cmp { rn, src } => write!(f, "cmp {rn}, {src}"),
+            MInst::Ldr { rd, addr } => write!(f, "ldr {rd}, {addr}"),
+            MInst::Str { rs, addr } => write!(f, "str {rs}, {addr}"),
+            MInst::SlotAddr { rd, slot, offset } => {
+                write!(f, "slotaddr {rd}, {}", Addr::Slot(*slot, *offset))
+            }
+            MInst::VBin { op, sd, sn, sm } => write!(f, "{} {sd}, {sn}, {sm}", op.name()),
+            MInst::VNeg { sd, sm } => write!(f, "vneg.f32 {sd}, {sm}"),
+            MInst::VMovFromCore { sd, rn } => write!(f, "vmov {sd}, {rn}"),
+            MInst::VMovToCore { rd, sn } => write!(f, "vmov {rd}, {sn}"),
+            MInst::VCvtToFloat { sd, sm } => write!(f, "vcvt.f32.s32 {sd}, {sm}"),
+            MInst::VCvtToInt { sd, sm } => write!(f, "vcvt.s32.f32 {sd}, {sm}"),
+            MInst::VCmp { sn, sm } => write!(f, "vcmp.f32 {sn}, {sm}"),
+            MInst::VLdr { sd, addr } => write!(f, "vldr {sd}, {addr}"),
+            MInst::VStr { ss, addr } => write!(f, "vstr {ss}, {addr}"),
+            MInst::VToDoubleCore { lo, hi, sm } => write!(f, "vcvt.f64.f32 {lo}:{hi}, {sm}"),
+            MInst::Copy { dst, src } => write!(f, "copy {dst}, {src}"),
+            MInst::B { target } => write!(f, "b {target}"),
+            MInst::BCond { cond, target } => write!(f, "b{} {target}", cond.name()),
+            MInst::Bl { sym, uses, defs } => {
+                write!(f, "bl {sym}")?;
+                if !uses.is_empty() {
+                    write!(f, " ; uses {}", RegList(uses))?;
+                }
+                if !defs.is_empty() {
+                    write!(f, " ; defs {}", RegList(defs))?;
+                }
+                Ok(())
+            }
+            MInst::Ret { uses } if uses.is_empty() => f.write_str("ret"),
+            MInst::Ret { uses } => write!(f, "ret ; uses {}", RegList(uses)),
+        }
+    }
+}
+
+impl fmt::Display for MFunction {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(
+            f,
+            "function {}{}",
+            self.symbol,
+            if self.global { " (global)" } else { "" }
+        )?;
+        for (n, object) in self.objects.iter().enumerate() {
+            writeln!(f, "  local{n}: {} bytes", object.size)?;
+        }
+        if self.outgoing_bytes > 0 {
+            writeln!(f, "  outgoing arguments: {} bytes", self.outgoing_bytes)?;
+        }
+        for &b in &self.layout {
+            let block = self.block(b);
+            write!(f, "{b}:\t; loop depth {}", block.loop_depth)?;
+            if !block.succs.is_empty() {
+                f.write_str("; succs")?;
+                for s in &block.succs {
+                    write!(f, " {s}")?;
+                }
+            }
+            writeln!(f)?;
+            for inst in &block.insts {
+                writeln!(f, "\t{inst}")?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,96 @@
+//! Registers of machine IR: physical ARM registers (core and single-precision VFP), virtual
+//! registers, and which registers a call clobbers.
+
+use std::fmt;
+
+/// A physical register: 0-15 are the core registers r0-r15, 16-47 are s0-s31.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PReg(pub u8);
+
+impl PReg {
+    pub const R0: PReg = PReg(0);
+    pub const R1: PReg = PReg(1);
+    pub const R2: PReg = PReg(2);
+    pub const R3: PReg = PReg(3);
+    /// The intra-procedure scratch register, reserved for frame-offset arithmetic.
+    pub const IP: PReg = PReg(12);
+    pub const SP: PReg = PReg(13);
+    pub const LR: PReg = PReg(14);
+    pub const PC: PReg = PReg(15);
+    pub const S0: PReg = PReg(16);
+
+    pub fn core(n: u8) -> PReg {
+        PReg(n)
+    }
+
+    pub fn s(n: u8) -> PReg {
+        PReg(16 + n)
+    }
+
+    pub fn class(self) -> RegClass {
+        if self.0 < 16 {
+            RegClass::Int
+        } else {
+            RegClass::Float
+        }
+    }
+
+    /// The number within its file (r5 -> 5, s7 -> 7).
+    pub fn number(self) -> u8 {
+        if self.0 < 16 {
+            self.0
+        } else {
+            self.0 - 16
+        }
+    }
+}
+
+impl fmt::Display for PReg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self.0 {
+            12 => f.write_str("ip"),
+            13 => f.write_str("sp"),
+            14 => f.write_str("lr"),
+            15 => f.write_str("pc"),
+            n if n < 16 => write!(f, "r{n}"),
+            n => write!(f, "s{}", n - 16),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegClass {
+    /// Core registers: i32, i1 and pointers.
+    Int,
+    /// VFP single-precision registers.
+    Float,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VReg(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reg {
+    Phys(PReg),
+    Virt(VReg),
+}
+
+impl Reg {
+    pub fn phys(self) -> Option<PReg> {
+        match self {
+            Reg::Phys(p) => Some(p),
+            Reg::Virt(_) => None,
+        }
+    }
+}
+
+impl From<PReg> for Reg {
+    fn from(p: PReg) -> Reg {
+        Reg::Phys(p)
+    }
+}
+
+/// Registers a call may overwrite: r0-r3, ip, lr and s0-s15.
+pub fn caller_saved() -> impl Iterator<Item = PReg> {
+    (0..4).chain([12, 14]).map(PReg).chain((0..16).map(PReg::s))
+}

@@ -1,0 +1,175 @@
+//! Block structure of selected machine IR: stored successor lists match both the branches
+//! and the IR's control flow, the verifier notices when they do not, and reordering the
+//! layout changes what is emitted but no branch target.
+
+use super::verifier::verify;
+use super::*;
+use crate::emit::Emitter;
+use crate::isel;
+use frontend::SourceFile;
+use middle::ir::Module;
+use middle::lower::lower_program;
+use middle::passes::{split_critical_edges, PassManager};
+
+const PROGRAM: &str = "
+int g;
+int classify(int x) {
+  if (x < 0 && g > 1) return -1;
+  else if (x == 0) return 0;
+  return 1;
+}
+int main() {
+  int i = 0, s = 0;
+  while (i < 20) {
+    if (i % 3 == 0) { i = i + 1; continue; }
+    if (s > 100) break;
+    s = s + classify(i - 5) * i;
+    i = i + 1;
+  }
+  putint(s);
+  return 0;
+}
+";
+
+fn optimised_module() -> Module {
+    let file = SourceFile::new("blocks.sy", PROGRAM);
+    let program = frontend::compile(&file).expect("the test program is valid");
+    let mut m = lower_program(&program);
+    PassManager::for_level(2)
+        .run(&mut m, &mut std::io::sink())
+        .expect("the passes succeed");
+    m
+}
+
+/// Each function after the back end's critical-edge splitting, with its machine IR.
+fn selected(m: &Module) -> Vec<(middle::ir::Function, MFunction)> {
+    m.functions
+        .iter()
+        .map(|f| {
+            let mut f = f.clone();
+            split_critical_edges::split(&mut f);
+            let mf = isel::select(m, &f);
+            (f, mf)
+        })
+        .collect()
+}
+
+#[test]
+fn successor_lists_after_selection_match_the_terminators_and_the_ir() {
+    let m = optimised_module();
+    let mut edges = 0;
+    for (f, mf) in selected(&m) {
+        assert_eq!(verify(&mf), Ok(()), "{mf}");
+        let ir_blocks: Vec<_> = f.blocks().collect();
+        assert_eq!(ir_blocks.len(), mf.blocks.len());
+        let position = |b| ir_blocks.iter().position(|&x| x == b).unwrap() as u32;
+        for (k, &b) in ir_blocks.iter().enumerate() {
+            let id = MBlockId(k as u32);
+            assert_eq!(mf.succs(id), mf.block(id).terminator_succs().as_slice());
+            let ir_succs: Vec<MBlockId> = f
+                .successors(b)
+                .iter()
+                .map(|&s| MBlockId(position(s)))
+                .collect();
+            assert_eq!(mf.succs(id), ir_succs.as_slice(), "{id} of {mf}");
+            edges += ir_succs.len();
+        }
+        let preds = mf.preds();
+        for b in mf.block_ids() {
+            for &s in mf.succs(b) {
+                assert!(preds[s.index()].contains(&b));
+            }
+        }
+        assert_eq!(mf.postorder().last(), Some(&MBlockId::ENTRY));
+    }
+    assert!(edges > 10, "the program has branches and loops");
+}
+
+#[test]
+fn the_verifier_notices_a_stale_successor_list() {
+    let m = optimised_module();
+    let (_, mut mf) = selected(&m).pop().expect("main is selected");
+    let b = mf
+        .block_ids()
+        .find(|&b| mf.succs(b).len() == 2)
+        .expect("main has a conditional branch");
+    mf.block_mut(b).succs.pop();
+    let error = verify(&mf).expect_err("the list lacks a successor");
+    assert!(error.contains("successor list"), "{error}");
+    mf.recompute_succs();
+    assert_eq!(verify(&mf), Ok(()));
+}
+
+/// The unconditional branches `emit` writes: one per block whose `B` does not go to the
+/// next block in the layout.
+fn expected_branches(mf: &MFunction) -> usize {
+    mf.layout
+        .iter()
+        .enumerate()
+        .filter(|&(p, &b)| match mf.block(b).insts.last() {
+            Some(MInst::B { target }) => mf.layout.get(p + 1) != Some(target),
+            _ => false,
+        })
+        .count()
+}
+
+fn emitted(mf: &MFunction) -> String {
+    let mut emitter = Emitter::new();
+    emitter.function(0, mf);
+    emitter.finish()
+}
+
+#[test]
+fn reordering_the_layout_renumbers_no_branch() {
+    let m = optimised_module();
+    let (_, mut mf) = selected(&m).pop().expect("main is selected");
+    let blocks_before: Vec<Vec<MInst>> = mf.blocks.iter().map(|b| b.insts.clone()).collect();
+    let unconditional = |asm: &str| asm.lines().filter(|l| l.starts_with("\tb .L")).count();
+    let before = unconditional(&emitted(&mf));
+    assert_eq!(before, expected_branches(&mf));
+    mf.layout[1..].reverse();
+    assert_eq!(verify(&mf), Ok(()));
+    let blocks_after: Vec<Vec<MInst>> = mf.blocks.iter().map(|b| b.insts.clone()).collect();
+    assert_eq!(blocks_before, blocks_after);
+    let asm = emitted(&mf);
+    assert_eq!(unconditional(&asm), expected_branches(&mf));
+    assert!(
+        unconditional(&asm) > before,
+        "fewer fall-throughs in the reversed layout"
+    );
+    // Labels come in layout order, and every branch names a label that exists.
+    let labels: Vec<&str> = asm
+        .lines()
+        .filter_map(|l| l.strip_suffix(':'))
+        .filter(|l| l.starts_with(".L"))
+        .collect();
+    let expected: Vec<String> = mf.layout.iter().map(|b| format!(".L0_{}", b.0)).collect();
+    assert_eq!(labels, expected);
+    for line in asm.lines().filter(|l| l.starts_with("\tb")) {
+        if let Some(target) = line
+            .split_whitespace()
+            .nth(1)
+            .filter(|t| t.starts_with(".L"))
+        {
+            assert!(labels.contains(&target), "{line}");
+        }
+    }
+}
+
+#[test]
+fn machine_ir_prints_blocks_in_layout_order_with_virtual_registers() {
+    let m = optimised_module();
+    let (_, mut mf) = selected(&m).pop().expect("main is selected");
+    mf.layout[1..].reverse();
+    let text = mf.to_string();
+    assert!(text.starts_with("function main (global)\n"), "{text}");
+    let headers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("bb"))
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    let layout: Vec<String> = mf.layout.iter().map(MBlockId::to_string).collect();
+    assert_eq!(headers, layout);
+    assert!(text.contains("%v"), "{text}");
+    assert!(text.contains("\tbl putint ; uses r0\n"), "{text}");
+}

@@ -1,0 +1,258 @@
+//! The back end as a named list of passes, each run over every function of the module
+//! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
+//! `regalloc` (graph colouring, or spill-everything at -O0), `peephole` (above -O0) and
+//! `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
+//! numbers, one per pass over the whole module. With a bisection limit, optional passes
+//! beyond it are skipped and each execution is listed; required passes always run. Passes
+//! can be timed, their results printed, and the machine IR verified after each.
+
+use crate::emit::Emitter;
+use crate::mir::verifier::verify;
+use crate::mir::MFunction;
+use crate::{isel, peephole, regalloc};
+use middle::ir::printer::print_function;
+use middle::ir::verifier::verify_function;
+use middle::ir::{Function, Module};
+use middle::passes::split_critical_edges;
+use std::io::Write;
+use std::time::Instant;
+
+/// How a pass transforms the module's functions.
+#[derive(Clone, Copy)]
+enum Run {
+    /// Rewrites each function's IR.
+    Ir(fn(&mut Function)),
+    /// Makes each function's machine IR from its IR.
+    Select(fn(&Module, &Function) -> MFunction),
+    /// Rewrites each function's machine IR; the argument is the optimisation level.
+    Machine(fn(&mut MFunction, u8)),
+    /// Writes the module's assembly from the machine IR.
+    Emit(fn(&Module, &[MFunction]) -> String),
+}
+
+/// A named back-end pass.
+#[derive(Clone, Copy)]
+pub struct BackendPass {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Whether the output depends on the pass running: bisection never skips such a pass.
+    pub required: bool,
+    run: Run,
+}
+
+fn allocate(mf: &mut MFunction, opt_level: u8) {
+    if opt_level == 0 {
+        regalloc::spill_everything::allocate(mf);
+    } else {
+        regalloc::graph(mf);
+    }
+}
+
+fn emit(m: &Module, functions: &[MFunction]) -> String {
+    let mut emitter = Emitter::new();
+    for (index, mf) in functions.iter().enumerate() {
+        emitter.function(index, mf);
+    }
+    emitter.data(m);
+    emitter.finish()
+}
+
+/// Every back-end pass, in pipeline order.
+pub const BACKEND_PASSES: &[BackendPass] = &[
+    BackendPass {
+        name: "split-critical-edges",
+        description: "give every critical edge a block, a place for its phi copies",
+        required: true,
+        run: Run::Ir(|f| {
+            split_critical_edges::split(f);
+        }),
+    },
+    BackendPass {
+        name: "isel",
+        description: "select machine instructions over virtual registers",
+        required: true,
+        run: Run::Select(isel::select),
+    },
+    BackendPass {
+        name: "regalloc",
+        description: "assign physical registers (graph colouring; spill everything at -O0)",
+        required: true,
+        run: Run::Machine(allocate),
+    },
+    BackendPass {
+        name: "peephole",
+        description: "turn reloads of values still in registers into copies, drop self-copies",
+        required: false,
+        run: Run::Machine(|mf, _| peephole::run(mf)),
+    },
+    BackendPass {
+        name: "emit",
+        description: "lay out frames and write the assembly text",
+        required: true,
+        run: Run::Emit(emit),
+    },
+];
+
+/// The back-end passes of an optimisation level: all of them, but `peephole` only above
+/// -O0, which stays the unoptimised baseline.
+pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
+    BACKEND_PASSES
+        .iter()
+        .filter(|p| opt_level > 0 || p.name != "peephole")
+        .collect()
+}
+
+/// What the driver asks of the back end.
+#[derive(Clone, Debug)]
+pub struct BackendOptions {
+    pub opt_level: u8,
+    /// Print each function after these passes (by name; `all` for every pass).
+    pub print_after: Vec<String>,
+    /// Report each pass's time, summed over the functions.
+    pub time_passes: bool,
+    /// Verify the functions after every pass (the machine IR is verified in debug builds
+    /// anyway).
+    pub verify_each: bool,
+    /// How many more pass executions may run, if bisecting (what the IR passes left).
+    pub bisect_limit: Option<usize>,
+    /// The number of the first back-end pass execution (one after the IR passes' last).
+    pub first_execution_number: usize,
+}
+
+impl BackendOptions {
+    /// Options for an optimisation level, with nothing printed, timed or bisected.
+    pub fn new(opt_level: u8) -> BackendOptions {
+        BackendOptions {
+            opt_level,
+            print_after: Vec::new(),
+            time_passes: false,
+            verify_each: false,
+            bisect_limit: None,
+            first_execution_number: 1,
+        }
+    }
+
+    fn prints_after(&self, pass: &str) -> bool {
+        self.print_after.iter().any(|n| n == pass || n == "all")
+    }
+}
+
+/// One back-end pass execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackendExecution {
+    pub number: usize,
+    pub name: &'static str,
+    pub ran: bool,
+}
+
+/// The module's functions as they go through the passes.
+struct Work<'m> {
+    module: &'m Module,
+    ir: Vec<Function>,
+    machine: Vec<MFunction>,
+    assembly: String,
+}
+
+impl Work<'_> {
+    fn run(&mut self, run: Run, opt_level: u8) {
+        match run {
+            Run::Ir(f) => self.ir.iter_mut().for_each(f),
+            Run::Select(select) => {
+                self.machine = self.ir.iter().map(|f| select(self.module, f)).collect();
+                self.ir = Vec::new();
+            }
+            Run::Machine(f) => self.machine.iter_mut().for_each(|mf| f(mf, opt_level)),
+            Run::Emit(emit) => self.assembly = emit(self.module, &self.machine),
+        }
+    }
+
+    /// Checks what `run` produced.
+    fn verify(&self, run: Run) -> Result<(), String> {
+        match run {
+            Run::Ir(_) => {
+                for f in &self.ir {
+                    if let Some(e) = verify_function(self.module, f).first() {
+                        return Err(e.clone());
+                    }
+                }
+                Ok(())
+            }
+            Run::Select(_) | Run::Machine(_) => self.machine.iter().try_for_each(verify),
+            Run::Emit(_) => Ok(()),
+        }
+    }
+
+    /// The text form of what `run` produced.
+    fn dump(&self, run: Run, log: &mut dyn Write) {
+        match run {
+            Run::Ir(_) => {
+                for f in &self.ir {
+                    let _ = write!(log, "{}", print_function(self.module, f));
+                }
+            }
+            Run::Select(_) | Run::Machine(_) => {
+                for mf in &self.machine {
+                    let _ = write!(log, "{mf}");
+                }
+            }
+            Run::Emit(_) => {
+                let _ = write!(log, "{}", self.assembly);
+            }
+        }
+    }
+}
+
+/// Compiles a verified module to assembly text through the back-end pipeline of
+/// `opts.opt_level`, logging to `log` what the options ask for. Fails if verification
+/// after a pass fails.
+pub fn compile_with(
+    m: &Module,
+    opts: &BackendOptions,
+    log: &mut dyn Write,
+) -> Result<(String, Vec<BackendExecution>), String> {
+    let passes = pipeline(opts.opt_level);
+    let mut work = Work {
+        module: m,
+        ir: m.functions.clone(),
+        machine: Vec::new(),
+        assembly: String::new(),
+    };
+    let mut executions = Vec::with_capacity(passes.len());
+    for (k, pass) in passes.into_iter().enumerate() {
+        let number = opts.first_execution_number + k;
+        let ran = pass.required || opts.bisect_limit.is_none_or(|limit| k < limit);
+        if opts.bisect_limit.is_some() {
+            let verb = if ran { "running" } else { "NOT running" };
+            let _ = writeln!(log, "BISECT: {verb} pass ({number}) {}", pass.name);
+        }
+        executions.push(BackendExecution {
+            number,
+            name: pass.name,
+            ran,
+        });
+        if !ran {
+            continue;
+        }
+        let start = Instant::now();
+        work.run(pass.run, opts.opt_level);
+        if opts.time_passes {
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            let _ = writeln!(log, "time: pass ({number}) {}: {ms:.3} ms", pass.name);
+        }
+        let debug_check = cfg!(debug_assertions) && !matches!(pass.run, Run::Ir(_));
+        if opts.verify_each || debug_check {
+            work.verify(pass.run)
+                .map_err(|e| format!("invalid after back-end pass '{}':\n{e}", pass.name))?;
+        }
+        if opts.prints_after(pass.name) {
+            let what = match pass.run {
+                Run::Ir(_) => "IR",
+                Run::Select(_) | Run::Machine(_) => "machine IR",
+                Run::Emit(_) => "assembly",
+            };
+            let _ = writeln!(log, "; {what} after {} (execution {number})", pass.name);
+            work.dump(pass.run, log);
+        }
+    }
+    Ok((work.assembly, executions))
+}
