@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Tests of the differential-testing tools: the generator's determinism and coverage, and
-the reducer shrinking a big program while its predicate holds.
+the reducer shrinking a big program while its predicate holds; and of the compile-time
+bench: its stress programs, shrunk, are valid and print what the generator computed, and
+its measured runs report exit status, crashes and timeouts.
 
     python3 scripts/test_tools.py
 """
@@ -13,8 +15,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import compile_bench
 import harness
 import reduce
+import stress_programs
 import sysy_gen
 
 
@@ -70,6 +74,45 @@ class GeneratedInput(unittest.TestCase):
                         pos, _ = self.consume(element, text, pos, seed)
                 else:
                     pos, _ = self.consume(self.INT if kind == "getint" else self.FLOAT, text, pos, seed)
+
+
+class StressPrograms(unittest.TestCase):
+    def test_each_program_is_valid_and_prints_its_expected_result(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = stress_programs.write_all(Path(d), scale=0.01, log=lambda _: None)
+            self.assertEqual([p.stem for p in paths], list(stress_programs.GENERATORS))
+            for path in paths:
+                r = subprocess.run([str(harness.COMPILER), "--check", str(path)],
+                                   capture_output=True)
+                self.assertEqual(r.returncode, 0, f"{path.name}: {r.stderr.decode()}")
+                r = subprocess.run([str(harness.COMPILER), "--run", str(path)],
+                                   capture_output=True)
+                self.assertEqual(r.returncode, 0, path.name)
+                self.assertEqual(r.stdout.decode(), path.with_suffix(".out").read_text(),
+                                 path.name)
+
+    def test_scale_sets_each_size(self):
+        text, _ = stress_programs.nested_while(stress_programs.size("nested_while", 0.01))
+        self.assertEqual(text.count("while"), 100)
+        text, _ = stress_programs.big_global_init(stress_programs.size("big_global_init", 0.001))
+        self.assertEqual(text.split("{", 1)[1].split("}", 1)[0].count(",") + 1, 1000)
+
+
+class MeasuredRun(unittest.TestCase):
+    def run_sh(self, script, timeout=10):
+        with tempfile.TemporaryDirectory() as d:
+            return compile_bench.run_measured(["sh", "-c", script], Path(d) / "err", timeout)
+
+    def test_exit_status_crash_and_timeout(self):
+        seconds, peak, code, timed_out = self.run_sh("exit 3")
+        self.assertEqual((code, timed_out), (3, False))
+        self.assertGreater(peak, 0)
+        self.assertLess(seconds, 5)
+        _, _, code, timed_out = self.run_sh("kill -SEGV $$")
+        self.assertEqual((code, timed_out), (-11, False))
+        seconds, _, _, timed_out = self.run_sh("sleep 30", timeout=0.3)
+        self.assertTrue(timed_out)
+        self.assertLess(seconds, 10)
 
 
 class Reducer(unittest.TestCase):
