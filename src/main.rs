@@ -3,6 +3,7 @@
 use clap::Parser;
 use frontend::SourceFile;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Compiles a SysY2022 program to 32-bit ARM assembly (GNU as syntax, armv7ve, VFPv4,
 /// AAPCS hard-float) for linking with the SysY runtime library.
@@ -55,7 +56,8 @@ struct Cli {
     #[arg(long)]
     print_after_all: bool,
 
-    /// Report on stderr how long each pass takes (the back end's summed over functions).
+    /// Report on stderr how long the front end, lowering, each pass (the back end's summed
+    /// over functions) and writing the output take.
     #[arg(long)]
     time_passes: bool,
 
@@ -124,6 +126,7 @@ impl Source {
 }
 
 fn run(cli: &Cli) -> ExitCode {
+    let start = Instant::now();
     let text = match std::fs::read(&cli.input) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => return fail(1, format!("error: cannot read '{}': {e}", cli.input)),
@@ -149,6 +152,7 @@ fn run(cli: &Cli) -> ExitCode {
             }
         }
     };
+    report_time(cli, "front end (read, parse, check)", start);
     if cli.check {
         return ExitCode::SUCCESS;
     }
@@ -159,8 +163,10 @@ fn run(cli: &Cli) -> ExitCode {
     if let Some(oracle) = &cli.bisect_oracle {
         return bisect(cli, &source, &pm, oracle);
     }
+    let start = Instant::now();
     let mut module = source.module();
     drop(source);
+    report_time(cli, "lowering", start);
     let ir_executions = match optimise(cli, &pm, &mut module) {
         Ok(n) => n,
         Err(e) => return fail(2, format!("internal error: {e}")),
@@ -176,7 +182,21 @@ fn run(cli: &Cli) -> ExitCode {
         Ok((assembly, _)) => assembly,
         Err(e) => return fail(2, format!("internal error: {e}")),
     };
-    write_output(cli, "s", &assembly)
+    let start = Instant::now();
+    let written = write_output(cli, "s", &assembly);
+    report_time(cli, "writing the output", start);
+    written
+}
+
+/// With --time-passes, reports on stderr how long `stage` took since `start`, in the form
+/// the passes and the back end use.
+fn report_time(cli: &Cli, stage: &str, start: Instant) {
+    if cli.time_passes {
+        eprintln!(
+            "time: {stage}: {:.3} ms",
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }
 
 /// The pass pipeline the command line asks for.

@@ -166,6 +166,36 @@ fn passes_can_be_chosen_verified_and_printed() {
 }
 
 #[test]
+fn time_passes_reports_every_stage_in_order() {
+    let out = compiler()
+        .args(["-S", "-O2", "--time-passes", "-o", "/dev/null"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stages: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("time: "))
+        .filter_map(|l| l.rsplit_once(": ").map(|(stage, _)| stage))
+        .collect();
+    let position = |prefix: &str| {
+        stages
+            .iter()
+            .position(|s| s.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' line in:\n{stderr}"))
+    };
+    let order = [
+        position("front end"),
+        position("lowering"),
+        position("pass (1) mem2reg"),
+        position("back end instruction selection"),
+        position("writing the output"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{stderr}");
+}
+
+#[test]
 fn an_unknown_pass_is_reported_with_the_known_ones() {
     let out = compiler()
         .args([
