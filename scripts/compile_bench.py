@@ -9,13 +9,16 @@ chosen shared suites (../shared/sysy-tests/SUITE) with
 
     target/release/compiler -S -O2 PROGRAM -o WORK/out/SUITE/NAME.s
 
-one at a time (unless --jobs says otherwise), timing the wall clock and reading the
-compiler's peak resident memory (through /usr/bin/time when present, else from wait4). It prints per program the seconds, peak MB and
-status (ok, FAIL with the compiler's first error line, CRASH on a signal, TIMEOUT), then the
-ten slowest programs and each suite's total. With --time-passes, the compiler's
---time-passes report (each IR pass and back-end stage) is kept and the slowest programs are
-broken down by stage; what the report does not cover (front end, lowering, writing the
-output, process start) is shown as "rest".
+one at a time (unless --jobs says otherwise), timing the wall clock, and reading the CPU
+time (user + system) from wait4 and the compiler's peak resident memory (through
+/usr/bin/time when present, else from wait4). It prints per program the wall seconds, CPU
+seconds (steadier than wall time on a busy machine), peak MB and status (ok, FAIL with the
+compiler's first error line, CRASH on a signal, TIMEOUT), then the ten slowest programs and
+each suite's total. With --time-passes, the compiler's
+--time-passes report (front end, lowering, each IR pass, each back-end stage, writing the
+output) is kept and the slowest programs are broken down by stage, passes summed by name;
+what the report does not cover (process start and exit, freeing memory; for a killed
+compile, the stage it was in) is shown as "rest".
 
 This is a bench, not a test: it exits 0 unless a compile failed or crashed (a TIMEOUT is
 reported but does not fail the run).
@@ -51,6 +54,7 @@ class Result:
     suite: str
     name: str
     seconds: float = 0.0
+    cpu: float = 0.0
     peak_mb: float = 0.0
     status: str = "ok"
     detail: str = ""
@@ -59,7 +63,8 @@ class Result:
 
 
 def run_measured(cmd, stderr_path, timeout):
-    """Runs cmd; returns (wall seconds, peak RSS in MB, exit status or -signal, timed out).
+    """Runs cmd; returns (wall seconds, CPU seconds, peak RSS in MB, exit status or -signal,
+    timed out). The CPU time counts the child and the children it waited for.
 
     A child inherits its parent's resident high-water mark when it execs, so wait4 on a
     direct child of this script reports at least this script's own size (~15-25 MB). GNU
@@ -99,7 +104,8 @@ def run_measured(cmd, stderr_path, timeout):
         # GNU time exits with 128 + the signal that ended the command.
         if code > 128 and "terminated by signal" in " ".join(lines):
             code = 128 - code
-    return seconds, peak_kb / 1024, code, state["timed_out"]
+    cpu = usage.ru_utime + usage.ru_stime
+    return seconds, cpu, peak_kb / 1024, code, state["timed_out"]
 
 
 def compile_one(suite, path, work, args):
@@ -110,8 +116,8 @@ def compile_one(suite, path, work, args):
     cmd = [str(harness.COMPILER), "-S", f"-{args.opt}", str(path), "-o", str(asm)]
     if args.time_passes:
         cmd.append("--time-passes")
-    seconds, peak, code, timed_out = run_measured(cmd, stderr_path, args.timeout)
-    r = Result(suite, path.stem, seconds, peak)
+    seconds, cpu, peak, code, timed_out = run_measured(cmd, stderr_path, args.timeout)
+    r = Result(suite, path.stem, seconds, cpu, peak)
     text = stderr_path.read_text(errors="replace")
     if timed_out:
         r.status, r.detail = "TIMEOUT", f"killed after {args.timeout:g} s"
@@ -148,12 +154,14 @@ def collect(args, work):
 
 def print_row(r):
     detail = f"  {r.detail}" if r.detail else ""
-    print(f"{r.suite:<15} {r.name:<40} {r.seconds:8.3f} {r.peak_mb:9.1f}  {r.status}{detail}",
+    # A killed compile has no peak reported.
+    peak = f"{r.peak_mb:9.1f}" if r.status != "TIMEOUT" else f"{'-':>9}"
+    print(f"{r.suite:<15} {r.name:<40} {r.seconds:8.3f} {r.cpu:8.3f} {peak}  {r.status}{detail}",
           flush=True)
 
 
 def header():
-    print(f"{'suite':<15} {'program':<40} {'seconds':>8} {'peak MB':>9}  status")
+    print(f"{'suite':<15} {'program':<40} {'seconds':>8} {'cpu s':>8} {'peak MB':>9}  status")
 
 
 def stage_breakdown(r, top):
@@ -169,7 +177,12 @@ def stage_breakdown(r, top):
             backend.append((stage, ms))
     covered = sum(ms for _, ms in r.stages)
     rows = [(f"pass {name} (x{n})", ms) for name, (ms, n) in by_pass.items()] + backend
-    rows.append(("rest: front end, lowering, output, process", r.seconds * 1e3 - covered))
+    if r.status == "ok":
+        rest = "rest: process start and exit, freeing memory"
+    else:
+        last = r.stages[-1][0] if r.stages else "the start"
+        rest = f"rest, {r.status}: the stage after '{last}'"
+    rows.append((rest, r.seconds * 1e3 - covered))
     rows.sort(key=lambda row: -row[1])
     return [f"    {ms:10.1f} ms  {stage}" for stage, ms in rows[:top]]
 
@@ -182,23 +195,26 @@ def report(results, args):
         print_row(r)
     print()
     print("totals:")
-    print(f"{'suite':<15} {'programs':>8} {'seconds':>9} {'max peak MB':>12}  not ok")
+    print(f"{'suite':<15} {'programs':>8} {'seconds':>9} {'cpu s':>9} {'max peak MB':>12}  not ok")
     suites = defaultdict(list)
     for r in results:
         suites[r.suite].append(r)
     for suite, rs in suites.items():
         bad = sum(r.status != "ok" for r in rs)
         print(f"{suite:<15} {len(rs):8} {sum(r.seconds for r in rs):9.2f} "
+              f"{sum(r.cpu for r in rs):9.2f} "
               f"{max(r.peak_mb for r in rs):12.1f}  {bad}")
     if "performance" in suites:
         total = sum(r.seconds for r in suites["performance"])
+        cpu = sum(r.cpu for r in suites["performance"])
         verdict = "within" if total < 10 else "OVER"
-        print(f"performance suite: {total:.2f} s, {verdict} the 10 s target")
+        print(f"performance suite: {total:.2f} s wall ({cpu:.2f} s CPU), {verdict} the 10 s "
+              "target")
     if args.time_passes:
         print()
         print(f"where the time goes in the {args.breakdown} slowest programs (--time-passes):")
         for r in sorted(results, key=lambda r: -r.seconds)[:args.breakdown]:
-            print(f"  {r.suite}/{r.name}: {r.seconds:.3f} s, {r.peak_mb:.1f} MB")
+            print(f"  {r.suite}/{r.name}: {r.seconds:.3f} s wall, {r.cpu:.3f} s CPU, {r.status}")
             for line in stage_breakdown(r, args.stages):
                 print(line)
 

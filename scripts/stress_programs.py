@@ -2,11 +2,13 @@
 """Stress programs for compile time: valid SysY programs that are huge in one dimension
 each (deep nesting, a long function, many functions, a long else-if chain, a big
 initialiser, long expressions). Each prints a result, and the generator computes that
-result too, so a test can check the program's meaning as well as its validity.
+result too, so a test can check the program's meaning as well as its validity. Values that
+the optimiser could fold away are read from the input instead.
 
     scripts/stress_programs.py [--scale 0.01] [--out DIR]
 
-writes every program (NAME.sy) with its expected output (NAME.out) into DIR.
+writes every program (NAME.sy) with its input (NAME.in, when it reads one) and expected
+output (NAME.out) into DIR.
 """
 
 import argparse
@@ -46,7 +48,7 @@ def nested_while(n):
     lines.append("}" * (n - 1))
     lines += ["putint(s);", "putch(10);", "return 0;", "}"]
     expected = sum(range(1, n)) + n * n
-    return "\n".join(lines) + "\n", f"{expected}\n"
+    return "\n".join(lines) + "\n", "", f"{expected}\n"
 
 
 def nested_if(n):
@@ -61,16 +63,17 @@ def nested_if(n):
         lines.append(f"}} else {{ s = s + {k} * 3; }}")
     lines += ["putint(s);", "putch(10);", "return 0;", "}"]
     expected = depth + (depth * 3 if depth < n else 100000)
-    return "\n".join(lines) + "\n", f"{expected}\n"
+    return "\n".join(lines) + "\n", "", f"{expected}\n"
 
 
 def long_function(n):
-    """n assignments in one function over eight variables, each value kept below 10,000."""
+    """n assignments in one function over eight variables read from the input (so that
+    nothing folds away), each value kept below 10,000."""
     rng = random.Random(1)
     names = [f"v{i}" for i in range(8)]
     values = {v: i + 1 for i, v in enumerate(names)}
     lines = ["int main() {"]
-    lines += [f"int {v} = {values[v]};" for v in names]
+    lines += [f"int {v} = getint();" for v in names]
     for _ in range(n):
         dst, a, b = rng.choice(names), rng.choice(names), rng.choice(names)
         k, c, m = rng.randint(1, 9), rng.randint(0, 99), rng.randint(1000, 9999)
@@ -79,8 +82,9 @@ def long_function(n):
     for v in names:
         lines += [f"putint({v});", "putch(32);"]
     lines += ["putch(10);", "return 0;", "}"]
+    stdin = " ".join(str(i + 1) for i in range(len(names))) + "\n"
     expected = "".join(f"{values[v]} " for v in names) + "\n"
-    return "\n".join(lines) + "\n", expected
+    return "\n".join(lines) + "\n", stdin, expected
 
 
 def many_functions(n):
@@ -105,7 +109,7 @@ def many_functions(n):
                 s = (s + j * i) % 10007
         calls.append(f"s = f{i}(s);")
     lines += ["int main() {", "int s = 1;", *calls, "putint(s);", "putch(10);", "return 0;", "}"]
-    return "\n".join(lines) + "\n", f"{s}\n"
+    return "\n".join(lines) + "\n", "", f"{s}\n"
 
 
 def else_if_chain(n):
@@ -118,7 +122,7 @@ def else_if_chain(n):
     s = 0
     for i in range(n + 10):
         s = c_rem(s * 7, 1000003) + ((i * 31 + 7) % 1000 if i < n else -1)
-    return "\n".join(lines) + "\n", f"{s}\n"
+    return "\n".join(lines) + "\n", "", f"{s}\n"
 
 
 def big_global_init(n):
@@ -149,11 +153,12 @@ def big_global_init(n):
     s = 0
     for i, v in enumerate(values):
         s = c_rem(s + v * (i % 7 + 1), 1000007)
-    return "\n".join(lines) + "\n", f"{s}\n"
+    return "\n".join(lines) + "\n", "", f"{s}\n"
 
 
 def long_expression(n):
-    """Two n-term expressions: an int one mixing + - * over four variables and a float one."""
+    """Two n-term expressions over variables read from the input: an int one mixing + - *
+    and a float one."""
     rng = random.Random(3)
     ints = {"a": 3, "b": 5, "c": 7, "d": 11}
     floats = {"p": 0.5, "q": 0.25}
@@ -171,14 +176,16 @@ def long_expression(n):
         float_terms.append(fname if i == 0 else f"+ {fname}")
         y += floats[fname]
     lines = ["int main() {",
-             *(f"int {v} = {ints[v]};" for v in sorted(ints)),
-             *(f"float {v} = {floats[v]};" for v in sorted(floats)),
+             *(f"int {v} = getint();" for v in sorted(ints)),
+             *(f"float {v} = getfloat();" for v in sorted(floats)),
              "int x = 0;", "float y = 0.0;",
              "x = " + " ".join(int_terms) + ";",
              "y = " + " ".join(float_terms) + ";",
              "putint(x);", "putch(32);", "putint(y * 4);", "putch(10);", "return 0;", "}"]
+    stdin = " ".join(str(v) for _, v in sorted(ints.items())) + " " + \
+        " ".join(str(v) for _, v in sorted(floats.items())) + "\n"
     # Every float term is a multiple of 1/4 and the sum stays far below 2^24: exact.
-    return "\n".join(lines) + "\n", f"{x} {int(y * 4)}\n"
+    return "\n".join(lines) + "\n", stdin, f"{x} {int(y * 4)}\n"
 
 
 GENERATORS = {
@@ -197,15 +204,17 @@ def size(name, scale):
 
 
 def write_all(out, scale=1.0, log=print):
-    """Writes NAME.sy and NAME.out for every stress program into `out`; returns the .sy
-    paths."""
+    """Writes NAME.sy, NAME.in (if the program reads input) and NAME.out for every stress
+    program into `out`; returns the .sy paths."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, generate in GENERATORS.items():
         n = size(name, scale)
-        text, expected = generate(n)
+        text, stdin, expected = generate(n)
         path = out / f"{name}.sy"
         path.write_text(text)
+        if stdin:
+            path.with_suffix(".in").write_text(stdin)
         path.with_suffix(".out").write_text(expected)
         log(f"  wrote {path} (size {n:,}, {len(text) / 1e6:.1f} MB)")
         paths.append(path)

@@ -85,16 +85,18 @@ class StressPrograms(unittest.TestCase):
                 r = subprocess.run([str(harness.COMPILER), "--check", str(path)],
                                    capture_output=True)
                 self.assertEqual(r.returncode, 0, f"{path.name}: {r.stderr.decode()}")
+                stdin = path.with_suffix(".in")
                 r = subprocess.run([str(harness.COMPILER), "--run", str(path)],
+                                   input=stdin.read_bytes() if stdin.exists() else b"",
                                    capture_output=True)
                 self.assertEqual(r.returncode, 0, path.name)
                 self.assertEqual(r.stdout.decode(), path.with_suffix(".out").read_text(),
                                  path.name)
 
     def test_scale_sets_each_size(self):
-        text, _ = stress_programs.nested_while(stress_programs.size("nested_while", 0.01))
+        text, _, _ = stress_programs.nested_while(stress_programs.size("nested_while", 0.01))
         self.assertEqual(text.count("while"), 100)
-        text, _ = stress_programs.big_global_init(stress_programs.size("big_global_init", 0.001))
+        text, _, _ = stress_programs.big_global_init(stress_programs.size("big_global_init", 0.001))
         self.assertEqual(text.split("{", 1)[1].split("}", 1)[0].count(",") + 1, 1000)
 
 
@@ -103,14 +105,20 @@ class MeasuredRun(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             return compile_bench.run_measured(["sh", "-c", script], Path(d) / "err", timeout)
 
+    def test_cpu_time_counts_the_grandchild(self):
+        _, cpu, _, code, _ = self.run_sh("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done")
+        self.assertEqual(code, 0)
+        self.assertGreater(cpu, 0.05)
+
     def test_exit_status_crash_and_timeout(self):
-        seconds, peak, code, timed_out = self.run_sh("exit 3")
+        seconds, cpu, peak, code, timed_out = self.run_sh("exit 3")
         self.assertEqual((code, timed_out), (3, False))
         self.assertGreater(peak, 0)
         self.assertLess(seconds, 5)
-        _, _, code, timed_out = self.run_sh("kill -SEGV $$")
+        self.assertLess(cpu, 5)
+        _, _, _, code, timed_out = self.run_sh("kill -SEGV $$")
         self.assertEqual((code, timed_out), (-11, False))
-        seconds, _, _, timed_out = self.run_sh("sleep 30", timeout=0.3)
+        seconds, _, _, _, timed_out = self.run_sh("sleep 30", timeout=0.3)
         self.assertTrue(timed_out)
         self.assertLess(seconds, 10)
 
