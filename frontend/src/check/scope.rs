@@ -21,20 +21,24 @@ pub struct Entry {
     pub defined_at: Span,
 }
 
-/// A stack of scopes; the first is file scope. Each name maps to its visible definitions,
-/// innermost last, so that a lookup costs the same however deeply scopes nest.
+/// A stack of scopes; the first is file scope. Each distinct name gets a number the first
+/// time it is defined, and each number the stack of its visible definitions, so that a
+/// lookup costs one hash however deeply scopes nest and closing a scope costs no hashing.
 pub struct Scopes {
-    /// For every name, its definitions in the open scopes with each scope's depth (0 is file
-    /// scope), innermost last.
-    names: HashMap<String, Vec<(usize, Entry)>>,
-    /// The names defined in each open scope, innermost last.
-    defined: Vec<Vec<String>>,
+    /// The number of every name ever defined.
+    ids: HashMap<String, usize>,
+    /// For each name's number, its definitions in the open scopes with each scope's depth
+    /// (0 is file scope), innermost last.
+    visible: Vec<Vec<(usize, Entry)>>,
+    /// The numbers of the names defined in each open scope, innermost last.
+    defined: Vec<Vec<usize>>,
 }
 
 impl Scopes {
     pub fn new() -> Scopes {
         Scopes {
-            names: HashMap::new(),
+            ids: HashMap::new(),
+            visible: Vec::new(),
             defined: vec![Vec::new()],
         }
     }
@@ -43,15 +47,17 @@ impl Scopes {
         self.defined.len() - 1
     }
 
+    fn definitions(&self, name: &str) -> Option<&Vec<(usize, Entry)>> {
+        self.ids.get(name).map(|&id| &self.visible[id])
+    }
+
     pub fn push(&mut self) {
         self.defined.push(Vec::new());
     }
 
     pub fn pop(&mut self) {
-        for name in self.defined.pop().unwrap_or_default() {
-            if let Some(defs) = self.names.get_mut(&name) {
-                defs.pop();
-            }
+        for id in self.defined.pop().unwrap_or_default() {
+            self.visible[id].pop();
         }
     }
 
@@ -62,7 +68,7 @@ impl Scopes {
     /// The entry of `name` in the innermost scope only.
     pub fn in_current(&self, name: &str) -> Option<&Entry> {
         let depth = self.depth();
-        match self.names.get(name)?.last()? {
+        match self.definitions(name)?.last()? {
             (d, entry) if *d == depth => Some(entry),
             _ => None,
         }
@@ -71,19 +77,27 @@ impl Scopes {
     /// Defines `name` in the innermost scope, replacing a definition there.
     pub fn define(&mut self, name: &str, entry: Entry) {
         let depth = self.depth();
-        let defs = self.names.entry(name.to_string()).or_default();
+        let id = match self.ids.get(name) {
+            Some(&id) => id,
+            None => {
+                self.ids.insert(name.to_string(), self.visible.len());
+                self.visible.push(Vec::new());
+                self.visible.len() - 1
+            }
+        };
+        let defs = &mut self.visible[id];
         match defs.last_mut() {
             Some((d, old)) if *d == depth => *old = entry,
             _ => {
                 defs.push((depth, entry));
                 if let Some(scope) = self.defined.last_mut() {
-                    scope.push(name.to_string());
+                    scope.push(id);
                 }
             }
         }
     }
 
     pub fn lookup(&self, name: &str) -> Option<&Entry> {
-        self.names.get(name)?.last().map(|(_, entry)| entry)
+        self.definitions(name)?.last().map(|(_, entry)| entry)
     }
 }
