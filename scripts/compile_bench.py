@@ -141,7 +141,8 @@ def collect(args, work):
     for suite in wanted:
         if suite == "stress":
             print(f"writing the stress programs (scale {args.scale:g}) to {work / 'stress'}")
-            paths = stress_programs.write_all(work / "stress", args.scale)
+            names = [n for n in stress_programs.GENERATORS if not pattern or pattern.search(n)]
+            paths = stress_programs.write_all(work / "stress", args.scale, names=names)
         else:
             folder = harness.SHARED_TESTS / suite
             if not folder.is_dir():
@@ -154,9 +155,11 @@ def collect(args, work):
 
 def print_row(r):
     detail = f"  {r.detail}" if r.detail else ""
-    # A killed compile has no peak reported.
-    peak = f"{r.peak_mb:9.1f}" if r.status != "TIMEOUT" else f"{'-':>9}"
-    print(f"{r.suite:<15} {r.name:<40} {r.seconds:8.3f} {r.cpu:8.3f} {peak}  {r.status}{detail}",
+    # A killed compile has no CPU time or peak reported.
+    killed = r.status == "TIMEOUT"
+    cpu = f"{'-':>8}" if killed else f"{r.cpu:8.3f}"
+    peak = f"{'-':>9}" if killed else f"{r.peak_mb:9.1f}"
+    print(f"{r.suite:<15} {r.name:<40} {r.seconds:8.3f} {cpu} {peak}  {r.status}{detail}",
           flush=True)
 
 
@@ -214,7 +217,8 @@ def report(results, args):
         print()
         print(f"where the time goes in the {args.breakdown} slowest programs (--time-passes):")
         for r in sorted(results, key=lambda r: -r.seconds)[:args.breakdown]:
-            print(f"  {r.suite}/{r.name}: {r.seconds:.3f} s wall, {r.cpu:.3f} s CPU, {r.status}")
+            cpu = "" if r.status == "TIMEOUT" else f", {r.cpu:.3f} s CPU"
+            print(f"  {r.suite}/{r.name}: {r.seconds:.3f} s wall{cpu}, {r.status}")
             for line in stage_breakdown(r, args.stages):
                 print(line)
 

@@ -203,12 +203,14 @@ def size(name, scale):
     return max(2, round(SIZES[name] * scale))
 
 
-def write_all(out, scale=1.0, log=print):
+def write_all(out, scale=1.0, log=print, names=None):
     """Writes NAME.sy, NAME.in (if the program reads input) and NAME.out for every stress
-    program into `out`; returns the .sy paths."""
+    program (or those in `names`) into `out`; returns the .sy paths."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, generate in GENERATORS.items():
+        if names is not None and name not in names:
+            continue
         n = size(name, scale)
         text, stdin, expected = generate(n)
         path = out / f"{name}.sy"
