@@ -1,5 +1,5 @@
-//! Splitting of the text matched by the grammar's atomic `literal_list` rule (a flat
-//! initialiser list of optionally signed numeric literals, `1, -2, 0x3, 4.5`) into its
+//! Splitting of the text matched by the grammar's atomic `int_list` and `literal_list` rules
+//! (a flat initialiser list of optionally signed numeric literals, `1, -2, 0x3, 4.5`) into its
 //! elements, which the parser turns into the same nodes the general rules would have built.
 
 use crate::ast::UnaryOp;
@@ -15,25 +15,25 @@ pub struct Element<'a> {
     pub is_float: bool,
 }
 
-/// The elements of `text`, which the `literal_list` rule matched in full.
+/// The elements of `text`, which the `int_list` or `literal_list` rule matched in full: each
+/// between commas is whitespace, an optional sign, the literal right after it, whitespace.
 pub fn elements(text: &str) -> impl Iterator<Item = Element<'_>> {
     let mut offset = 0;
     text.split(',').map(move |piece| {
-        let piece_start = offset;
+        let body = piece.trim_matches(is_space);
+        let mut start = offset + piece.len() - piece.trim_start_matches(is_space).len();
         offset += piece.len() + 1;
-        let body = piece.trim_start_matches(is_space);
-        let mut start = piece_start + piece.len() - body.len();
         let sign = match body.as_bytes().first() {
             Some(b'-') => Some((UnaryOp::Neg, start)),
             Some(b'+') => Some((UnaryOp::Pos, start)),
             _ => None,
         };
-        let mut literal = body;
-        if sign.is_some() {
-            literal = body[1..].trim_start_matches(is_space);
-            start += body.len() - literal.len();
-        }
-        let literal = literal.trim_end_matches(is_space);
+        let literal = if sign.is_some() {
+            start += 1;
+            &body[1..]
+        } else {
+            body
+        };
         Element {
             sign,
             literal,
@@ -66,7 +66,7 @@ mod tests {
 
     #[test]
     fn splits_signed_literals_with_their_offsets() {
-        let got: Vec<Element> = elements("1,\t- 0x1p3 ,+2.5e1\r\n, 0X1E").collect();
+        let got: Vec<Element> = elements("1,\t-0x1p3 ,+2.5e1\r\n, 0X1E").collect();
         assert_eq!(
             got,
             [
@@ -79,19 +79,19 @@ mod tests {
                 Element {
                     sign: Some((UnaryOp::Neg, 3)),
                     literal: "0x1p3",
-                    start: 5,
+                    start: 4,
                     is_float: true
                 },
                 Element {
-                    sign: Some((UnaryOp::Pos, 12)),
+                    sign: Some((UnaryOp::Pos, 11)),
                     literal: "2.5e1",
-                    start: 13,
+                    start: 12,
                     is_float: true
                 },
                 Element {
                     sign: None,
                     literal: "0X1E",
-                    start: 22,
+                    start: 21,
                     is_float: false
                 },
             ]

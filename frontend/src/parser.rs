@@ -161,7 +161,7 @@ impl Builder {
                 let mut items = Vec::new();
                 for p in meaningful(inner) {
                     match p.as_rule() {
-                        Rule::literal_list => self.literal_list(p, &mut items),
+                        Rule::int_list | Rule::literal_list => self.literal_list(p, &mut items),
                         _ => items.push(self.init_val(p)),
                     }
                 }
