@@ -48,7 +48,7 @@ fn is_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n' | '\x0B' | '\x0C')
 }
 
-/// Whether a literal the grammar's `number_text` matched is a `float_lit` rather than an
+/// Whether a literal of a list is the grammar's `float_lit` rather than its
 /// `int_lit`: a hexadecimal float has a point or a binary exponent (`e` is a hex digit), a
 /// decimal one a point or an exponent.
 fn is_float(literal: &str) -> bool {
