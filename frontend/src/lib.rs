@@ -7,6 +7,7 @@ pub mod consteval;
 pub mod diagnostic;
 pub mod hir;
 pub mod literal;
+mod literal_list;
 pub mod parser;
 pub mod runtime;
 pub mod source;

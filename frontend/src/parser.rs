@@ -3,6 +3,7 @@
 use crate::ast::*;
 use crate::diagnostic::Diagnostic;
 use crate::literal;
+use crate::literal_list;
 use crate::source::Span;
 use crate::syntax_error;
 use pest::iterators::{Pair, Pairs};
@@ -157,7 +158,13 @@ impl Builder {
         match inner.as_rule() {
             Rule::init_list => {
                 let s = span(&inner);
-                let items = meaningful(inner).map(|p| self.init_val(p)).collect();
+                let mut items = Vec::new();
+                for p in meaningful(inner) {
+                    match p.as_rule() {
+                        Rule::int_list | Rule::literal_list => self.literal_list(p, &mut items),
+                        _ => items.push(self.init_val(p)),
+                    }
+                }
                 InitVal::List(items, s)
             }
             _ => InitVal::Expr(self.expr(inner)),
@@ -321,19 +328,45 @@ impl Builder {
         Expr { kind, span: s }
     }
 
+    /// The elements of a `literal_list`, exactly as the general rules would have built them:
+    /// a literal with the span of its text, under a `Unary` node from its sign if it has one.
+    fn literal_list(&mut self, pair: Pair<Rule>, items: &mut Vec<InitVal>) {
+        let base = pair.as_span().start();
+        for element in literal_list::elements(pair.as_str()) {
+            let start = base + element.start;
+            let s = Span::new(start, start + element.literal.len());
+            let value = Expr {
+                kind: self.literal(element.literal, element.is_float, s),
+                span: s,
+            };
+            let expr = match element.sign {
+                Some((op, at)) => Expr {
+                    span: Span::new(base + at, s.end as usize),
+                    kind: ExprKind::Unary(op, Box::new(value)),
+                },
+                None => value,
+            };
+            items.push(InitVal::Expr(expr));
+        }
+    }
+
     fn number(&mut self, pair: Pair<Rule>) -> ExprKind {
         let s = span(&pair);
         let lit = next(&mut pair.into_inner());
-        let text = lit.as_str();
-        match lit.as_rule() {
-            Rule::float_lit => ExprKind::Float(literal::parse_float(text)),
-            _ => match literal::parse_int(text) {
-                Ok(v) => ExprKind::Int(v),
-                Err(msg) => {
-                    self.errors.push(Diagnostic::error(s, msg));
-                    ExprKind::Int(0)
-                }
-            },
+        self.literal(lit.as_str(), lit.as_rule() == Rule::float_lit, s)
+    }
+
+    /// The value of a numeric literal; a malformed integer is reported at `s`.
+    fn literal(&mut self, text: &str, is_float: bool, s: Span) -> ExprKind {
+        if is_float {
+            return ExprKind::Float(literal::parse_float(text));
+        }
+        match literal::parse_int(text) {
+            Ok(v) => ExprKind::Int(v),
+            Err(msg) => {
+                self.errors.push(Diagnostic::error(s, msg));
+                ExprKind::Int(0)
+            }
         }
     }
 
