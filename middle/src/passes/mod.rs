@@ -14,6 +14,7 @@ pub mod mem2reg;
 pub mod pipeline;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
+mod var_liveness;
 
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};
 pub use pipeline::Step;
