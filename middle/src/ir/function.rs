@@ -449,16 +449,6 @@ impl Function {
         self.add_use(v, phi, index as u32);
     }
 
-    /// Removes the incoming pair at `index` from a phi.
-    pub fn remove_phi_incoming(&mut self, phi: Inst, index: usize) {
-        self.drop_operands(phi);
-        if let InstKind::Phi { args, blocks } = &mut self.insts[phi.index()].kind {
-            args.remove(index);
-            blocks.remove(index);
-        }
-        self.add_operand_uses(phi);
-    }
-
     /// Recomputes every use list from the instructions (what the verifier compares against).
     pub fn computed_uses(&self) -> (Vec<Vec<Use>>, Vec<Vec<Use>>) {
         let mut inst_uses = vec![Vec::new(); self.insts.len()];

@@ -11,6 +11,7 @@ pub mod const_fold;
 pub mod dce;
 mod manager;
 pub mod mem2reg;
+mod phi_edits;
 pub mod pipeline;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
