@@ -18,16 +18,20 @@ use super::phi_edits::{has_phis, Edit, PhiEdits};
 use crate::analysis::{Cfg, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let mut changed = false;
     loop {
-        let round = fold_constant_branches(f) | remove_unreachable(f) | Steps::new(f).run();
-        if !round {
+        changed |= fold_constant_branches(f);
+        let cfg = Cfg::new(f);
+        changed |= remove_unreachable(f, &cfg);
+        let mut steps = Steps::new(f, cfg);
+        changed |= steps.run();
+        if !steps.exposed_constant {
             return Preserved::nothing_if(changed);
         }
-        changed = true;
     }
 }
 
@@ -72,8 +76,7 @@ fn fold_constant_branches(f: &mut Function) -> bool {
     changed
 }
 
-fn remove_unreachable(f: &mut Function) -> bool {
-    let cfg = Cfg::new(f);
+fn remove_unreachable(f: &mut Function, cfg: &Cfg) -> bool {
     let dead: Vec<Block> = f.blocks().filter(|&b| !cfg.is_reachable(b)).collect();
     if dead.is_empty() {
         return false;
@@ -102,100 +105,154 @@ fn remove_unreachable(f: &mut Function) -> bool {
     true
 }
 
+/// Block positions with some property, smallest first: a min-heap whose entries for
+/// positions that lost the property are dropped when they reach the top.
+struct Candidates {
+    member: Vec<bool>,
+    heap: BinaryHeap<Reverse<u32>>,
+}
+
+impl Candidates {
+    fn new(n: usize) -> Self {
+        Candidates {
+            member: vec![false; n],
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    fn set(&mut self, k: u32, member: bool) {
+        if member && !self.member[k as usize] {
+            self.heap.push(Reverse(k));
+        }
+        self.member[k as usize] = member;
+    }
+
+    fn first(&mut self) -> Option<u32> {
+        while let Some(&Reverse(k)) = self.heap.peek() {
+            if self.member[k as usize] {
+                return Some(k);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+}
+
 /// Merging and bypassing, step by step, over one snapshot of the CFG kept up to date.
 struct Steps<'f> {
     f: &'f mut Function,
-    /// The predecessors of each block, each once; entries for blocks that have since left
-    /// the layout are dropped when the list is read.
+    /// The CFG when the steps began.
+    cfg: Cfg,
+    /// The predecessor lists that changed since (`own[b]`), else the CFG's. Either may
+    /// still name blocks that have left the layout; readers skip those.
     preds: Vec<Vec<Block>>,
+    own: Vec<bool>,
     /// How many predecessors each block has.
     npreds: Vec<u32>,
     /// Layout position of each block when the steps began (merging and bypassing never
     /// reorder the blocks that stay).
     position: Vec<u32>,
     layout: Vec<Block>,
-    /// Positions of the blocks that can be merged into their predecessor.
-    mergeable: BTreeSet<u32>,
-    /// Positions of the forwarding blocks that can be bypassed.
-    bypassable: BTreeSet<u32>,
+    /// Blocks that can be merged into their predecessor.
+    mergeable: Candidates,
+    /// Forwarding blocks that can be bypassed.
+    bypassable: Candidates,
     edits: PhiEdits,
     /// A merge replaced a branch condition by a constant: a new round must fold it (and
     /// delete what becomes unreachable) before further steps.
     exposed_constant: bool,
-    changed: bool,
 }
 
 impl<'f> Steps<'f> {
-    fn new(f: &'f mut Function) -> Self {
+    fn new(f: &'f mut Function, cfg: Cfg) -> Self {
         let n = f.block_capacity();
-        let mut preds: Vec<Vec<Block>> = vec![Vec::new(); n];
         let mut position = vec![u32::MAX; n];
         let layout: Vec<Block> = f.blocks().collect();
+        let mut npreds = vec![0; n];
         for (k, &b) in layout.iter().enumerate() {
             position[b.index()] = k as u32;
-            for s in distinct_successors(f, b) {
-                preds[s.index()].push(b);
-            }
+            npreds[b.index()] = cfg.preds(b).iter().filter(|&&p| f.is_in_layout(p)).count() as u32;
         }
-        let npreds = preds.iter().map(|p| p.len() as u32).collect();
         let mut steps = Steps {
             edits: PhiEdits::new(n),
             f,
-            preds,
+            cfg,
+            preds: vec![Vec::new(); n],
+            own: vec![false; n],
             npreds,
             position,
-            layout: layout.clone(),
-            mergeable: BTreeSet::new(),
-            bypassable: BTreeSet::new(),
+            mergeable: Candidates::new(layout.len()),
+            bypassable: Candidates::new(layout.len()),
+            layout,
             exposed_constant: false,
-            changed: false,
         };
-        for b in layout {
-            steps.examine(b);
+        for k in 0..steps.layout.len() {
+            steps.examine(steps.layout[k]);
         }
         steps
     }
 
-    fn run(mut self) -> bool {
+    /// Runs steps until none is left or a merge exposes a constant branch; returns
+    /// whether anything changed.
+    fn run(&mut self) -> bool {
+        let mut changed = false;
         while !self.exposed_constant {
-            let merged = self.mergeable.first().map(|&k| self.layout[k as usize]);
+            let merged = self.mergeable.first().map(|k| self.layout[k as usize]);
             if let Some(b) = merged {
                 self.merge_into_predecessor(b);
             }
-            let bypassed = self.bypassable.first().map(|&k| self.layout[k as usize]);
+            let bypassed = self.bypassable.first().map(|k| self.layout[k as usize]);
             if let Some(b) = bypassed {
                 self.bypass(b);
             }
             if merged.is_none() && bypassed.is_none() {
                 break;
             }
-            self.changed = true;
+            changed = true;
         }
         self.edits.flush_all(self.f);
-        self.changed
+        changed
     }
 
-    /// Drops predecessors that have left the layout.
-    fn clean_preds(&mut self, b: Block) -> &[Block] {
+    /// `b`'s predecessor list.
+    fn pred_list(&self, b: Block) -> &[Block] {
+        if self.own[b.index()] {
+            &self.preds[b.index()]
+        } else {
+            self.cfg.preds(b)
+        }
+    }
+
+    /// Drops from `b`'s predecessor list the blocks that have left the layout.
+    fn clean_preds(&mut self, b: Block) {
         let f = &*self.f;
+        if !self.own[b.index()] {
+            if self.cfg.preds(b).iter().all(|&p| f.is_in_layout(p)) {
+                return;
+            }
+            self.own[b.index()] = true;
+            self.preds[b.index()] = self.cfg.preds(b).to_vec();
+        }
         self.preds[b.index()].retain(|&p| f.is_in_layout(p));
-        &self.preds[b.index()]
+    }
+
+    /// Adds a predecessor to `b`'s list (not to its count).
+    fn add_pred(&mut self, b: Block, p: Block) {
+        if !self.own[b.index()] {
+            self.own[b.index()] = true;
+            self.preds[b.index()] = self.cfg.preds(b).to_vec();
+        }
+        self.preds[b.index()].push(p);
     }
 
     /// Files `b` under the steps it allows, after a change around it.
     fn examine(&mut self, b: Block) {
         let k = self.position[b.index()];
-        self.mergeable.remove(&k);
-        self.bypassable.remove(&k);
-        if !self.f.is_in_layout(b) || Some(b) == self.f.entry() {
-            return;
-        }
-        if self.can_merge(b) {
-            self.mergeable.insert(k);
-        }
-        if self.can_bypass(b) {
-            self.bypassable.insert(k);
-        }
+        let live = self.f.is_in_layout(b) && Some(b) != self.f.entry();
+        let merge = live && self.can_merge(b);
+        let bypass = live && self.can_bypass(b);
+        self.mergeable.set(k, merge);
+        self.bypassable.set(k, bypass);
     }
 
     /// Whether `b` has one predecessor, which jumps only to `b`.
@@ -203,7 +260,8 @@ impl<'f> Steps<'f> {
         if self.npreds[b.index()] != 1 {
             return false;
         }
-        let p = self.clean_preds(b)[0];
+        self.clean_preds(b);
+        let p = self.pred_list(b)[0];
         let f = &*self.f;
         p != b && !f.successors(p).is_empty() && f.successors(p).iter().all(|&x| x == b)
     }
@@ -222,13 +280,15 @@ impl<'f> Steps<'f> {
         }
         self.clean_preds(b);
         let f = &*self.f;
-        !self.preds[b.index()]
+        !self
+            .pred_list(b)
             .iter()
             .any(|&p| f.successors(p).contains(&target))
     }
 
     fn merge_into_predecessor(&mut self, b: Block) {
-        let p = self.clean_preds(b)[0];
+        self.clean_preds(b);
+        let p = self.pred_list(b)[0];
         self.edits.flush(self.f, b);
         let f = &mut *self.f;
         for phi in phis(f, b) {
@@ -254,7 +314,7 @@ impl<'f> Steps<'f> {
         self.examine(b);
         self.examine(p);
         for s in distinct_successors(self.f, p) {
-            self.preds[s.index()].push(p);
+            self.add_pred(s, p);
             self.edits.queue(self.f, s, Edit::Rename(b, p));
             self.examine(s);
         }
@@ -262,12 +322,12 @@ impl<'f> Steps<'f> {
 
     fn bypass(&mut self, b: Block) {
         let target = forwarding_target(self.f, b).expect("a forwarding block");
-        let mut preds = std::mem::take(&mut self.preds[b.index()]);
-        preds.retain(|&p| self.f.is_in_layout(p));
+        self.clean_preds(b);
+        let mut preds = self.pred_list(b).to_vec();
         // Phi entries follow the predecessors in layout order, as a fresh CFG lists them.
         preds.sort_by_key(|p| self.position[p.index()]);
-        let f = &mut *self.f;
         for &p in &preds {
+            let f = &mut *self.f;
             let reached = f.successors(p).contains(&target);
             let Some(t) = f.terminator(p) else { continue };
             for slot in f.kind_mut_targets(t) {
@@ -285,7 +345,7 @@ impl<'f> Steps<'f> {
                 }
             }
             if !reached {
-                self.preds[target.index()].push(p);
+                self.add_pred(target, p);
                 self.npreds[target.index()] += 1;
             }
         }
