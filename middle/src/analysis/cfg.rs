@@ -1,12 +1,15 @@
 //! The control-flow graph of a function: predecessors, successors and a reverse post-order
 //! of the blocks reachable from the entry.
 
+use super::adjacency::Adjacency;
 use crate::ir::{Block, Function};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cfg {
-    preds: Vec<Vec<Block>>,
-    succs: Vec<Vec<Block>>,
+    /// Each block's predecessors, in layout order.
+    preds: Adjacency,
+    /// Each block's successors, each once, in the terminator's order.
+    succs: Adjacency,
     /// Reachable blocks in reverse post-order (the entry first).
     rpo: Vec<Block>,
     /// Position of each block in `rpo`, `u32::MAX` when unreachable.
@@ -16,19 +19,18 @@ pub struct Cfg {
 impl Cfg {
     pub fn new(f: &Function) -> Cfg {
         let n = f.block_capacity();
-        let mut preds = vec![Vec::new(); n];
-        let mut succs = vec![Vec::new(); n];
+        let mut edges = Vec::new();
         for b in f.blocks() {
-            for &s in f.successors(b) {
-                if !succs[b.index()].contains(&s) {
-                    succs[b.index()].push(s);
-                    preds[s.index()].push(b);
+            let targets = f.successors(b);
+            for (k, &s) in targets.iter().enumerate() {
+                if !targets[..k].contains(&s) {
+                    edges.push((b, s));
                 }
             }
         }
         let mut cfg = Cfg {
-            preds,
-            succs,
+            preds: Adjacency::from_pairs(n, edges.iter().map(|&(b, s)| (s, b))),
+            succs: Adjacency::from_pairs(n, edges.iter().copied()),
             rpo: Vec::new(),
             rpo_index: vec![u32::MAX; n],
         };
@@ -46,7 +48,7 @@ impl Cfg {
         visited[entry.index()] = true;
         while let Some((b, next)) = stack.last_mut() {
             let b = *b;
-            if let Some(&s) = self.succs[b.index()].get(*next) {
+            if let Some(&s) = self.succs.get(b).get(*next) {
                 *next += 1;
                 if !visited[s.index()] {
                     visited[s.index()] = true;
@@ -65,11 +67,11 @@ impl Cfg {
     }
 
     pub fn preds(&self, b: Block) -> &[Block] {
-        &self.preds[b.index()]
+        self.preds.get(b)
     }
 
     pub fn succs(&self, b: Block) -> &[Block] {
-        &self.succs[b.index()]
+        self.succs.get(b)
     }
 
     /// Reachable blocks, entry first, every block before its successors except along back

@@ -1,8 +1,10 @@
-//! The dominator tree, by the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple,
-//! Fast Dominance Algorithm") over reverse post-order. Each block also gets its depth in the
-//! tree and pre/post DFS numbers, so `dominates` is two comparisons.
+//! The dominator tree, from the immediate dominators that `semi_nca` computes. Each block
+//! also gets its depth in the tree and pre/post DFS numbers, so `dominates` is two
+//! comparisons.
 
+use super::adjacency::Adjacency;
 use super::cfg::Cfg;
+use super::semi_nca::immediate_dominators;
 use crate::ir::{Block, Function};
 
 const NONE: u32 = u32::MAX;
@@ -10,7 +12,7 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, PartialEq)]
 pub struct DomTree {
     idom: Vec<u32>,
-    children: Vec<Vec<Block>>,
+    children: Adjacency,
     level: Vec<u32>,
     pre: Vec<u32>,
     post: Vec<u32>,
@@ -22,35 +24,10 @@ impl DomTree {
     pub fn new(f: &Function, cfg: &Cfg) -> DomTree {
         let n = f.block_capacity();
         let rpo = cfg.rpo();
-        let mut idom = vec![NONE; n];
-        if let Some(&entry) = rpo.first() {
-            idom[entry.index()] = entry.0;
-            let mut changed = true;
-            while changed {
-                changed = false;
-                for &b in &rpo[1..] {
-                    let mut new_idom = NONE;
-                    for &p in cfg.preds(b) {
-                        if idom[p.index()] == NONE {
-                            continue;
-                        }
-                        new_idom = if new_idom == NONE {
-                            p.0
-                        } else {
-                            intersect(&idom, cfg, p.0, new_idom)
-                        };
-                    }
-                    if idom[b.index()] != new_idom {
-                        idom[b.index()] = new_idom;
-                        changed = true;
-                    }
-                }
-            }
-        }
-        let mut children = vec![Vec::new(); n];
-        for &b in rpo.iter().skip(1) {
-            children[idom[b.index()] as usize].push(b);
-        }
+        let idom = immediate_dominators(cfg, n);
+        // Children in reverse post-order.
+        let edges = rpo.iter().skip(1).map(|&b| (Block(idom[b.index()]), b));
+        let children = Adjacency::from_pairs(n, edges);
         let mut tree = DomTree {
             idom,
             children,
@@ -75,7 +52,7 @@ impl DomTree {
         self.preorder.push(entry);
         while let Some((b, next)) = stack.last_mut() {
             let b = *b;
-            if let Some(&c) = self.children[b.index()].get(*next) {
+            if let Some(&c) = self.children.get(b).get(*next) {
                 *next += 1;
                 self.level[c.index()] = self.level[b.index()] + 1;
                 self.pre[c.index()] = counter;
@@ -97,7 +74,7 @@ impl DomTree {
     }
 
     pub fn children(&self, b: Block) -> &[Block] {
-        &self.children[b.index()]
+        self.children.get(b)
     }
 
     /// Depth in the tree (the entry is 0).
@@ -135,17 +112,4 @@ impl DomTree {
         }
         a
     }
-}
-
-fn intersect(idom: &[u32], cfg: &Cfg, mut a: u32, mut b: u32) -> u32 {
-    let index = |x: u32| cfg.rpo_index(Block(x)).unwrap_or(usize::MAX);
-    while a != b {
-        while index(a) > index(b) {
-            a = idom[a as usize];
-        }
-        while index(b) > index(a) {
-            b = idom[b as usize];
-        }
-    }
-    a
 }

@@ -1,6 +1,7 @@
 //! Analyses of a function's control flow and of a module's calls and memory effects, and
 //! the manager that caches them for passes.
 
+mod adjacency;
 pub mod call_graph;
 pub mod cfg;
 pub mod dominators;
@@ -9,6 +10,7 @@ pub mod loops;
 pub mod manager;
 pub mod module_facts;
 pub mod postdom;
+mod semi_nca;
 
 pub use call_graph::CallGraph;
 pub use cfg::Cfg;

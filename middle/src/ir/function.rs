@@ -379,16 +379,19 @@ impl Function {
     }
 
     fn add_operand_uses(&mut self, inst: Inst) {
-        let operands: Vec<Value> = self.insts[inst.index()].kind.operands().to_vec();
-        self.use_slots[inst.index()] = vec![UNTRACKED; operands.len()];
-        for (index, v) in operands.into_iter().enumerate() {
+        let count = self.insts[inst.index()].kind.operands().len();
+        let slots = &mut self.use_slots[inst.index()];
+        slots.clear();
+        slots.resize(count, UNTRACKED);
+        for index in 0..count {
+            let v = self.insts[inst.index()].kind.operands()[index];
             self.add_use(v, inst, index as u32);
         }
     }
 
     fn drop_operands(&mut self, inst: Inst) {
-        let operands: Vec<Value> = self.insts[inst.index()].kind.operands().to_vec();
-        for (index, v) in operands.into_iter().enumerate() {
+        for index in 0..self.insts[inst.index()].kind.operands().len() {
+            let v = self.insts[inst.index()].kind.operands()[index];
             self.remove_use(v, inst, index as u32);
         }
     }
@@ -455,40 +458,5 @@ impl Function {
         };
         self.use_slots[phi.index()].push(UNTRACKED);
         self.add_use(v, phi, index as u32);
-    }
-
-    /// Removes the incoming pair at `index` from a phi.
-    pub fn remove_phi_incoming(&mut self, phi: Inst, index: usize) {
-        self.drop_operands(phi);
-        if let InstKind::Phi { args, blocks } = &mut self.insts[phi.index()].kind {
-            args.remove(index);
-            blocks.remove(index);
-        }
-        self.add_operand_uses(phi);
-    }
-
-    /// Recomputes every use list from the instructions (what the verifier compares against).
-    pub fn computed_uses(&self) -> (Vec<Vec<Use>>, Vec<Vec<Use>>) {
-        let mut inst_uses = vec![Vec::new(); self.insts.len()];
-        let mut param_uses = vec![Vec::new(); self.params.len()];
-        for inst in self.all_insts() {
-            for (index, v) in self.kind(inst).operands().iter().enumerate() {
-                let u = Use {
-                    inst,
-                    index: index as u32,
-                };
-                match v {
-                    Value::Inst(i) => inst_uses[i.index()].push(u),
-                    Value::Param(p) => param_uses[*p as usize].push(u),
-                    _ => {}
-                }
-            }
-        }
-        (inst_uses, param_uses)
-    }
-
-    /// The stored use lists, for the verifier.
-    pub fn stored_uses(&self) -> (&[Vec<Use>], &[Vec<Use>]) {
-        (&self.inst_uses, &self.param_uses)
     }
 }

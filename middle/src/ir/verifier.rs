@@ -1,8 +1,10 @@
 //! Checks a module's invariants: every block ends in exactly one terminator, phis come first
 //! and match their block's predecessors, operand and result types agree, every definition
-//! dominates its uses, and the stored use lists are exact.
+//! dominates its uses, and the stored use lists are exact. It takes time about linear in
+//! the function (the use lists are compared sorted); value names for messages are worked out
+//! only once something is wrong.
 
-use super::entities::{Block, Inst, Value};
+use super::entities::{Block, Inst, Use, Value};
 use super::function::Function;
 use super::instructions::{Callee, InstKind};
 use super::module::Module;
@@ -11,7 +13,9 @@ use super::types::Type;
 use crate::analysis::{Cfg, DomTree};
 use frontend::runtime::{RuntimeFn, RuntimeParam};
 use frontend::types::Scalar;
-use std::collections::HashMap;
+
+/// `position` of an instruction that is in no block of the layout.
+const NOT_PLACED: u32 = u32::MAX;
 
 /// Verifies every function; the error lists each problem found.
 pub fn verify_module(m: &Module) -> Result<(), String> {
@@ -32,7 +36,7 @@ pub fn verify_function(m: &Module, f: &Function) -> Vec<String> {
     let mut v = Verifier {
         m,
         f,
-        names: Names::new(f),
+        names: None,
         errors: Vec::new(),
     };
     v.run();
@@ -42,7 +46,8 @@ pub fn verify_function(m: &Module, f: &Function) -> Vec<String> {
 struct Verifier<'a> {
     m: &'a Module,
     f: &'a Function,
-    names: Names,
+    /// Printing names, computed for the first message.
+    names: Option<Names>,
     errors: Vec<String>,
 }
 
@@ -54,9 +59,14 @@ fn scalar_type(s: Scalar) -> Type {
 }
 
 impl Verifier<'_> {
+    fn names(&mut self) -> &Names {
+        self.names.get_or_insert_with(|| Names::new(self.f))
+    }
+
     fn error(&mut self, at: Option<Inst>, msg: impl AsRef<str>) {
+        let (m, f) = (self.m, self.f);
         let place = match at {
-            Some(i) => format!(" at `{}`", print_inst(self.m, self.f, &self.names, i)),
+            Some(i) => format!(" at `{}`", print_inst(m, f, self.names(), i)),
             None => String::new(),
         };
         self.errors
@@ -74,10 +84,11 @@ impl Verifier<'_> {
             self.error(None, "the entry block has predecessors");
         }
         let dom = DomTree::new(f, &cfg);
-        let mut position: HashMap<Inst, (Block, usize)> = HashMap::new();
+        // The position of each instruction of the layout in its block.
+        let mut position = vec![NOT_PLACED; f.inst_capacity()];
         for b in f.blocks() {
             for (n, i) in f.block_insts(b).enumerate() {
-                position.insert(i, (b, n));
+                position[i.index()] = n as u32;
             }
         }
         for b in f.blocks() {
@@ -98,15 +109,16 @@ impl Verifier<'_> {
         let f = self.f;
         let insts: Vec<Inst> = f.block_insts(b).collect();
         let Some(&last) = insts.last() else {
-            self.error(None, format!("{} is empty", self.names.block(b)));
+            let name = self.names().block(b);
+            self.error(None, format!("{name} is empty"));
             return;
         };
         if !f.kind(last).is_terminator() {
-            self.error(
-                Some(last),
-                format!("{} does not end in a terminator", self.names.block(b)),
-            );
+            let name = self.names().block(b);
+            self.error(Some(last), format!("{name} does not end in a terminator"));
         }
+        let mut preds = cfg.preds(b).to_vec();
+        preds.sort();
         let mut seen_non_phi = false;
         for &i in &insts {
             let kind = f.kind(i);
@@ -128,8 +140,6 @@ impl Verifier<'_> {
             if let InstKind::Phi { blocks, .. } = kind {
                 let mut incoming = blocks.clone();
                 incoming.sort();
-                let mut preds = cfg.preds(b).to_vec();
-                preds.sort();
                 if incoming != preds {
                     self.error(
                         Some(i),
@@ -307,19 +317,14 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_dominance(
-        &mut self,
-        i: Inst,
-        b: Block,
-        dom: &DomTree,
-        position: &HashMap<Inst, (Block, usize)>,
-    ) {
+    fn check_dominance(&mut self, i: Inst, b: Block, dom: &DomTree, position: &[u32]) {
         let f = self.f;
         let kind = f.kind(i);
-        let here = position[&i].1;
+        let here = position[i.index()];
         for (k, v) in kind.operands().iter().enumerate() {
             let Value::Inst(d) = *v else { continue };
-            let Some(&(db, dpos)) = position.get(&d) else {
+            let dpos = position[d.index()];
+            let Some(db) = f.inst_block(d).filter(|_| dpos != NOT_PLACED) else {
                 continue;
             };
             let ok = match kind {
@@ -337,20 +342,33 @@ impl Verifier<'_> {
     }
 
     fn check_use_lists(&mut self) {
-        let (mut inst_uses, mut param_uses) = self.f.computed_uses();
-        let (stored_inst, stored_param) = self.f.stored_uses();
-        let mut consistent = true;
-        for (list, stored) in inst_uses
-            .iter_mut()
-            .zip(stored_inst)
-            .chain(param_uses.iter_mut().zip(stored_param))
-        {
-            let mut stored = stored.clone();
-            stored.sort();
-            list.sort();
-            consistent &= *list == stored;
+        let f = self.f;
+        // Every use as (value, user), values numbered instructions first, then parameters.
+        let slot = |v: Value| match v {
+            Value::Inst(i) => Some(i.0),
+            Value::Param(p) => Some(f.inst_capacity() as u32 + p),
+            _ => None,
+        };
+        let mut computed = Vec::new();
+        for inst in f.all_insts() {
+            for (index, &v) in f.kind(inst).operands().iter().enumerate() {
+                if let Some(s) = slot(v) {
+                    let index = index as u32;
+                    computed.push((s, Use { inst, index }));
+                }
+            }
         }
-        if !consistent {
+        let values = (0..f.inst_capacity() as u32)
+            .map(|i| Value::Inst(Inst(i)))
+            .chain((0..f.params.len() as u32).map(Value::Param));
+        let mut stored = Vec::new();
+        for v in values {
+            let s = slot(v).expect("an instruction or parameter");
+            stored.extend(f.uses(v).iter().map(|&u| (s, u)));
+        }
+        computed.sort_unstable();
+        stored.sort_unstable();
+        if computed != stored {
             self.error(
                 None,
                 "stored use lists differ from the instructions' operands",

@@ -32,10 +32,8 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         changed = true;
     }
     if !phis.is_empty() {
-        let before = f.all_insts().count();
         let dom = cx.analyses.dom(f);
-        remove_trivial_phis(f, &dom, phis);
-        changed |= f.all_insts().count() != before;
+        changed |= remove_trivial_phis(f, &dom, phis);
     }
     Preserved::cfg_if(changed)
 }

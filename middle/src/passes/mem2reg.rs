@@ -5,18 +5,21 @@
 //! Fast paths first: a variable with a single store that dominates every load takes the
 //! stored value directly; a variable used in only one block is rewritten by one scan of the
 //! block. Otherwise phis go at the iterated dominance frontier of the storing blocks,
-//! pruned to blocks where the variable is live on entry, and a renaming walk (an explicit
-//! worklist, so deep CFGs need no deep native stack) replaces loads by the reaching value.
-//! Loads of a never-stored variable become `undef`. Phis that turn out trivial are removed.
+//! pruned to blocks where the variable is live on entry (asked on demand, see
+//! `var_liveness`), and one renaming walk over the dominator tree for all variables
+//! together (an explicit stack, so deep CFGs need no deep native stack) replaces loads by
+//! the reaching value and fills the phis' incoming values. Loads of a never-stored variable
+//! become `undef`. Phis that turn out trivial are removed. Every step costs about the size
+//! of the function plus the phis it places, whatever the nesting depth.
 //!
-//! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG; removes the promoted allocas, their loads and
-//! stores; adds phis.
+//! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG; removes the
+//! promoted allocas, their loads and stores; adds phis.
 
-use crate::analysis::idf::iterated_frontier;
+use super::var_liveness::{Access, VarLiveness};
+use crate::analysis::idf::IdfCalculator;
 use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
-use std::collections::HashMap;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let allocas: Vec<Inst> = f.all_insts().filter(|&i| is_promotable(f, i)).collect();
@@ -43,7 +46,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         }
     }
     if !general.is_empty() {
-        Promoter::new(f, &cfg, &dom, general).run();
+        Promoter::new(f, &cfg, &dom, &position, general).run();
     }
     Preserved::Cfg
 }
@@ -146,36 +149,58 @@ struct Promoter<'a> {
     f: &'a mut Function,
     cfg: &'a Cfg,
     dom: &'a DomTree,
+    position: &'a [u32],
     allocas: Vec<Inst>,
-    index_of: HashMap<Inst, usize>,
+    /// The variable each promoted alloca stands for, by instruction index.
+    var_of: Vec<u32>,
     /// The phis inserted in each block, with the variable each stands for.
-    phis: HashMap<Block, Vec<(Inst, usize)>>,
+    phis: Vec<Vec<(Inst, usize)>>,
+    /// Every inserted phi, in creation order.
+    created: Vec<Inst>,
+    /// Where new phis go in each block (before its first other instruction), once known.
+    insert_point: Vec<Option<Inst>>,
+    /// `is_def[b] == k + 1`: variable `k` is stored in `b`.
+    is_def: Vec<usize>,
 }
 
+const NO_VAR: u32 = u32::MAX;
+
 impl<'a> Promoter<'a> {
-    fn new(f: &'a mut Function, cfg: &'a Cfg, dom: &'a DomTree, allocas: Vec<Inst>) -> Self {
-        let index_of = allocas.iter().enumerate().map(|(k, &a)| (a, k)).collect();
+    fn new(
+        f: &'a mut Function,
+        cfg: &'a Cfg,
+        dom: &'a DomTree,
+        position: &'a [u32],
+        allocas: Vec<Inst>,
+    ) -> Self {
+        let mut var_of = vec![NO_VAR; f.inst_capacity()];
+        for (k, &a) in allocas.iter().enumerate() {
+            var_of[a.index()] = k as u32;
+        }
+        let blocks = f.block_capacity();
         Promoter {
             f,
             cfg,
             dom,
+            position,
             allocas,
-            index_of,
-            phis: HashMap::new(),
+            var_of,
+            phis: vec![Vec::new(); blocks],
+            created: Vec::new(),
+            insert_point: vec![None; blocks],
+            is_def: vec![0; blocks],
         }
     }
 
     fn run(mut self) {
+        let (cfg, dom) = (self.cfg, self.dom);
+        let capacity = self.f.block_capacity();
+        let mut idf = IdfCalculator::new(cfg, dom, capacity);
+        let mut liveness = VarLiveness::new(cfg, dom, capacity);
         for k in 0..self.allocas.len() {
-            self.place_phis(k);
+            self.place_phis(k, &mut idf, &mut liveness);
         }
         self.rename();
-        let mut new_phis: Vec<(Inst, Block)> = Vec::new();
-        for (&b, list) in &self.phis {
-            new_phis.extend(list.iter().map(|&(p, _)| (p, b)));
-        }
-        new_phis.sort();
-        self.complete_phis(&new_phis);
         for a in self.allocas.clone() {
             // Accesses left are in unreachable blocks.
             let ty = elem_type(self.f, a);
@@ -188,152 +213,149 @@ impl<'a> Promoter<'a> {
             }
             self.f.remove_inst(a);
         }
-        remove_trivial_phis(
-            self.f,
-            self.dom,
-            new_phis.into_iter().map(|(p, _)| p).collect(),
-        );
+        remove_trivial_phis(self.f, self.dom, self.created);
     }
 
-    fn place_phis(&mut self, k: usize) {
+    fn place_phis(&mut self, k: usize, idf: &mut IdfCalculator, liveness: &mut VarLiveness) {
         let f = &*self.f;
         let a = self.allocas[k];
-        let (loads, stores) = accesses(f, a);
-        let cap = f.block_capacity();
-        let mut is_def = vec![false; cap];
+        let mut accesses = Vec::new();
         let mut defs = Vec::new();
-        for &s in &stores {
-            let b = f.inst_block(s).expect("in a block");
-            if !is_def[b.index()] && self.dom.is_reachable(b) {
-                is_def[b.index()] = true;
+        for u in f.uses(Value::Inst(a)) {
+            let b = f.inst_block(u.inst).expect("in a block");
+            let access = match f.kind(u.inst) {
+                InstKind::Load { .. } => Access::Load,
+                _ => Access::Store,
+            };
+            accesses.push((b, self.position[u.inst.index()], access));
+            if access == Access::Store
+                && self.is_def[b.index()] != k + 1
+                && self.dom.is_reachable(b)
+            {
+                self.is_def[b.index()] = k + 1;
                 defs.push(b);
             }
         }
-        // Live-in blocks: those with a load before any store, then their predecessors
-        // back to (not into) the defining blocks.
-        let mut live = vec![false; cap];
-        let mut worklist = Vec::new();
-        for &l in &loads {
-            let b = f.inst_block(l).expect("in a block");
-            if live[b.index()] {
-                continue;
-            }
-            let load_first = !is_def[b.index()] || {
-                let addr = Value::Inst(a);
-                f.block_insts(b)
-                    .find(|&i| {
-                        matches!(f.kind(i), InstKind::Load { .. } | InstKind::Store { .. })
-                            && f.kind(i).operands().last() == Some(&addr)
-                    })
-                    .is_some_and(|i| matches!(f.kind(i), InstKind::Load { .. }))
-            };
-            if load_first {
-                live[b.index()] = true;
-                worklist.push(b);
-            }
-        }
-        while let Some(b) = worklist.pop() {
-            for &p in self.cfg.preds(b) {
-                if !is_def[p.index()] && !live[p.index()] {
-                    live[p.index()] = true;
-                    worklist.push(p);
-                }
-            }
-        }
-        let blocks = iterated_frontier(
-            self.cfg,
-            self.dom,
+        liveness.reset(&accesses);
+        let is_def = &self.is_def;
+        let blocks = idf.iterated_frontier(
             &defs,
-            |b| is_def[b.index()],
-            |b| live[b.index()],
-            cap,
+            |b| is_def[b.index()] == k + 1,
+            |b| liveness.live_in(b),
         );
         let ty = elem_type(self.f, a);
         for b in blocks {
+            let preds = self.cfg.preds(b);
+            // Every incoming value starts undefined; renaming fills those of reachable
+            // predecessors.
             let kind = InstKind::Phi {
-                args: Vec::new(),
-                blocks: Vec::new(),
+                args: vec![Value::Undef(ty); preds.len()],
+                blocks: preds.to_vec(),
+            };
+            let point = match self.insert_point[b.index()] {
+                Some(point) => Some(point),
+                None => {
+                    let point = self.f.block_insts(b).find(|&i| !self.f.kind(i).is_phi());
+                    self.insert_point[b.index()] = point;
+                    point
+                }
             };
             // After the phis already there, so a block's phis follow the variables' order.
-            let first = self.f.block_insts(b).find(|&i| !self.f.kind(i).is_phi());
-            let phi = match first {
-                Some(first) => self.f.insert_inst_before(first, kind, ty),
+            let phi = match point {
+                Some(point) => self.f.insert_inst_before(point, kind, ty),
                 None => self.f.append_inst(b, kind, ty),
             };
-            self.phis.entry(b).or_default().push((phi, k));
+            self.phis[b.index()].push((phi, k));
+            self.created.push(phi);
         }
     }
 
+    /// Walks the dominator tree keeping each variable's reaching value, with an undo log
+    /// to restore the values on leaving a subtree (an explicit stack, so deep trees need no
+    /// deep native stack); replaces loads, drops stores and fills the phis' incoming values.
     fn rename(&mut self) {
-        let Some(entry) = self.f.entry() else { return };
-        let initial: Vec<Value> = self
+        let Some(&entry) = self.dom.preorder().first() else {
+            return;
+        };
+        // For each block, the blocks with new phis it feeds, and its position among their
+        // predecessors (the index of its incoming value).
+        let mut feeds: Vec<Vec<(Block, usize)>> = vec![Vec::new(); self.f.block_capacity()];
+        for &s in self.dom.preorder() {
+            if !self.phis[s.index()].is_empty() {
+                for (n, &p) in self.cfg.preds(s).iter().enumerate() {
+                    feeds[p.index()].push((s, n));
+                }
+            }
+        }
+        let mut values: Vec<Value> = self
             .allocas
             .iter()
             .map(|&a| Value::Undef(elem_type(self.f, a)))
             .collect();
-        let mut visited = vec![false; self.f.block_capacity()];
-        let mut worklist: Vec<(Block, Option<Block>, Vec<Value>)> = vec![(entry, None, initial)];
-        while let Some((b, pred, mut values)) = worklist.pop() {
-            if let Some(list) = self.phis.get(&b) {
-                for &(phi, k) in list {
-                    if let Some(p) = pred {
-                        self.f.add_phi_incoming(phi, values[k], p);
-                    }
-                    values[k] = Value::Inst(phi);
+        let mut undo: Vec<(usize, Value)> = Vec::new();
+        self.rename_block(entry, &feeds, &mut values, &mut undo);
+        let mut stack = vec![(entry, 0, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (b, next, mark) = *top;
+            if let Some(&child) = self.dom.children(b).get(next) {
+                top.1 += 1;
+                let mark = undo.len();
+                self.rename_block(child, &feeds, &mut values, &mut undo);
+                stack.push((child, 0, mark));
+            } else {
+                stack.pop();
+                for (k, v) in undo.drain(mark..).rev() {
+                    values[k] = v;
                 }
-            }
-            if visited[b.index()] {
-                continue;
-            }
-            visited[b.index()] = true;
-            let insts: Vec<Inst> = self.f.block_insts(b).collect();
-            for i in insts {
-                let (is_load, addr) = match self.f.kind(i) {
-                    InstKind::Load { args: [p] } => (true, *p),
-                    InstKind::Store { args: [_, p] } => (false, *p),
-                    _ => continue,
-                };
-                let Some(&k) = addr.as_inst().and_then(|a| self.index_of.get(&a)) else {
-                    continue;
-                };
-                if is_load {
-                    self.f.replace_all_uses(Value::Inst(i), values[k]);
-                } else {
-                    values[k] = stored_value(self.f, i);
-                }
-                self.f.remove_inst(i);
-            }
-            for &s in self.cfg.succs(b).iter().rev() {
-                worklist.push((s, Some(b), values.clone()));
             }
         }
     }
 
-    /// Gives inserted phis an undefined incoming value for predecessors the renaming walk
-    /// never reached (unreachable blocks), and lists incoming pairs in predecessor order.
-    fn complete_phis(&mut self, phis: &[(Inst, Block)]) {
-        for &(phi, b) in phis {
-            let ty = self.f.inst(phi).ty;
-            let InstKind::Phi { args, blocks } = self.f.kind(phi).clone() else {
+    fn rename_block(
+        &mut self,
+        b: Block,
+        feeds: &[Vec<(Block, usize)>],
+        values: &mut [Value],
+        undo: &mut Vec<(usize, Value)>,
+    ) {
+        for &(phi, k) in &self.phis[b.index()] {
+            undo.push((k, values[k]));
+            values[k] = Value::Inst(phi);
+        }
+        let mut next = self.f.first_inst(b);
+        while let Some(i) = next {
+            next = self.f.next_inst(i);
+            let (is_load, addr) = match self.f.kind(i) {
+                InstKind::Load { args: [p] } => (true, *p),
+                InstKind::Store { args: [_, p] } => (false, *p),
+                _ => continue,
+            };
+            let var = addr.as_inst().and_then(|a| self.var_of.get(a.index()));
+            let Some(&var) = var.filter(|&&v| v != NO_VAR) else {
                 continue;
             };
-            let (args, blocks): (Vec<Value>, Vec<Block>) = self
-                .cfg
-                .preds(b)
-                .iter()
-                .map(|&p| match blocks.iter().position(|&x| x == p) {
-                    Some(k) => (args[k], p),
-                    None => (Value::Undef(ty), p),
-                })
-                .unzip();
-            self.f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
+            let k = var as usize;
+            if is_load {
+                self.f.replace_all_uses(Value::Inst(i), values[k]);
+            } else {
+                undo.push((k, values[k]));
+                values[k] = stored_value(self.f, i);
+            }
+            self.f.remove_inst(i);
+        }
+        for &(s, n) in &feeds[b.index()] {
+            for &(phi, k) in &self.phis[s.index()] {
+                self.f.set_operand(phi, n, values[k]);
+            }
         }
     }
 }
 
 /// Removes phis whose incoming values are all one value (ignoring the phi itself), and
-/// phis that only see undefined values, repeating for phis that used them.
-pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, mut worklist: Vec<Inst>) {
+/// phis that only see undefined values, repeating for phis that used them. Returns whether
+/// it removed any.
+pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, mut worklist: Vec<Inst>) -> bool {
+    let mut removed = false;
     while let Some(phi) = worklist.pop() {
         let Some(b) = f.inst_block(phi) else { continue };
         let InstKind::Phi { args, .. } = f.kind(phi) else {
@@ -379,12 +401,14 @@ pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, mut worklist: Vec<In
         let users: Vec<Inst> = f.uses(me).iter().map(|u| u.inst).collect();
         f.replace_all_uses(me, replacement);
         f.remove_inst(phi);
+        removed = true;
         worklist.extend(
             users
                 .into_iter()
                 .filter(|&u| u != phi && f.kind(u).is_phi()),
         );
     }
+    removed
 }
 
 #[cfg(test)]

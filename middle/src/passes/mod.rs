@@ -12,9 +12,11 @@ pub mod dce;
 pub mod dead_functions;
 mod manager;
 pub mod mem2reg;
+mod phi_edits;
 pub mod pipeline;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
+mod var_liveness;
 
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};
 pub use pipeline::Step;

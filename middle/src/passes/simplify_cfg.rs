@@ -1,25 +1,37 @@
-//! Control-flow clean-up, repeated until nothing changes: a conditional branch on a constant
+//! Control-flow clean-up: a conditional branch on a constant (or with both targets equal)
 //! becomes a jump; blocks unreachable from the entry are deleted; a block whose only
 //! predecessor jumps only to it is merged into that predecessor; a block holding nothing but
 //! a jump is bypassed when the phis of its target allow it.
 //!
+//! The rewrites happen in rounds, each a few linear sweeps: fold the branches, delete what
+//! the entry no longer reaches, then merge and bypass blocks one step at a time (a step
+//! merges the first mergeable block in layout order, then bypasses the first bypassable one,
+//! until neither is left). Steps keep predecessor lists up to date and look candidates up in
+//! ordered sets, re-examining only the blocks around each change; changes to phis are queued
+//! and applied with one rewrite per phi (`phi_edits`). A new round is needed only when a
+//! merge turns a branch condition into a constant. The order of the rewrites, and so the
+//! result, is that of rescanning the whole function after every step.
+//!
 //! Needs: nothing. Preserves: behaviour; phis stay consistent with predecessors.
 
+use super::phi_edits::{has_phis, Edit, PhiEdits};
 use crate::analysis::{Cfg, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let mut changed = false;
     loop {
-        let step = fold_constant_branches(f)
-            | remove_unreachable(f)
-            | merge_into_predecessor(f)
-            | bypass_forwarding_blocks(f);
-        if !step {
+        changed |= fold_constant_branches(f);
+        let cfg = Cfg::new(f);
+        changed |= remove_unreachable(f, &cfg);
+        let mut steps = Steps::new(f, cfg);
+        changed |= steps.run();
+        if !steps.exposed_constant {
             return Preserved::nothing_if(changed);
         }
-        changed = true;
     }
 }
 
@@ -30,20 +42,9 @@ fn phis(f: &Function, b: Block) -> Vec<Inst> {
         .collect()
 }
 
-/// Drops the incoming pairs of `b`'s phis that come from `pred`.
-fn remove_incoming(f: &mut Function, b: Block, pred: Block) {
-    for phi in phis(f, b) {
-        while let Some(k) = match f.kind(phi) {
-            InstKind::Phi { blocks, .. } => blocks.iter().position(|&x| x == pred),
-            _ => None,
-        } {
-            f.remove_phi_incoming(phi, k);
-        }
-    }
-}
-
 fn fold_constant_branches(f: &mut Function) -> bool {
     let mut changed = false;
+    let mut edits = PhiEdits::new(f.block_capacity());
     for b in f.blocks().collect::<Vec<_>>() {
         let Some(t) = f.terminator(b) else { continue };
         let InstKind::CondBr {
@@ -66,27 +67,29 @@ fn fold_constant_branches(f: &mut Function) -> bool {
         };
         let dropped = if taken == yes { no } else { yes };
         if dropped != taken {
-            remove_incoming(f, dropped, b);
+            edits.queue(f, dropped, Edit::Remove(b));
         }
         f.replace_kind(t, InstKind::Br { targets: [taken] }, Type::Void);
         changed = true;
     }
+    edits.flush_all(f);
     changed
 }
 
-fn remove_unreachable(f: &mut Function) -> bool {
-    let cfg = Cfg::new(f);
+fn remove_unreachable(f: &mut Function, cfg: &Cfg) -> bool {
     let dead: Vec<Block> = f.blocks().filter(|&b| !cfg.is_reachable(b)).collect();
     if dead.is_empty() {
         return false;
     }
+    let mut edits = PhiEdits::new(f.block_capacity());
     for &b in &dead {
         for &s in cfg.succs(b) {
             if cfg.is_reachable(s) {
-                remove_incoming(f, s, b);
+                edits.queue(f, s, Edit::Remove(b));
             }
         }
     }
+    edits.flush_all(f);
     // Values of dead blocks may be used only by other dead code.
     for &b in &dead {
         for i in f.block_insts(b).collect::<Vec<_>>() {
@@ -102,17 +105,201 @@ fn remove_unreachable(f: &mut Function) -> bool {
     true
 }
 
-fn merge_into_predecessor(f: &mut Function) -> bool {
-    let cfg = Cfg::new(f);
-    let entry = f.entry();
-    for b in f.blocks().collect::<Vec<_>>() {
-        let [p] = cfg.preds(b) else { continue };
-        let p = *p;
-        if Some(b) == entry || p == b || cfg.succs(p) != [b] {
-            continue;
+/// Block positions with some property, smallest first: a min-heap whose entries for
+/// positions that lost the property are dropped when they reach the top.
+struct Candidates {
+    member: Vec<bool>,
+    heap: BinaryHeap<Reverse<u32>>,
+}
+
+impl Candidates {
+    fn new(n: usize) -> Self {
+        Candidates {
+            member: vec![false; n],
+            heap: BinaryHeap::new(),
         }
+    }
+
+    fn set(&mut self, k: u32, member: bool) {
+        if member && !self.member[k as usize] {
+            self.heap.push(Reverse(k));
+        }
+        self.member[k as usize] = member;
+    }
+
+    fn first(&mut self) -> Option<u32> {
+        while let Some(&Reverse(k)) = self.heap.peek() {
+            if self.member[k as usize] {
+                return Some(k);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+}
+
+/// Merging and bypassing, step by step, over one snapshot of the CFG kept up to date.
+struct Steps<'f> {
+    f: &'f mut Function,
+    /// The CFG when the steps began.
+    cfg: Cfg,
+    /// The predecessor lists that changed since (`own[b]`), else the CFG's. Either may
+    /// still name blocks that have left the layout; readers skip those.
+    preds: Vec<Vec<Block>>,
+    own: Vec<bool>,
+    /// How many predecessors each block has.
+    npreds: Vec<u32>,
+    /// Layout position of each block when the steps began (merging and bypassing never
+    /// reorder the blocks that stay).
+    position: Vec<u32>,
+    layout: Vec<Block>,
+    /// Blocks that can be merged into their predecessor.
+    mergeable: Candidates,
+    /// Forwarding blocks that can be bypassed.
+    bypassable: Candidates,
+    edits: PhiEdits,
+    /// A merge replaced a branch condition by a constant: a new round must fold it (and
+    /// delete what becomes unreachable) before further steps.
+    exposed_constant: bool,
+}
+
+impl<'f> Steps<'f> {
+    fn new(f: &'f mut Function, cfg: Cfg) -> Self {
+        let n = f.block_capacity();
+        let mut position = vec![u32::MAX; n];
+        let layout: Vec<Block> = f.blocks().collect();
+        let mut npreds = vec![0; n];
+        for (k, &b) in layout.iter().enumerate() {
+            position[b.index()] = k as u32;
+            npreds[b.index()] = cfg.preds(b).iter().filter(|&&p| f.is_in_layout(p)).count() as u32;
+        }
+        let mut steps = Steps {
+            edits: PhiEdits::new(n),
+            f,
+            cfg,
+            preds: vec![Vec::new(); n],
+            own: vec![false; n],
+            npreds,
+            position,
+            mergeable: Candidates::new(layout.len()),
+            bypassable: Candidates::new(layout.len()),
+            layout,
+            exposed_constant: false,
+        };
+        for k in 0..steps.layout.len() {
+            steps.examine(steps.layout[k]);
+        }
+        steps
+    }
+
+    /// Runs steps until none is left or a merge exposes a constant branch; returns
+    /// whether anything changed.
+    fn run(&mut self) -> bool {
+        let mut changed = false;
+        while !self.exposed_constant {
+            let merged = self.mergeable.first().map(|k| self.layout[k as usize]);
+            if let Some(b) = merged {
+                self.merge_into_predecessor(b);
+            }
+            let bypassed = self.bypassable.first().map(|k| self.layout[k as usize]);
+            if let Some(b) = bypassed {
+                self.bypass(b);
+            }
+            if merged.is_none() && bypassed.is_none() {
+                break;
+            }
+            changed = true;
+        }
+        self.edits.flush_all(self.f);
+        changed
+    }
+
+    /// `b`'s predecessor list.
+    fn pred_list(&self, b: Block) -> &[Block] {
+        if self.own[b.index()] {
+            &self.preds[b.index()]
+        } else {
+            self.cfg.preds(b)
+        }
+    }
+
+    /// Drops from `b`'s predecessor list the blocks that have left the layout.
+    fn clean_preds(&mut self, b: Block) {
+        let f = &*self.f;
+        if !self.own[b.index()] {
+            if self.cfg.preds(b).iter().all(|&p| f.is_in_layout(p)) {
+                return;
+            }
+            self.own[b.index()] = true;
+            self.preds[b.index()] = self.cfg.preds(b).to_vec();
+        }
+        self.preds[b.index()].retain(|&p| f.is_in_layout(p));
+    }
+
+    /// Adds a predecessor to `b`'s list (not to its count).
+    fn add_pred(&mut self, b: Block, p: Block) {
+        if !self.own[b.index()] {
+            self.own[b.index()] = true;
+            self.preds[b.index()] = self.cfg.preds(b).to_vec();
+        }
+        self.preds[b.index()].push(p);
+    }
+
+    /// Files `b` under the steps it allows, after a change around it.
+    fn examine(&mut self, b: Block) {
+        let k = self.position[b.index()];
+        let live = self.f.is_in_layout(b) && Some(b) != self.f.entry();
+        let merge = live && self.can_merge(b);
+        let bypass = live && self.can_bypass(b);
+        self.mergeable.set(k, merge);
+        self.bypassable.set(k, bypass);
+    }
+
+    /// Whether `b` has one predecessor, which jumps only to `b`.
+    fn can_merge(&mut self, b: Block) -> bool {
+        if self.npreds[b.index()] != 1 {
+            return false;
+        }
+        self.clean_preds(b);
+        let p = self.pred_list(b)[0];
+        let f = &*self.f;
+        p != b && !f.successors(p).is_empty() && f.successors(p).iter().all(|&x| x == b)
+    }
+
+    /// Whether `b` holds nothing but a jump that its predecessors can take directly: a
+    /// predecessor that already reaches a target with phis would need two phi entries.
+    fn can_bypass(&mut self, b: Block) -> bool {
+        let Some(target) = forwarding_target(self.f, b) else {
+            return false;
+        };
+        if target == b || self.npreds[b.index()] == 0 {
+            return false;
+        }
+        if !has_phis(self.f, target) {
+            return true;
+        }
+        self.clean_preds(b);
+        let f = &*self.f;
+        !self
+            .pred_list(b)
+            .iter()
+            .any(|&p| f.successors(p).contains(&target))
+    }
+
+    fn merge_into_predecessor(&mut self, b: Block) {
+        self.clean_preds(b);
+        let p = self.pred_list(b)[0];
+        self.edits.flush(self.f, b);
+        let f = &mut *self.f;
         for phi in phis(f, b) {
             let v = f.kind(phi).operands()[0];
+            if matches!(v, Value::Bool(_))
+                && f.uses(Value::Inst(phi))
+                    .iter()
+                    .any(|u| matches!(f.kind(u.inst), InstKind::CondBr { .. }))
+            {
+                self.exposed_constant = true;
+            }
             f.replace_all_uses(Value::Inst(phi), v);
             f.remove_inst(phi);
         }
@@ -122,62 +309,72 @@ fn merge_into_predecessor(f: &mut Function) -> bool {
         for i in f.block_insts(b).collect::<Vec<_>>() {
             f.move_inst_to_end(i, p);
         }
-        for &s in cfg.succs(b) {
-            for phi in phis(f, s) {
-                for incoming in f.kind_mut_targets(phi) {
-                    if *incoming == b {
-                        *incoming = p;
-                    }
+        f.unlink_block(b);
+        self.npreds[b.index()] = 0;
+        self.examine(b);
+        self.examine(p);
+        for s in distinct_successors(self.f, p) {
+            self.add_pred(s, p);
+            self.edits.queue(self.f, s, Edit::Rename(b, p));
+            self.examine(s);
+        }
+    }
+
+    fn bypass(&mut self, b: Block) {
+        let target = forwarding_target(self.f, b).expect("a forwarding block");
+        self.clean_preds(b);
+        let mut preds = self.pred_list(b).to_vec();
+        // Phi entries follow the predecessors in layout order, as a fresh CFG lists them.
+        preds.sort_by_key(|p| self.position[p.index()]);
+        for &p in &preds {
+            let f = &mut *self.f;
+            let reached = f.successors(p).contains(&target);
+            let Some(t) = f.terminator(p) else { continue };
+            for slot in f.kind_mut_targets(t) {
+                if *slot == b {
+                    *slot = target;
                 }
             }
+            // Both ways now lead to the target: a jump (what the next fold would do).
+            if let InstKind::CondBr {
+                targets: [x, y], ..
+            } = *f.kind(t)
+            {
+                if x == y {
+                    f.replace_kind(t, InstKind::Br { targets: [x] }, Type::Void);
+                }
+            }
+            if !reached {
+                self.add_pred(target, p);
+                self.npreds[target.index()] += 1;
+            }
         }
-        f.unlink_block(b);
-        return true;
+        self.npreds[target.index()] -= 1;
+        self.npreds[b.index()] = 0;
+        self.f.remove_block(b);
+        self.examine(b);
+        self.examine(target);
+        for &p in &preds {
+            self.examine(p);
+            for s in distinct_successors(self.f, p) {
+                self.examine(s);
+            }
+        }
+        self.edits.queue(self.f, target, Edit::Expand(b, preds));
     }
-    false
 }
 
-fn bypass_forwarding_blocks(f: &mut Function) -> bool {
-    let cfg = Cfg::new(f);
-    let entry = f.entry();
-    for b in f.blocks().collect::<Vec<_>>() {
-        let Some(first) = f.first_inst(b) else {
-            continue;
-        };
-        let InstKind::Br { targets: [target] } = *f.kind(first) else {
-            continue;
-        };
-        if Some(b) == entry || target == b || cfg.preds(b).is_empty() {
-            continue;
-        }
-        let target_phis = phis(f, target);
-        // A predecessor that already reaches the target would need two phi entries.
-        if !target_phis.is_empty() && cfg.preds(b).iter().any(|p| cfg.preds(target).contains(p)) {
-            continue;
-        }
-        for phi in target_phis {
-            let k = match f.kind(phi) {
-                InstKind::Phi { blocks, .. } => blocks.iter().position(|&x| x == b),
-                _ => None,
-            };
-            let Some(k) = k else { continue };
-            let v = f.kind(phi).operands()[k];
-            f.remove_phi_incoming(phi, k);
-            for &p in cfg.preds(b) {
-                f.add_phi_incoming(phi, v, p);
-            }
-        }
-        for &p in cfg.preds(b) {
-            if let Some(t) = f.terminator(p) {
-                for target_slot in f.kind_mut_targets(t) {
-                    if *target_slot == b {
-                        *target_slot = target;
-                    }
-                }
-            }
-        }
-        f.remove_block(b);
-        return true;
+/// The target of `b` if `b` holds nothing but a jump.
+fn forwarding_target(f: &Function, b: Block) -> Option<Block> {
+    match *f.kind(f.first_inst(b)?) {
+        InstKind::Br { targets: [target] } => Some(target),
+        _ => None,
     }
-    false
+}
+
+/// The successors of `b`, each once.
+fn distinct_successors(f: &Function, b: Block) -> Vec<Block> {
+    let mut succs = f.successors(b).to_vec();
+    succs.dedup();
+    succs
 }

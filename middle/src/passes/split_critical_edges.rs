@@ -33,6 +33,8 @@ pub fn split(f: &mut Function) -> bool {
         }
     }
     let cfg = Cfg::new(f);
+    // (successor, predecessor, new block) for each split edge.
+    let mut splits = Vec::new();
     for &b in &blocks {
         let Some(term) = f.terminator(b) else {
             continue;
@@ -49,18 +51,31 @@ pub fn split(f: &mut Function) -> bool {
             f.insert_block_after(mid, b);
             f.append_inst(mid, InstKind::Br { targets: [s] }, Type::Void);
             f.kind_mut_targets(term)[k] = mid;
-            let phis: Vec<_> = f
-                .block_insts(s)
-                .take_while(|&i| f.kind(i).is_phi())
-                .collect();
-            for phi in phis {
-                for incoming in f.kind_mut_targets(phi) {
-                    if *incoming == b {
-                        *incoming = mid;
-                    }
+            splits.push((s, b, mid));
+            changed = true;
+        }
+    }
+    // One pass over each successor's phis renames all its split edges.
+    splits.sort_by_key(|&(s, _, _)| s);
+    let mut renamed: Vec<Option<Block>> = vec![None; f.block_capacity()];
+    for group in splits.chunk_by(|x, y| x.0 == y.0) {
+        let s = group[0].0;
+        for &(_, b, mid) in group {
+            renamed[b.index()] = Some(mid);
+        }
+        let phis: Vec<_> = f
+            .block_insts(s)
+            .take_while(|&i| f.kind(i).is_phi())
+            .collect();
+        for phi in phis {
+            for incoming in f.kind_mut_targets(phi) {
+                if let Some(mid) = renamed[incoming.index()] {
+                    *incoming = mid;
                 }
             }
-            changed = true;
+        }
+        for &(_, b, _) in group {
+            renamed[b.index()] = None;
         }
     }
     changed

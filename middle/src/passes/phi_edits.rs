@@ -1,0 +1,112 @@
+//! Changes to the incoming blocks of phis, queued per block and applied with one rewrite per
+//! phi. Applying each change at once would cost the phi's size every time (finding the pair,
+//! then rebuilding the operands): a block with thousands of predecessors that lose or change
+//! one at a time would take quadratic time. simplify-cfg queues its changes here.
+
+use crate::ir::{Block, Function, InstKind, Value};
+
+/// A change to the incoming pairs of the phis of one block.
+pub enum Edit {
+    /// The pair from this block goes.
+    Remove(Block),
+    /// The pair from the first block comes from the second instead, in the same place.
+    Rename(Block, Block),
+    /// The pair from the first block is replaced by pairs with the same value from each of
+    /// the given blocks, appended at the end.
+    Expand(Block, Vec<Block>),
+}
+
+const ABSENT: u32 = u32::MAX;
+
+pub struct PhiEdits {
+    edits: Vec<Vec<Edit>>,
+    /// Blocks with queued changes.
+    edited: Vec<Block>,
+    /// Scratch for `flush`: where the pair of each incoming block is.
+    slot: Vec<u32>,
+}
+
+impl PhiEdits {
+    pub fn new(capacity: usize) -> Self {
+        PhiEdits {
+            edits: (0..capacity).map(|_| Vec::new()).collect(),
+            edited: Vec::new(),
+            slot: vec![ABSENT; capacity],
+        }
+    }
+
+    /// Queues a change to the phis of `b`, if it has any.
+    pub fn queue(&mut self, f: &Function, b: Block, edit: Edit) {
+        if !has_phis(f, b) {
+            return;
+        }
+        if self.edits[b.index()].is_empty() {
+            self.edited.push(b);
+        }
+        self.edits[b.index()].push(edit);
+    }
+
+    /// Applies the changes queued for `b`, in the order they came.
+    pub fn flush(&mut self, f: &mut Function, b: Block) {
+        let edits = std::mem::take(&mut self.edits[b.index()]);
+        if edits.is_empty() {
+            return;
+        }
+        let phis: Vec<_> = f
+            .block_insts(b)
+            .take_while(|&i| f.kind(i).is_phi())
+            .collect();
+        for phi in phis {
+            let ty = f.inst(phi).ty;
+            let InstKind::Phi { args, blocks } = f.kind(phi) else {
+                continue;
+            };
+            let mut pairs: Vec<Option<(Value, Block)>> = args
+                .iter()
+                .zip(blocks)
+                .map(|(&v, &x)| Some((v, x)))
+                .collect();
+            for (k, &x) in blocks.iter().enumerate() {
+                self.slot[x.index()] = k as u32;
+            }
+            for edit in &edits {
+                let (Edit::Remove(from) | Edit::Rename(from, _) | Edit::Expand(from, _)) = edit;
+                let k = self.slot[from.index()] as usize;
+                let Some((v, _)) = pairs.get(k).copied().flatten() else {
+                    continue;
+                };
+                self.slot[from.index()] = ABSENT;
+                pairs[k] = None;
+                match edit {
+                    Edit::Remove(_) => {}
+                    Edit::Rename(_, to) => {
+                        pairs[k] = Some((v, *to));
+                        self.slot[to.index()] = k as u32;
+                    }
+                    Edit::Expand(_, into) => {
+                        for &p in into {
+                            self.slot[p.index()] = pairs.len() as u32;
+                            pairs.push(Some((v, p)));
+                        }
+                    }
+                }
+            }
+            let (args, blocks): (Vec<Value>, Vec<Block>) = pairs.into_iter().flatten().unzip();
+            for &x in &blocks {
+                self.slot[x.index()] = ABSENT;
+            }
+            f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
+        }
+    }
+
+    /// Applies every queued change.
+    pub fn flush_all(&mut self, f: &mut Function) {
+        for b in std::mem::take(&mut self.edited) {
+            self.flush(f, b);
+        }
+    }
+}
+
+pub fn has_phis(f: &Function, b: Block) -> bool {
+    f.first_inst(b).is_some_and(|i| f.kind(i).is_phi())
+}
