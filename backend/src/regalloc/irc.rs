@@ -5,9 +5,15 @@
 //! Spill candidates are chosen by spill cost (uses and defs weighted by 10^loop depth) over
 //! degree. Returns a colour per virtual register of the class, or the registers to spill.
 //!
-//! Every step costs time in proportion to the nodes and moves it touches: neighbours and
-//! moves are visited in place, Briggs's test stops at the K-th significant neighbour, and
-//! the spill worklist is a priority queue.
+//! Every step costs time in proportion to the nodes and moves it touches: the graph is
+//! built from the liveness with edges deduplicated afterwards (`adjacency` answers
+//! membership), neighbours and moves are visited in place, moves no longer active are
+//! skipped for good, Briggs's test first compares counts of significant neighbours kept up
+//! to date and otherwise stops at the K-th, and the spill worklist is a priority queue.
+//! The order in which nodes and moves are visited, and so the colouring, is that of the
+//! textbook algorithm with adjacency lists in order of discovery.
+//!
+//! Needs: liveness of the class (`Liveness`). Preserves: the function (it only colours).
 
 use super::adjacency::AdjSet;
 use super::liveness::{defs_uses, node, Liveness, PHYS_NODES};
