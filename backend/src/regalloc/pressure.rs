@@ -9,8 +9,8 @@
 //! ones find their excess already named. Spilling turns the named registers into
 //! short-lived temporaries or recomputations, so the peaks fall; the allocator repeats
 //! this until no peak exceeds the limit (or nothing more can be spilled), then colours.
-//! Functions under the limit are left alone: in the test suites only functions with a
-//! thousand parameters reach it.
+//! Functions under the limit are left alone: in the shared test suites only the
+//! integer-divide-optimization programs, which pass a thousand arguments, reach it.
 //!
 //! Pressure is measured where the colourer adds interference edges: at each instruction,
 //! over the registers live after it together with those it defines, and at block entry.
