@@ -6,10 +6,10 @@
 
 use crate::abi::{self, ArgKind, ArgLoc};
 use crate::imm::is_operand2;
+use crate::mir::loops::loop_depths;
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
 use crate::symbols::symbol;
-use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
     Value,
@@ -69,10 +69,8 @@ struct Selector<'a> {
 impl Selector<'_> {
     fn run(&mut self) {
         let f = self.f;
-        let cfg = Cfg::new(f);
-        let loops = LoopInfo::new(f, &cfg, &DomTree::new(f, &cfg));
         for b in f.blocks() {
-            let id = self.mf.add_block(loops.depth(b));
+            let id = self.mf.add_block(0);
             self.block_index.insert(b, id);
         }
         for p in 0..f.params.len() as u32 {
@@ -115,6 +113,10 @@ impl Selector<'_> {
             let block = self.mf.block_mut(self.block_index[&b]);
             block.insts = std::mem::take(&mut self.cur);
             block.succs = succs;
+        }
+        let depths = loop_depths(&self.mf);
+        for (block, depth) in self.mf.blocks.iter_mut().zip(depths) {
+            block.loop_depth = depth;
         }
     }
 

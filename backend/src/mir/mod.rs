@@ -1,8 +1,11 @@
 //! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks of
-//! machine functions, with a text form for dumps and a structural verifier.
+//! machine functions, with a text form for dumps, a structural verifier, and the loop
+//! nesting depths of blocks.
 
+mod dominators;
 mod function;
 mod inst;
+pub mod loops;
 mod printer;
 mod regs;
 pub mod verifier;

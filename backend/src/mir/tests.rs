@@ -1,12 +1,16 @@
 //! Block structure of selected machine IR: stored successor lists match both the branches
-//! and the IR's control flow, the verifier notices when they do not, and reordering the
-//! layout changes what is emitted but no branch target.
+//! and the IR's control flow, the verifier notices when they do not, reordering the
+//! layout changes what is emitted but no branch target, and loop depths agree with the
+//! IR's loop analysis.
 
+use super::loops::loop_depths;
 use super::verifier::verify;
 use super::*;
 use crate::emit::Emitter;
 use crate::isel;
 use frontend::SourceFile;
+use middle::analysis::{Cfg, DomTree, LoopInfo};
+use middle::ir::parser::parse_module;
 use middle::ir::Module;
 use middle::lower::lower_program;
 use middle::passes::{split_critical_edges, PassManager};
@@ -32,7 +36,11 @@ int main() {
 ";
 
 fn optimised_module() -> Module {
-    let file = SourceFile::new("blocks.sy", PROGRAM);
+    module_of(PROGRAM)
+}
+
+fn module_of(source: &str) -> Module {
+    let file = SourceFile::new("blocks.sy", source);
     let program = frontend::compile(&file).expect("the test program is valid");
     let mut m = lower_program(&program);
     PassManager::for_level(2)
@@ -172,4 +180,75 @@ fn machine_ir_prints_blocks_in_layout_order_with_virtual_registers() {
     assert_eq!(headers, layout);
     assert!(text.contains("%v"), "{text}");
     assert!(text.contains("\tbl putint ; uses r0\n"), "{text}");
+}
+
+/// Two loops around a region entered at two blocks (irreducible, so no loop of its own),
+/// the inner loop with two latches.
+const IRREDUCIBLE: &str = "
+func @main() -> i32 {
+bb0:
+  %0 = call i32 @getint()
+  br bb1
+bb1:
+  %1 = icmp sgt %0, 2
+  condbr %1, bb2, bb9
+bb2:
+  %2 = icmp sgt %0, 3
+  condbr %2, bb3, bb7
+bb3:
+  %3 = icmp sgt %0, 4
+  condbr %3, bb4, bb5
+bb4:
+  %4 = icmp sgt %0, 5
+  condbr %4, bb5, bb6
+bb5:
+  %5 = icmp sgt %0, 6
+  condbr %5, bb4, bb6
+bb6:
+  %6 = icmp sgt %0, 7
+  condbr %6, bb2, bb8
+bb7:
+  br bb2
+bb8:
+  br bb1
+bb9:
+  ret 0
+}
+";
+
+/// Nested whiles, `depth` deep, with a `break` and a `continue` at each level.
+fn nested_loops(depth: usize) -> String {
+    let mut text = String::from("int main() {\n  int x = getint(), s = 0;\n");
+    for k in 0..depth {
+        text.push_str(&format!(
+            "  int i{k} = 0;\n  while (i{k} < x) {{\n    i{k} = i{k} + 1;\n    \
+             if (s > {k}) break;\n    if (s < -{k}) continue;\n    s = s + 1;\n"
+        ));
+    }
+    text.push_str(&"  }\n".repeat(depth));
+    text.push_str("  return s;\n}\n");
+    text
+}
+
+#[test]
+fn loop_depths_agree_with_the_ir_loop_analysis() {
+    let irreducible = parse_module(IRREDUCIBLE).expect("the IR parses");
+    let modules = [
+        optimised_module(),
+        module_of(&nested_loops(40)),
+        irreducible,
+    ];
+    let mut deepest = 0;
+    for m in &modules {
+        for (f, mf) in selected(m) {
+            let cfg = Cfg::new(&f);
+            let loops = LoopInfo::new(&f, &cfg, &DomTree::new(&f, &cfg));
+            let expected: Vec<u32> = f.blocks().map(|b| loops.depth(b)).collect();
+            assert_eq!(loop_depths(&mf), expected, "{mf}");
+            let stored: Vec<u32> = mf.blocks.iter().map(|b| b.loop_depth).collect();
+            assert_eq!(stored, expected);
+            deepest = deepest.max(expected.iter().copied().max().unwrap_or(0));
+        }
+    }
+    assert_eq!(deepest, 40);
 }

@@ -1,25 +1,42 @@
-//! The interference relation of the graph colourer as a set of node pairs with constant-time
-//! membership: a bit matrix while it stays small (up to 2^28 bits, 32 MiB), above that a
-//! hash set of pairs with a multiplicative hash (the default SipHash costs more than the
-//! rest of the graph building together).
+//! The interference relation of the graph colourer as a set of node pairs, made from the
+//! adjacency lists of the built graph and kept in step as coalescing adds edges: a bit
+//! matrix while it stays small (up to 2^28 bits, 32 MiB, allocated zeroed so that pages
+//! never touched cost nothing), above that each node's neighbours in a sorted list,
+//! searched by bisection. A hash set of pairs cost several times the rest of the graph
+//! building: its table misses the cache on nearly every edge.
+//!
+//! Precoloured nodes (physical registers, below `PHYS_NODES`) have no adjacency lists; the
+//! colourer never asks whether two of them interfere.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use super::liveness::PHYS_NODES;
 
 /// Nodes up to which the matrix is used.
 const MATRIX_NODES: usize = 1 << 14;
 
 pub enum AdjSet {
     Matrix(Vec<u64>, usize),
-    Hash(HashSet<u64, BuildHasherDefault<PairHasher>>),
+    Sorted(Vec<Vec<u32>>),
 }
 
 impl AdjSet {
-    pub fn new(n: usize) -> AdjSet {
+    /// The relation of `lists`, the neighbours of each node (symmetric, without
+    /// repetitions, empty for precoloured nodes).
+    pub fn new(lists: &[Vec<u32>]) -> AdjSet {
+        let n = lists.len();
         if n <= MATRIX_NODES {
-            AdjSet::Matrix(vec![0; (n * n).div_ceil(64)], n)
+            let mut adj = AdjSet::Matrix(vec![0; (n * n).div_ceil(64)], n);
+            for (u, list) in lists.iter().enumerate() {
+                for &v in list {
+                    adj.insert(u, v as usize);
+                }
+            }
+            adj
         } else {
-            AdjSet::Hash(HashSet::default())
+            let mut sorted = lists.to_vec();
+            for list in &mut sorted {
+                list.sort_unstable();
+            }
+            AdjSet::Sorted(sorted)
         }
     }
 
@@ -29,7 +46,10 @@ impl AdjSet {
                 let i = u * n + v;
                 bits[i / 64] >> (i % 64) & 1 == 1
             }
-            AdjSet::Hash(set) => set.contains(&pair(u, v)),
+            AdjSet::Sorted(lists) => {
+                let (a, b) = if u >= PHYS_NODES { (u, v) } else { (v, u) };
+                a < PHYS_NODES || lists[a].binary_search(&(b as u32)).is_ok()
+            }
         }
     }
 
@@ -41,54 +61,40 @@ impl AdjSet {
                     bits[i / 64] |= 1 << (i % 64);
                 }
             }
-            AdjSet::Hash(set) => {
-                set.insert(pair(u, v));
-                set.insert(pair(v, u));
+            AdjSet::Sorted(lists) => {
+                for (a, b) in [(u, v), (v, u)] {
+                    if a >= PHYS_NODES {
+                        if let Err(k) = lists[a].binary_search(&(b as u32)) {
+                            lists[a].insert(k, b as u32);
+                        }
+                    }
+                }
             }
         }
     }
 }
 
-fn pair(u: usize, v: usize) -> u64 {
-    (u as u64) << 32 | v as u64
-}
-
-/// Hashes a pair key by a multiplication by an odd constant (the golden ratio), then
-/// folds the well-mixed high half into the low half, which alone would depend only on the
-/// key's low half and which the hash table uses to pick a bucket.
-#[derive(Default)]
-pub struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 32
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::AdjSet;
+    use super::{AdjSet, MATRIX_NODES, PHYS_NODES};
 
     #[test]
     fn both_representations_hold_symmetric_pairs() {
-        for n in [100, (1 << 14) + 1] {
-            let mut adj = AdjSet::new(n);
-            assert!(matches!(adj, AdjSet::Matrix(..)) == (n <= 1 << 14));
-            adj.insert(3, n - 1);
-            adj.insert(70, 2);
-            assert!(adj.contains(3, n - 1) && adj.contains(n - 1, 3));
-            assert!(adj.contains(2, 70) && adj.contains(70, 2));
-            assert!(!adj.contains(3, 2) && !adj.contains(n - 1, n - 1));
+        for n in [100, MATRIX_NODES + 1] {
+            let (a, b, c) = (PHYS_NODES, PHYS_NODES + 22, n - 1);
+            let mut lists = vec![Vec::new(); n];
+            lists[a] = vec![c as u32, 3];
+            lists[c] = vec![a as u32];
+            let mut adj = AdjSet::new(&lists);
+            assert!(matches!(adj, AdjSet::Matrix(..)) == (n <= MATRIX_NODES));
+            assert!(adj.contains(a, c) && adj.contains(c, a));
+            assert!(adj.contains(a, 3) && adj.contains(3, a));
+            assert!(!adj.contains(b, c) && !adj.contains(a, b) && !adj.contains(b, 3));
+            adj.insert(b, c);
+            adj.insert(5, b);
+            assert!(adj.contains(b, c) && adj.contains(c, b));
+            assert!(adj.contains(b, 5) && adj.contains(5, b));
+            assert!(!adj.contains(a, b));
         }
     }
 }

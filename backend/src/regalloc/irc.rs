@@ -5,14 +5,21 @@
 //! Spill candidates are chosen by spill cost (uses and defs weighted by 10^loop depth) over
 //! degree. Returns a colour per virtual register of the class, or the registers to spill.
 //!
-//! Every step costs time in proportion to the nodes and moves it touches: neighbours and
-//! moves are visited in place, Briggs's test stops at the K-th significant neighbour, and
-//! the spill worklist is a priority queue.
+//! Every step costs time in proportion to the nodes and moves it touches: the graph is
+//! built from the liveness with edges deduplicated afterwards (`adjacency` answers
+//! membership), neighbours and moves are visited in place, moves no longer active are
+//! skipped for good, Briggs's test first compares counts of significant neighbours kept up
+//! to date and otherwise stops at the K-th, and the spill worklist is a priority queue.
+//! The order in which nodes and moves are visited, and so the colouring, is that of the
+//! textbook algorithm with adjacency lists in order of discovery.
+//!
+//! Needs: liveness of the class (`Liveness`). Preserves: the function (it only colours).
 
 use super::adjacency::AdjSet;
 use super::liveness::{defs_uses, node, Liveness, PHYS_NODES};
 use super::node_set::NodeSet;
 use super::spill_queue::SpillQueue;
+use super::spill_weight;
 use crate::mir::*;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -57,6 +64,8 @@ struct Irc<'a> {
     alias: Vec<u32>,
     color: Vec<Option<PReg>>,
     move_list: Vec<Vec<u32>>,
+    /// Per node, where in its move list a move may still be active.
+    first_move: Vec<u32>,
     moves: Vec<(u32, u32)>,
     move_state: Vec<MoveState>,
     simplify: Vec<u32>,
@@ -67,6 +76,10 @@ struct Irc<'a> {
     cost: Vec<f64>,
     /// Per virtual register, whether spilling created it: spilling it again would not help.
     unspillable: &'a [bool],
+    /// Per node not precoloured, how many of its neighbours still in the graph are
+    /// significant (degree K or more): Briggs's test needs no scan when the two counts
+    /// add up to less than K.
+    significant: Vec<u32>,
     /// Per node, the last Briggs's test that counted it.
     counted: Vec<u32>,
     tests: u32,
@@ -74,7 +87,13 @@ struct Irc<'a> {
 
 const INFINITE_DEGREE: usize = usize::MAX / 4;
 
-pub fn color(mf: &MFunction, class: RegClass, colors: &[PReg], unspillable: &[bool]) -> Result {
+pub fn color(
+    mf: &MFunction,
+    class: RegClass,
+    liveness: &Liveness,
+    colors: &[PReg],
+    unspillable: &[bool],
+) -> Result {
     let n = PHYS_NODES + mf.vreg_classes.len();
     let mut irc = Irc {
         k: colors.len(),
@@ -82,10 +101,11 @@ pub fn color(mf: &MFunction, class: RegClass, colors: &[PReg], unspillable: &[bo
         state: vec![NodeState::Absent; n],
         degree: vec![0; n],
         adj_list: vec![Vec::new(); n],
-        adj: AdjSet::new(n),
+        adj: AdjSet::Matrix(Vec::new(), 0),
         alias: (0..n as u32).collect(),
         color: vec![None; n],
         move_list: vec![Vec::new(); n],
+        first_move: vec![0; n],
         moves: Vec::new(),
         move_state: Vec::new(),
         simplify: Vec::new(),
@@ -95,6 +115,7 @@ pub fn color(mf: &MFunction, class: RegClass, colors: &[PReg], unspillable: &[bo
         select: Vec::new(),
         cost: vec![0.0; n],
         unspillable,
+        significant: vec![0; n],
         counted: vec![0; n],
         tests: 0,
     };
@@ -110,7 +131,7 @@ pub fn color(mf: &MFunction, class: RegClass, colors: &[PReg], unspillable: &[bo
             irc.state[PHYS_NODES + v] = NodeState::Initial;
         }
     }
-    irc.build(mf, class);
+    irc.build(mf, class, liveness);
     irc.make_worklists();
     loop {
         if let Some(u) = irc.pop_simplify() {
@@ -133,13 +154,12 @@ impl Irc<'_> {
         self.state[u] == NodeState::Precolored
     }
 
-    fn build(&mut self, mf: &MFunction, class: RegClass) {
-        let liveness = Liveness::new(mf, class);
+    fn build(&mut self, mf: &MFunction, class: RegClass, liveness: &Liveness) {
         let mut live = NodeSet::new(self.state.len());
         let (mut defs, mut uses) = (Vec::new(), Vec::new());
         for b in mf.block_ids() {
             let block = mf.block(b);
-            let weight = 10f64.powi(block.loop_depth.min(6) as i32);
+            let weight = spill_weight(block);
             live.clear();
             for x in liveness.live_out(mf, b) {
                 live.insert(x);
@@ -168,7 +188,7 @@ impl Irc<'_> {
                 }
                 for &d in &defs {
                     for l in live.iter() {
-                        self.add_edge(l, d);
+                        self.push_edge(l, d);
                     }
                 }
                 for &d in &defs {
@@ -176,6 +196,56 @@ impl Irc<'_> {
                 }
                 for &u in &uses {
                     live.insert(u);
+                }
+            }
+        }
+        self.finish_graph();
+    }
+
+    /// Records an edge found while building, perhaps again: `finish_graph` drops repeats.
+    fn push_edge(&mut self, u: usize, v: usize) {
+        if u == v {
+            return;
+        }
+        for (x, y) in [(u, v), (v, u)] {
+            if !self.is_precolored(x) {
+                self.adj_list[x].push(y as u32);
+            }
+        }
+    }
+
+    /// Keeps the first occurrence of each neighbour in each list (the order in which the
+    /// edges were found), sets the degrees, and makes the membership relation.
+    fn finish_graph(&mut self) {
+        let mut last_seen = vec![u32::MAX; self.adj_list.len()];
+        for (u, list) in self.adj_list.iter_mut().enumerate() {
+            list.retain(|&v| std::mem::replace(&mut last_seen[v as usize], u as u32) != u as u32);
+            if self.state[u] != NodeState::Precolored {
+                self.degree[u] = list.len();
+            }
+        }
+        self.adj = AdjSet::new(&self.adj_list);
+        for u in 0..self.adj_list.len() {
+            self.significant[u] = self.count_significant(u);
+        }
+    }
+
+    fn is_significant(&self, u: usize) -> bool {
+        self.degree[u] >= self.k
+    }
+
+    /// The significant neighbours of `u` still in the graph, counted afresh.
+    fn count_significant(&self, u: usize) -> u32 {
+        self.adjacent(u).filter(|&v| self.is_significant(v)).count() as u32
+    }
+
+    /// Counts `u`'s change of significance (`by` is 1 or -1) at its neighbours in the
+    /// graph but `except`.
+    fn tell_neighbours(&mut self, u: usize, except: usize, by: i32) {
+        for k in 0..self.adj_list[u].len() {
+            if let Some(v) = self.adjacent_at(u, k) {
+                if v != except && !self.is_precolored(v) {
+                    self.significant[v] = self.significant[v].wrapping_add_signed(by);
                 }
             }
         }
@@ -194,6 +264,14 @@ impl Irc<'_> {
                     // Its spill score fell.
                     self.spill.push(x, self.spill_score(x));
                 }
+                if self.degree[x] == self.k {
+                    self.tell_neighbours(x, y, 1);
+                }
+            }
+        }
+        for (x, y) in [(u, v), (v, u)] {
+            if !self.is_precolored(x) && self.is_significant(y) {
+                self.significant[x] += 1;
             }
         }
     }
@@ -274,17 +352,27 @@ impl Irc<'_> {
         matches!(self.move_state[m], MoveState::Active | MoveState::Worklist)
     }
 
-    fn move_related(&self, u: usize) -> bool {
-        self.move_list[u]
-            .iter()
-            .any(|&m| self.is_active(m as usize))
+    /// Whether `u` has a move that may still be coalesced. Moves never become active
+    /// again, so the inactive ones at the front of its list are skipped once and for all.
+    fn move_related(&mut self, u: usize) -> bool {
+        let list = &self.move_list[u];
+        let mut k = self.first_move[u] as usize;
+        while k < list.len() && !self.is_active(list[k] as usize) {
+            k += 1;
+        }
+        self.first_move[u] = k as u32;
+        k < list.len()
     }
 
     fn simplify_node(&mut self, u: usize) {
         self.state[u] = NodeState::OnStack;
         self.select.push(u as u32);
+        let significant = self.is_significant(u);
         for k in 0..self.adj_list[u].len() {
             if let Some(v) = self.adjacent_at(u, k) {
+                if significant && !self.is_precolored(v) {
+                    self.significant[v] -= 1;
+                }
                 self.decrement_degree(v);
             }
         }
@@ -299,6 +387,9 @@ impl Irc<'_> {
         if d == self.k {
             for k in 0..self.adj_list[u].len() {
                 if let Some(v) = self.adjacent_at(u, k) {
+                    if !self.is_precolored(v) {
+                        self.significant[v] -= 1;
+                    }
                     self.enable_moves(v);
                 }
             }
@@ -347,6 +438,11 @@ impl Irc<'_> {
 
     /// Briggs's test: the node merging `u` and `v` has fewer than K significant neighbours.
     fn conservative(&mut self, u: usize, v: usize) -> bool {
+        debug_assert_eq!(self.significant[u], self.count_significant(u));
+        debug_assert_eq!(self.significant[v], self.count_significant(v));
+        if ((self.significant[u] + self.significant[v]) as usize) < self.k {
+            return true;
+        }
         self.tests += 1;
         let mut significant = 0;
         for x in [u, v] {
@@ -401,11 +497,20 @@ impl Irc<'_> {
         self.state[v] = NodeState::Coalesced;
         self.alias[v] = u as u32;
         let moves = std::mem::take(&mut self.move_list[v]);
-        self.move_list[u].extend(&moves);
+        let active: Vec<u32> = moves
+            .iter()
+            .copied()
+            .filter(|&m| self.is_active(m as usize))
+            .collect();
+        self.move_list[u].extend(active);
         self.move_list[v] = moves;
         self.enable_moves(v);
+        let significant = self.is_significant(v);
         for k in 0..self.adj_list[v].len() {
             if let Some(t) = self.adjacent_at(v, k) {
+                if significant && !self.is_precolored(t) {
+                    self.significant[t] -= 1;
+                }
                 self.add_edge(t, u);
                 self.decrement_degree(t);
             }

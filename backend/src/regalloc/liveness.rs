@@ -4,14 +4,13 @@
 //!
 //! Only registers read in some block before being written there can be live across a
 //! block boundary; they are numbered densely as "globals" (in ascending node order), and
-//! the live-in set of each block is a bit set over them. The sets are solved backwards
-//! over the blocks' stored successor lists with a worklist seeded in post-order, so that
-//! a block is usually visited after its successors; a block whose live-in set changes
-//! queues its predecessors again.
+//! the live-in set of each block is a bit set over them. Each global's live range is
+//! explored on its own, backwards from the blocks reading it over the predecessor lists
+//! (from the stored successor lists) until blocks writing it: the cost is the size of the
+//! live ranges, however deeply loops nest (an iterative solution needs a round per level
+//! of nesting).
 
 use crate::mir::*;
-use middle::bitset::BitSet;
-use std::collections::VecDeque;
 
 pub const PHYS_NODES: usize = 48;
 
@@ -65,8 +64,13 @@ pub fn defs_uses(
 pub struct Liveness {
     /// The node of each global, ascending.
     globals: Vec<usize>,
-    /// Per block, the globals live on entry.
-    live_in: Vec<BitSet>,
+    /// The global of each node, `u32::MAX` for the others.
+    global_of: Vec<u32>,
+    blocks: usize,
+    /// The globals live into each block, a bit per global; word `w` (globals `64w` to
+    /// `64w + 63`) of block `b` is at `w * blocks + b`, so that exploring one global's
+    /// live range touches one compact row.
+    live_in: Vec<u64>,
 }
 
 impl Liveness {
@@ -74,7 +78,8 @@ impl Liveness {
         let n = PHYS_NODES + mf.vreg_classes.len();
         let blocks = mf.blocks.len();
         // Per block, the nodes read before any write (upward-exposed) and those written,
-        // each once; `seen` holds, per node, 1 + the last block that mentioned it.
+        // each once; `seen_use` and `seen_def` hold, per node, 1 + the last block found
+        // reading or writing it.
         let mut exposed: Vec<Vec<usize>> = vec![Vec::new(); blocks];
         let mut written: Vec<Vec<usize>> = vec![Vec::new(); blocks];
         let mut seen_use = vec![0usize; n];
@@ -108,62 +113,89 @@ impl Liveness {
         for (g, &x) in globals.iter().enumerate() {
             global_of[x] = g as u32;
         }
-        let to_globals = |nodes: &[usize]| -> Vec<usize> {
-            nodes
-                .iter()
-                .map(|&x| global_of[x])
-                .filter(|&g| g != u32::MAX)
-                .map(|g| g as usize)
-                .collect()
-        };
-        let gen: Vec<Vec<usize>> = exposed.iter().map(|e| to_globals(e)).collect();
-        let kill: Vec<Vec<usize>> = written.iter().map(|w| to_globals(w)).collect();
-        let mut live_in = vec![BitSet::new(globals.len()); blocks];
-        let preds = mf.preds();
-        let mut order = mf.postorder();
-        let mut queued = vec![false; blocks];
-        for &b in &order {
-            queued[b.index()] = true;
-        }
-        // Unreachable blocks still get allocated, so they get liveness too.
-        for b in mf.block_ids() {
-            if !queued[b.index()] {
-                queued[b.index()] = true;
-                order.push(b);
-            }
-        }
-        let mut work: VecDeque<MBlockId> = order.into();
-        while let Some(b) = work.pop_front() {
-            queued[b.index()] = false;
-            let mut live = BitSet::new(globals.len());
-            for &s in mf.succs(b) {
-                live.union_with(&live_in[s.index()]);
-            }
-            for &k in &kill[b.index()] {
-                live.remove(k);
-            }
-            for &g in &gen[b.index()] {
-                live.insert(g);
-            }
-            if live != live_in[b.index()] {
-                live_in[b.index()] = live;
-                for &p in &preds[b.index()] {
-                    if !queued[p.index()] {
-                        queued[p.index()] = true;
-                        work.push_back(p);
+        // Per global, the blocks reading it before writing it, and those writing it.
+        let mut read_in = vec![Vec::new(); globals.len()];
+        let mut written_in = vec![Vec::new(); globals.len()];
+        for b in 0..blocks {
+            for (nodes, by_global) in [(&exposed[b], &mut read_in), (&written[b], &mut written_in)]
+            {
+                for &x in nodes.iter() {
+                    // Registers that are not globals have no list.
+                    if let Some(list) = by_global.get_mut(global_of[x] as usize) {
+                        list.push(b);
                     }
                 }
             }
         }
-        Liveness { globals, live_in }
+        let preds = mf.preds();
+        let mut live_in = vec![0u64; globals.len().div_ceil(64) * blocks];
+        // Per block, the last global found written there.
+        let mut writes = vec![usize::MAX; blocks];
+        let mut stack = Vec::new();
+        for g in 0..globals.len() {
+            let (row, bit) = (&mut live_in[g / 64 * blocks..][..blocks], 1u64 << (g % 64));
+            // Marks `g` live into `b`; returns whether it was not yet.
+            let mut mark = |b: usize| {
+                let new = row[b] & bit == 0;
+                row[b] |= bit;
+                new
+            };
+            for &b in &written_in[g] {
+                writes[b] = g;
+            }
+            for &b in &read_in[g] {
+                if mark(b) {
+                    stack.push(MBlockId(b as u32));
+                }
+            }
+            while let Some(b) = stack.pop() {
+                for &p in &preds[b.index()] {
+                    if writes[p.index()] != g && mark(p.index()) {
+                        stack.push(p);
+                    }
+                }
+            }
+        }
+        Liveness {
+            globals,
+            global_of,
+            blocks,
+            live_in,
+        }
+    }
+
+    /// The globals live at the end of block `b`, a bit per global in 64-bit words.
+    pub fn live_out_words(&self, mf: &MFunction, b: MBlockId) -> Vec<u64> {
+        self.live_in
+            .chunks(self.blocks.max(1))
+            .map(|row| mf.succs(b).iter().fold(0, |acc, s| acc | row[s.index()]))
+            .collect()
     }
 
     /// The nodes live at the end of block `b`, ascending.
     pub fn live_out(&self, mf: &MFunction, b: MBlockId) -> Vec<usize> {
-        let mut live = BitSet::new(self.globals.len());
-        for &s in mf.succs(b) {
-            live.union_with(&self.live_in[s.index()]);
+        let mut live = Vec::new();
+        for (w, mut word) in self.live_out_words(mf, b).into_iter().enumerate() {
+            while word != 0 {
+                live.push(self.globals[w * 64 + word.trailing_zeros() as usize]);
+                word &= word - 1;
+            }
         }
-        live.iter().map(|g| self.globals[g]).collect()
+        live
+    }
+
+    /// How many globals there are.
+    pub fn global_count(&self) -> usize {
+        self.globals.len()
+    }
+
+    /// The global that node `x` is, if it is one.
+    pub fn global(&self, x: usize) -> Option<usize> {
+        Some(self.global_of[x] as usize).filter(|&g| g != u32::MAX as usize)
+    }
+
+    /// The node of global `g`.
+    pub fn node(&self, g: usize) -> usize {
+        self.globals[g]
     }
 }

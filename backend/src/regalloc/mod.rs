@@ -1,11 +1,13 @@
 //! Register allocation: replaces every virtual register by a physical one, adding spill
-//! code and stack slots as needed. `graph` (iterated register coalescing) is the allocator
-//! of optimised builds; `spill_everything` keeps every value in memory, for -O0.
+//! code and stack slots as needed. `graph` (iterated register coalescing, after relieving
+//! extreme pressure by spilling, `pressure`) is the allocator of optimised builds;
+//! `spill_everything` keeps every value in memory, for -O0.
 
 mod adjacency;
 mod irc;
 pub mod liveness;
 mod node_set;
+mod pressure;
 mod spill;
 pub mod spill_everything;
 mod spill_queue;
@@ -26,7 +28,14 @@ pub fn allocatable(class: RegClass) -> Vec<PReg> {
     }
 }
 
-/// Graph-colouring allocation of both register classes.
+/// The weight of a register occurrence in `block` for spill costs: 10^loop depth, the depth
+/// capped at 6.
+fn spill_weight(block: &MBlock) -> f64 {
+    10f64.powi(block.loop_depth.min(6) as i32)
+}
+
+/// Graph-colouring allocation of both register classes: for each class, relieve extreme
+/// pressure, then colour, spilling and colouring again until every register has a colour.
 pub fn graph(mf: &mut MFunction) {
     // Per virtual register, whether spilling created it.
     let mut unspillable: Vec<bool> = Vec::new();
@@ -34,7 +43,13 @@ pub fn graph(mf: &mut MFunction) {
     for class in [RegClass::Int, RegClass::Float] {
         let colors = allocatable(class);
         loop {
-            match irc::color(mf, class, &colors, &unspillable) {
+            let liveness = liveness::Liveness::new(mf, class);
+            let relief = pressure::relief(mf, class, &liveness, &unspillable);
+            if !relief.is_empty() {
+                spill::rewrite(mf, &relief, &mut unspillable);
+                continue;
+            }
+            match irc::color(mf, class, &liveness, &colors, &unspillable) {
                 irc::Result::Colored(colors) => {
                     assignment.resize(colors.len(), None);
                     for (v, c) in colors.into_iter().enumerate() {

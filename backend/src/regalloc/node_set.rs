@@ -19,18 +19,24 @@ impl NodeSet {
         }
     }
 
-    pub fn insert(&mut self, node: usize) {
-        let w = node / 64;
-        self.words[w] |= 1 << (node % 64);
+    /// Adds `node`; returns whether it was new.
+    pub fn insert(&mut self, node: usize) -> bool {
+        let (w, bit) = (node / 64, 1 << (node % 64));
+        let new = self.words[w] & bit == 0;
+        self.words[w] |= bit;
         self.summary[w / 64] |= 1 << (w % 64);
+        new
     }
 
-    pub fn remove(&mut self, node: usize) {
-        let w = node / 64;
-        self.words[w] &= !(1 << (node % 64));
+    /// Removes `node`; returns whether it was there.
+    pub fn remove(&mut self, node: usize) -> bool {
+        let (w, bit) = (node / 64, 1 << (node % 64));
+        let present = self.words[w] & bit != 0;
+        self.words[w] &= !bit;
         if self.words[w] == 0 {
             self.summary[w / 64] &= !(1 << (w % 64));
         }
+        present
     }
 
     /// Removes every node.
@@ -77,16 +83,15 @@ mod tests {
     fn inserts_removes_and_iterates_in_order() {
         let mut s = NodeSet::new(10_000);
         for n in [9_999, 0, 64, 63, 4_096, 4_095, 5_000] {
-            s.insert(n);
+            assert!(s.insert(n));
         }
-        s.insert(64);
+        assert!(!s.insert(64));
         assert_eq!(
             s.iter().collect::<Vec<_>>(),
             [0, 63, 64, 4_095, 4_096, 5_000, 9_999]
         );
-        s.remove(64);
-        s.remove(4_096);
-        s.remove(7);
+        assert!(s.remove(64) && s.remove(4_096));
+        assert!(!s.remove(7));
         assert_eq!(s.iter().collect::<Vec<_>>(), [0, 63, 4_095, 5_000, 9_999]);
         s.clear();
         assert_eq!(s.iter().count(), 0);
