@@ -1,6 +1,9 @@
 //! Loop information on handwritten IR, and against natural loops found by brute force on
 //! random control-flow graphs.
 
+mod common;
+
+use common::{random_cfg, Rng};
 use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::ir::parser::parse_module;
 use middle::ir::{Block, Function};
@@ -208,35 +211,8 @@ fn a_recomputed_loop_info_is_equal() {
     assert_eq!(loops_of(&f), loops_of(&f));
 }
 
-/// A small deterministic generator (a linear congruential one).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 fn random_function(rng: &mut Rng, n: usize) -> Function {
-    let mut text = String::from("func @f(%a0: i1) -> void {\n");
-    for b in 0..n {
-        text += &format!("bb{b}:\n");
-        let target = |rng: &mut Rng| 1 + rng.below(n - 1);
-        match rng.below(8) {
-            0 => text += "  ret\n",
-            1 | 2 => text += &format!("  br bb{}\n", target(rng)),
-            _ => {
-                let (t, e) = (target(rng), target(rng));
-                text += &format!("  condbr %a0, bb{t}, bb{e}\n");
-            }
-        }
-    }
-    text += "}\n";
-    function(&text)
+    function(&random_cfg(rng, n, 8))
 }
 
 /// Natural loops the obvious way: for each header in dominator-tree pre-order, the set of

@@ -1,6 +1,9 @@
 //! The post-dominator tree on handwritten IR, and against post-dominator sets computed by
 //! brute force on random control-flow graphs.
 
+mod common;
+
+use common::{random_cfg, Rng};
 use middle::analysis::{Cfg, PostDomTree};
 use middle::ir::parser::parse_module;
 use middle::ir::{Block, Function, Module};
@@ -164,37 +167,10 @@ fn a_recomputed_tree_is_equal() {
     assert_eq!(tree(&m), tree(&m));
 }
 
-/// A small deterministic generator (a linear congruential one).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 /// A function of `n` blocks, each ending in `ret` (about one in six), `br` or `condbr` to
 /// random blocks other than the entry.
 fn random_function(rng: &mut Rng, n: usize) -> Function {
-    let mut text = String::from("func @f(%a0: i1) -> void {\n");
-    for b in 0..n {
-        text += &format!("bb{b}:\n");
-        let target = |rng: &mut Rng| 1 + rng.below(n - 1);
-        match rng.below(6) {
-            0 => text += "  ret\n",
-            1 | 2 => text += &format!("  br bb{}\n", target(rng)),
-            _ => {
-                let (t, e) = (target(rng), target(rng));
-                text += &format!("  condbr %a0, bb{t}, bb{e}\n");
-            }
-        }
-    }
-    text += "}\n";
-    parse(&text).functions.remove(0)
+    parse(&random_cfg(rng, n, 6)).functions.remove(0)
 }
 
 /// Post-dominator sets by the textbook dataflow over reachable blocks, with the tree's

@@ -90,3 +90,36 @@ pub fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
         .join()
         .unwrap()
 }
+
+/// A small deterministic generator (a linear congruential one).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// The IR text of a function of `n` blocks, each ending in `ret` (about one in
+/// `ret_one_in`), `br` or `condbr` to random blocks other than the entry.
+pub fn random_cfg(rng: &mut Rng, n: usize, ret_one_in: usize) -> String {
+    let mut text = String::from("func @f(%a0: i1) -> void {\n");
+    for b in 0..n {
+        text += &format!("bb{b}:\n");
+        let target = |rng: &mut Rng| 1 + rng.below(n - 1);
+        match rng.below(ret_one_in) {
+            0 => text += "  ret\n",
+            1 | 2 => text += &format!("  br bb{}\n", target(rng)),
+            _ => {
+                let (t, e) = (target(rng), target(rng));
+                text += &format!("  condbr %a0, bb{t}, bb{e}\n");
+            }
+        }
+    }
+    text += "}\n";
+    text
+}
