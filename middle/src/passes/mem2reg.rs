@@ -106,10 +106,8 @@ fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: In
     let v = stored_value(f, store);
     for l in loads {
         f.replace_all_uses(Value::Inst(l), v);
-        f.remove_inst(l);
     }
-    f.remove_inst(store);
-    f.remove_inst(a);
+    remove_accesses(f, a);
     true
 }
 
@@ -138,10 +136,24 @@ fn promote_single_block(f: &mut Function, position: &[u32], a: Inst) -> bool {
         } else {
             current = stored_value(f, i);
         }
-        f.remove_inst(i);
+    }
+    remove_accesses(f, a);
+    true
+}
+
+/// Removes the loads and stores of `a`, then `a`. Loads still used (in blocks the
+/// renaming never reached) read undef. The last use goes first, so each removal shortens
+/// `a`'s use list from the end and moves no other entry (removing them in program order
+/// would move entries all over a long list, touching memory at random).
+fn remove_accesses(f: &mut Function, a: Inst) {
+    let ty = elem_type(f, a);
+    while let Some(&u) = f.uses(Value::Inst(a)).last() {
+        if matches!(f.kind(u.inst), InstKind::Load { .. }) {
+            f.replace_all_uses(Value::Inst(u.inst), Value::Undef(ty));
+        }
+        f.remove_inst(u.inst);
     }
     f.remove_inst(a);
-    true
 }
 
 /// The general case: phi placement and renaming for several allocas at once.
@@ -201,17 +213,8 @@ impl<'a> Promoter<'a> {
             self.place_phis(k, &mut idf, &mut liveness);
         }
         self.rename();
-        for a in self.allocas.clone() {
-            // Accesses left are in unreachable blocks.
-            let ty = elem_type(self.f, a);
-            for u in self.f.uses(Value::Inst(a)).to_vec() {
-                if matches!(self.f.kind(u.inst), InstKind::Load { .. }) {
-                    self.f
-                        .replace_all_uses(Value::Inst(u.inst), Value::Undef(ty));
-                }
-                self.f.remove_inst(u.inst);
-            }
-            self.f.remove_inst(a);
+        for &a in &self.allocas {
+            remove_accesses(self.f, a);
         }
         remove_trivial_phis(self.f, self.dom, self.created);
     }
@@ -272,7 +275,7 @@ impl<'a> Promoter<'a> {
 
     /// Walks the dominator tree keeping each variable's reaching value, with an undo log
     /// to restore the values on leaving a subtree (an explicit stack, so deep trees need no
-    /// deep native stack); replaces loads, drops stores and fills the phis' incoming values.
+    /// deep native stack); replaces loads and fills the phis' incoming values.
     fn rename(&mut self) {
         let Some(&entry) = self.dom.preorder().first() else {
             return;
@@ -341,7 +344,6 @@ impl<'a> Promoter<'a> {
                 undo.push((k, values[k]));
                 values[k] = stored_value(self.f, i);
             }
-            self.f.remove_inst(i);
         }
         for &(s, n) in &feeds[b.index()] {
             for &(phi, k) in &self.phis[s.index()] {
