@@ -71,16 +71,8 @@ fn is_promotable(f: &Function, i: Inst) -> bool {
     })
 }
 
-/// Loads and stores of an alloca, in no particular order.
-fn accesses(f: &Function, a: Inst) -> (Vec<Inst>, Vec<Inst>) {
-    let (mut loads, mut stores) = (Vec::new(), Vec::new());
-    for u in f.uses(Value::Inst(a)) {
-        match f.kind(u.inst) {
-            InstKind::Load { .. } => loads.push(u.inst),
-            _ => stores.push(u.inst),
-        }
-    }
-    (loads, stores)
+fn is_load(f: &Function, i: Inst) -> bool {
+    matches!(f.kind(i), InstKind::Load { .. })
 }
 
 fn stored_value(f: &Function, store: Inst) -> Value {
@@ -89,13 +81,17 @@ fn stored_value(f: &Function, store: Inst) -> Value {
 
 /// One store that dominates every load: the loads take the stored value.
 fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: Inst) -> bool {
-    let (loads, stores) = accesses(f, a);
-    let [store] = stores[..] else { return false };
+    let uses = f.uses(Value::Inst(a));
+    let mut stores = uses.iter().filter(|u| !is_load(f, u.inst));
+    let (Some(store), None) = (stores.next(), stores.next()) else {
+        return false;
+    };
+    let store = store.inst;
     let sb = f.inst_block(store).expect("in a block");
-    let dominated = loads.iter().all(|&l| {
-        let lb = f.inst_block(l).expect("in a block");
+    let dominated = uses.iter().filter(|u| u.inst != store).all(|u| {
+        let lb = f.inst_block(u.inst).expect("in a block");
         if lb == sb {
-            position[store.index()] < position[l.index()]
+            position[store.index()] < position[u.inst.index()]
         } else {
             dom.dominates(sb, lb)
         }
@@ -104,10 +100,7 @@ fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: In
         return false;
     }
     let v = stored_value(f, store);
-    for l in loads {
-        f.replace_all_uses(Value::Inst(l), v);
-    }
-    remove_accesses(f, a);
+    remove_accesses(f, a, v);
     true
 }
 
@@ -115,21 +108,21 @@ fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: In
 /// possible when a load precedes the first store (the value may come from an earlier pass
 /// through the block).
 fn promote_single_block(f: &mut Function, position: &[u32], a: Inst) -> bool {
-    let (loads, stores) = accesses(f, a);
-    let Some(&first) = loads.first().or(stores.first()) else {
+    let uses = f.uses(Value::Inst(a));
+    let Some(b) = uses.first().and_then(|u| f.inst_block(u.inst)) else {
         return false;
     };
-    let b = f.inst_block(first).expect("in a block");
-    let mut all: Vec<Inst> = loads.iter().chain(&stores).copied().collect();
-    if all.iter().any(|&i| f.inst_block(i) != Some(b)) {
+    if uses.iter().any(|u| f.inst_block(u.inst) != Some(b)) {
         return false;
     }
+    let mut all: Vec<Inst> = uses.iter().map(|u| u.inst).collect();
     all.sort_by_key(|i| position[i.index()]);
-    let is_load = |f: &Function, i: Inst| matches!(f.kind(i), InstKind::Load { .. });
-    if !stores.is_empty() && is_load(f, all[0]) {
+    let stored = all.iter().any(|&i| !is_load(f, i));
+    if stored && is_load(f, all[0]) {
         return false;
     }
-    let mut current = Value::Undef(elem_type(f, a));
+    let ty = elem_type(f, a);
+    let mut current = Value::Undef(ty);
     for i in all {
         if is_load(f, i) {
             f.replace_all_uses(Value::Inst(i), current);
@@ -137,19 +130,18 @@ fn promote_single_block(f: &mut Function, position: &[u32], a: Inst) -> bool {
             current = stored_value(f, i);
         }
     }
-    remove_accesses(f, a);
+    remove_accesses(f, a, Value::Undef(ty));
     true
 }
 
-/// Removes the loads and stores of `a`, then `a`. Loads still used (in blocks the
-/// renaming never reached) read undef. The last use goes first, so each removal shortens
-/// `a`'s use list from the end and moves no other entry (removing them in program order
-/// would move entries all over a long list, touching memory at random).
-fn remove_accesses(f: &mut Function, a: Inst) {
-    let ty = elem_type(f, a);
+/// Removes the loads and stores of `a`, then `a`; loads still used read `value`. The last
+/// use goes first, so each removal shortens `a`'s use list from the end and moves no other
+/// entry (removing them in program order would move entries all over a long list,
+/// touching memory at random).
+fn remove_accesses(f: &mut Function, a: Inst, value: Value) {
     while let Some(&u) = f.uses(Value::Inst(a)).last() {
-        if matches!(f.kind(u.inst), InstKind::Load { .. }) {
-            f.replace_all_uses(Value::Inst(u.inst), Value::Undef(ty));
+        if is_load(f, u.inst) {
+            f.replace_all_uses(Value::Inst(u.inst), value);
         }
         f.remove_inst(u.inst);
     }
@@ -214,7 +206,9 @@ impl<'a> Promoter<'a> {
         }
         self.rename();
         for &a in &self.allocas {
-            remove_accesses(self.f, a);
+            // Accesses still used are in blocks the renaming never reached.
+            let undef = Value::Undef(elem_type(self.f, a));
+            remove_accesses(self.f, a, undef);
         }
         remove_trivial_phis(self.f, self.dom, self.created);
     }
