@@ -460,3 +460,55 @@ impl Function {
         self.add_use(v, phi, index as u32);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::parser::parse_module;
+    use crate::ir::verifier::verify_module;
+
+    /// The stored use lists are private, so only here can they be spoiled on purpose.
+    #[test]
+    fn the_verifier_catches_wrong_use_lists() {
+        let text = "\
+func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = add %a0, 1
+  %1 = mul %0, %0
+  ret %1
+}
+";
+        let add = |f: &Function| f.all_insts().next().unwrap().index();
+        let spoilers: [fn(&mut Function, usize); 4] = [
+            // A use twice.
+            |f, add| {
+                let u = f.inst_uses[add][0];
+                f.inst_uses[add].push(u);
+            },
+            // A use missing.
+            |f, add| {
+                f.inst_uses[add].pop();
+            },
+            // One operand listed twice, the other not at all.
+            |f, add| {
+                let u = f.inst_uses[add][1];
+                f.inst_uses[add][0] = u;
+            },
+            // The parameter's use listed under the instruction.
+            |f, add| {
+                let u = f.param_uses[0].pop().unwrap();
+                let moved = f.inst_uses[add].pop().unwrap();
+                f.inst_uses[add].push(u);
+                f.param_uses[0].push(moved);
+            },
+        ];
+        assert!(verify_module(&parse_module(text).unwrap()).is_ok());
+        for spoil in spoilers {
+            let mut m = parse_module(text).unwrap();
+            let f = &mut m.functions[0];
+            spoil(f, add(f));
+            let e = verify_module(&m).unwrap_err();
+            assert!(e.contains("stored use lists differ"), "{e}");
+        }
+    }
+}

@@ -4,7 +4,7 @@
 //! the function (the use lists are compared sorted); value names for messages are worked out
 //! only once something is wrong.
 
-use super::entities::{Block, Inst, Use, Value};
+use super::entities::{Block, Inst, Value};
 use super::function::Function;
 use super::instructions::{Callee, InstKind};
 use super::module::Module;
@@ -209,11 +209,9 @@ impl Verifier<'_> {
             }
             InstKind::Binary { op, args: [a, b] } => {
                 let t = op.ty();
-                expect(
-                    ty(a) == t && ty(b) == t && data.ty == t,
-                    self,
-                    &format!("{} works on {t}", op.name()),
-                );
+                if !(ty(a) == t && ty(b) == t && data.ty == t) {
+                    expect(false, self, &format!("{} works on {t}", op.name()));
+                }
             }
             InstKind::FNeg { args: [a] } => {
                 expect(
@@ -240,11 +238,13 @@ impl Verifier<'_> {
             }
             InstKind::Cast { op, args: [a] } => {
                 let (from, to) = op.types();
-                expect(
-                    ty(a) == from && data.ty == to,
-                    self,
-                    &format!("{} converts {from} to {to}", op.name()),
-                );
+                if !(ty(a) == from && data.ty == to) {
+                    expect(
+                        false,
+                        self,
+                        &format!("{} converts {from} to {to}", op.name()),
+                    );
+                }
             }
             InstKind::Call { callee, args } => self.check_call(i, callee, args),
             InstKind::Phi { args, .. } => {
@@ -341,34 +341,41 @@ impl Verifier<'_> {
         }
     }
 
+    /// Every stored use must name an operand of an instruction of the layout that holds
+    /// the value, no operand twice, and there must be as many as such operands that hold
+    /// an instruction or a parameter: then the stored lists are exactly the operands.
     fn check_use_lists(&mut self) {
         let f = self.f;
-        // Every use as (value, user), values numbered instructions first, then parameters.
-        let slot = |v: Value| match v {
-            Value::Inst(i) => Some(i.0),
-            Value::Param(p) => Some(f.inst_capacity() as u32 + p),
-            _ => None,
-        };
-        let mut computed = Vec::new();
+        // Where each instruction's operands start among all operands of the layout.
+        let mut start = vec![NOT_PLACED; f.inst_capacity()];
+        let (mut operands, mut tracked) = (0, 0);
         for inst in f.all_insts() {
-            for (index, &v) in f.kind(inst).operands().iter().enumerate() {
-                if let Some(s) = slot(v) {
-                    let index = index as u32;
-                    computed.push((s, Use { inst, index }));
-                }
-            }
+            start[inst.index()] = operands;
+            let values = f.kind(inst).operands();
+            operands += values.len() as u32;
+            tracked += values
+                .iter()
+                .filter(|v| matches!(v, Value::Inst(_) | Value::Param(_)))
+                .count();
         }
+        let mut seen = vec![false; operands as usize];
+        let mut stored = 0;
+        let mut consistent = true;
         let values = (0..f.inst_capacity() as u32)
             .map(|i| Value::Inst(Inst(i)))
             .chain((0..f.params.len() as u32).map(Value::Param));
-        let mut stored = Vec::new();
         for v in values {
-            let s = slot(v).expect("an instruction or parameter");
-            stored.extend(f.uses(v).iter().map(|&u| (s, u)));
+            for u in f.uses(v) {
+                let first = start[u.inst.index()];
+                let holds = first != NOT_PLACED
+                    && f.kind(u.inst).operands().get(u.index as usize) == Some(&v);
+                if !holds || std::mem::replace(&mut seen[(first + u.index) as usize], true) {
+                    consistent = false;
+                }
+                stored += 1;
+            }
         }
-        computed.sort_unstable();
-        stored.sort_unstable();
-        if computed != stored {
+        if !consistent || stored != tracked {
             self.error(
                 None,
                 "stored use lists differ from the instructions' operands",

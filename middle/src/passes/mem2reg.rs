@@ -71,16 +71,8 @@ fn is_promotable(f: &Function, i: Inst) -> bool {
     })
 }
 
-/// Loads and stores of an alloca, in no particular order.
-fn accesses(f: &Function, a: Inst) -> (Vec<Inst>, Vec<Inst>) {
-    let (mut loads, mut stores) = (Vec::new(), Vec::new());
-    for u in f.uses(Value::Inst(a)) {
-        match f.kind(u.inst) {
-            InstKind::Load { .. } => loads.push(u.inst),
-            _ => stores.push(u.inst),
-        }
-    }
-    (loads, stores)
+fn is_load(f: &Function, i: Inst) -> bool {
+    matches!(f.kind(i), InstKind::Load { .. })
 }
 
 fn stored_value(f: &Function, store: Inst) -> Value {
@@ -89,13 +81,17 @@ fn stored_value(f: &Function, store: Inst) -> Value {
 
 /// One store that dominates every load: the loads take the stored value.
 fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: Inst) -> bool {
-    let (loads, stores) = accesses(f, a);
-    let [store] = stores[..] else { return false };
+    let uses = f.uses(Value::Inst(a));
+    let mut stores = uses.iter().filter(|u| !is_load(f, u.inst));
+    let (Some(store), None) = (stores.next(), stores.next()) else {
+        return false;
+    };
+    let store = store.inst;
     let sb = f.inst_block(store).expect("in a block");
-    let dominated = loads.iter().all(|&l| {
-        let lb = f.inst_block(l).expect("in a block");
+    let dominated = uses.iter().filter(|u| u.inst != store).all(|u| {
+        let lb = f.inst_block(u.inst).expect("in a block");
         if lb == sb {
-            position[store.index()] < position[l.index()]
+            position[store.index()] < position[u.inst.index()]
         } else {
             dom.dominates(sb, lb)
         }
@@ -104,12 +100,7 @@ fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: In
         return false;
     }
     let v = stored_value(f, store);
-    for l in loads {
-        f.replace_all_uses(Value::Inst(l), v);
-        f.remove_inst(l);
-    }
-    f.remove_inst(store);
-    f.remove_inst(a);
+    remove_accesses(f, a, v);
     true
 }
 
@@ -117,31 +108,44 @@ fn promote_single_store(f: &mut Function, dom: &DomTree, position: &[u32], a: In
 /// possible when a load precedes the first store (the value may come from an earlier pass
 /// through the block).
 fn promote_single_block(f: &mut Function, position: &[u32], a: Inst) -> bool {
-    let (loads, stores) = accesses(f, a);
-    let Some(&first) = loads.first().or(stores.first()) else {
+    let uses = f.uses(Value::Inst(a));
+    let Some(b) = uses.first().and_then(|u| f.inst_block(u.inst)) else {
         return false;
     };
-    let b = f.inst_block(first).expect("in a block");
-    let mut all: Vec<Inst> = loads.iter().chain(&stores).copied().collect();
-    if all.iter().any(|&i| f.inst_block(i) != Some(b)) {
+    if uses.iter().any(|u| f.inst_block(u.inst) != Some(b)) {
         return false;
     }
+    let mut all: Vec<Inst> = uses.iter().map(|u| u.inst).collect();
     all.sort_by_key(|i| position[i.index()]);
-    let is_load = |f: &Function, i: Inst| matches!(f.kind(i), InstKind::Load { .. });
-    if !stores.is_empty() && is_load(f, all[0]) {
+    let stored = all.iter().any(|&i| !is_load(f, i));
+    if stored && is_load(f, all[0]) {
         return false;
     }
-    let mut current = Value::Undef(elem_type(f, a));
+    let ty = elem_type(f, a);
+    let mut current = Value::Undef(ty);
     for i in all {
         if is_load(f, i) {
             f.replace_all_uses(Value::Inst(i), current);
         } else {
             current = stored_value(f, i);
         }
-        f.remove_inst(i);
+    }
+    remove_accesses(f, a, Value::Undef(ty));
+    true
+}
+
+/// Removes the loads and stores of `a`, then `a`; loads still used read `value`. The last
+/// use goes first, so each removal shortens `a`'s use list from the end and moves no other
+/// entry (removing them in program order would move entries all over a long list,
+/// touching memory at random).
+fn remove_accesses(f: &mut Function, a: Inst, value: Value) {
+    while let Some(&u) = f.uses(Value::Inst(a)).last() {
+        if is_load(f, u.inst) {
+            f.replace_all_uses(Value::Inst(u.inst), value);
+        }
+        f.remove_inst(u.inst);
     }
     f.remove_inst(a);
-    true
 }
 
 /// The general case: phi placement and renaming for several allocas at once.
@@ -201,17 +205,10 @@ impl<'a> Promoter<'a> {
             self.place_phis(k, &mut idf, &mut liveness);
         }
         self.rename();
-        for a in self.allocas.clone() {
-            // Accesses left are in unreachable blocks.
-            let ty = elem_type(self.f, a);
-            for u in self.f.uses(Value::Inst(a)).to_vec() {
-                if matches!(self.f.kind(u.inst), InstKind::Load { .. }) {
-                    self.f
-                        .replace_all_uses(Value::Inst(u.inst), Value::Undef(ty));
-                }
-                self.f.remove_inst(u.inst);
-            }
-            self.f.remove_inst(a);
+        for &a in &self.allocas {
+            // Accesses still used are in blocks the renaming never reached.
+            let undef = Value::Undef(elem_type(self.f, a));
+            remove_accesses(self.f, a, undef);
         }
         remove_trivial_phis(self.f, self.dom, self.created);
     }
@@ -272,7 +269,7 @@ impl<'a> Promoter<'a> {
 
     /// Walks the dominator tree keeping each variable's reaching value, with an undo log
     /// to restore the values on leaving a subtree (an explicit stack, so deep trees need no
-    /// deep native stack); replaces loads, drops stores and fills the phis' incoming values.
+    /// deep native stack); replaces loads and fills the phis' incoming values.
     fn rename(&mut self) {
         let Some(&entry) = self.dom.preorder().first() else {
             return;
@@ -341,7 +338,6 @@ impl<'a> Promoter<'a> {
                 undo.push((k, values[k]));
                 values[k] = stored_value(self.f, i);
             }
-            self.f.remove_inst(i);
         }
         for &(s, n) in &feeds[b.index()] {
             for &(phi, k) in &self.phis[s.index()] {
