@@ -143,34 +143,3 @@ fn parse_errors_name_the_line() {
     let e = parse_module("func @f() -> i32 {\nbb0:\n  ret %9\n}\n").unwrap_err();
     assert_eq!(e, "line 3: unknown value %9");
 }
-
-#[test]
-fn loop_depths_of_nested_loops() {
-    use middle::analysis::{Cfg, DomTree, LoopInfo};
-    let m = parse_module(
-        "func @f(%a0: i1) -> void {
-bb0:
-  br bb1
-bb1:
-  condbr %a0, bb2, bb5
-bb2:
-  condbr %a0, bb3, bb4
-bb3:
-  br bb2
-bb4:
-  br bb1
-bb5:
-  ret
-}
-",
-    )
-    .unwrap();
-    let f = &m.functions[0];
-    let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
-    let loops = LoopInfo::new(f, &cfg, &dom);
-    let depths: Vec<u32> = f.blocks().map(|b| loops.depth(b)).collect();
-    assert_eq!(depths, [0, 1, 2, 2, 1, 0]);
-    assert_eq!(loops.loops.len(), 2);
-    assert_eq!(loops.loops[1].parent, Some(0));
-}
