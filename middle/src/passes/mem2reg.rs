@@ -349,10 +349,21 @@ impl<'a> Promoter<'a> {
 
 /// Removes phis whose incoming values are all one value (ignoring the phi itself), and
 /// phis that only see undefined values, repeating for phis that used them. Returns whether
-/// it removed any.
-pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, mut worklist: Vec<Inst>) -> bool {
+/// it removed any. A phi waits in the worklist at most once (checking it twice with no
+/// change in between would cost its size again: quadratic for a phi of thousands of
+/// incoming values that lose them to simplification one by one).
+pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, phis: Vec<Inst>) -> bool {
+    let mut queued = vec![false; f.inst_capacity()];
+    // The last occurrence of each phi is the one checked first.
+    let mut worklist: Vec<Inst> = phis
+        .into_iter()
+        .rev()
+        .filter(|p| !std::mem::replace(&mut queued[p.index()], true))
+        .collect();
+    worklist.reverse();
     let mut removed = false;
     while let Some(phi) = worklist.pop() {
+        queued[phi.index()] = false;
         let Some(b) = f.inst_block(phi) else { continue };
         let InstKind::Phi { args, .. } = f.kind(phi) else {
             continue;
@@ -398,11 +409,11 @@ pub fn remove_trivial_phis(f: &mut Function, dom: &DomTree, mut worklist: Vec<In
         f.replace_all_uses(me, replacement);
         f.remove_inst(phi);
         removed = true;
-        worklist.extend(
-            users
-                .into_iter()
-                .filter(|&u| u != phi && f.kind(u).is_phi()),
-        );
+        for u in users {
+            if u != phi && f.kind(u).is_phi() && !std::mem::replace(&mut queued[u.index()], true) {
+                worklist.push(u);
+            }
+        }
     }
     removed
 }
