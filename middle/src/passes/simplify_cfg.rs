@@ -372,9 +372,10 @@ fn forwarding_target(f: &Function, b: Block) -> Option<Block> {
     }
 }
 
-/// The successors of `b`, each once.
-fn distinct_successors(f: &Function, b: Block) -> Vec<Block> {
-    let mut succs = f.successors(b).to_vec();
-    succs.dedup();
-    succs
+/// The successors of `b`, each once (a terminator has at most two targets).
+fn distinct_successors(f: &Function, b: Block) -> impl Iterator<Item = Block> {
+    let targets = f.successors(b);
+    let first = targets.first().copied();
+    let second = targets.get(1).copied().filter(|&s| Some(s) != first);
+    first.into_iter().chain(second)
 }
