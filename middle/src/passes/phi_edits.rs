@@ -3,7 +3,7 @@
 //! then rebuilding the operands): a block with thousands of predecessors that lose or change
 //! one at a time would take quadratic time. simplify-cfg queues its changes here.
 
-use crate::ir::{Block, Function, InstKind, Value};
+use crate::ir::{Block, Function, Inst, InstKind, Value};
 
 /// A change to the incoming pairs of the phis of one block.
 pub enum Edit {
@@ -24,6 +24,8 @@ pub struct PhiEdits {
     edited: Vec<Block>,
     /// Scratch for `flush`: where the pair of each incoming block is.
     slot: Vec<u32>,
+    /// Scratch for `flush`: a phi's pairs as the changes go (`None` once gone).
+    pairs: Vec<Option<(Value, Block)>>,
 }
 
 impl PhiEdits {
@@ -32,6 +34,7 @@ impl PhiEdits {
             edits: (0..capacity).map(|_| Vec::new()).collect(),
             edited: Vec::new(),
             slot: vec![ABSENT; capacity],
+            pairs: Vec::new(),
         }
     }
 
@@ -52,49 +55,59 @@ impl PhiEdits {
         if edits.is_empty() {
             return;
         }
-        let phis: Vec<_> = f
-            .block_insts(b)
-            .take_while(|&i| f.kind(i).is_phi())
-            .collect();
-        for phi in phis {
-            let ty = f.inst(phi).ty;
-            let InstKind::Phi { args, blocks } = f.kind(phi) else {
+        let mut phi = f.first_inst(b).filter(|&i| f.kind(i).is_phi());
+        while let Some(p) = phi {
+            self.apply(f, p, &edits);
+            phi = f.next_inst(p).filter(|&i| f.kind(i).is_phi());
+        }
+    }
+
+    fn apply(&mut self, f: &mut Function, phi: Inst, edits: &[Edit]) {
+        let InstKind::Phi { args, blocks } = f.kind(phi) else {
+            return;
+        };
+        let count = args.len();
+        self.pairs.clear();
+        self.pairs
+            .extend(args.iter().zip(blocks).map(|(&v, &x)| Some((v, x))));
+        for (k, &x) in blocks.iter().enumerate() {
+            self.slot[x.index()] = k as u32;
+        }
+        for edit in edits {
+            let (Edit::Remove(from) | Edit::Rename(from, _) | Edit::Expand(from, _)) = edit;
+            let k = self.slot[from.index()] as usize;
+            let Some((v, _)) = self.pairs.get(k).copied().flatten() else {
                 continue;
             };
-            let mut pairs: Vec<Option<(Value, Block)>> = args
-                .iter()
-                .zip(blocks)
-                .map(|(&v, &x)| Some((v, x)))
-                .collect();
-            for (k, &x) in blocks.iter().enumerate() {
-                self.slot[x.index()] = k as u32;
-            }
-            for edit in &edits {
-                let (Edit::Remove(from) | Edit::Rename(from, _) | Edit::Expand(from, _)) = edit;
-                let k = self.slot[from.index()] as usize;
-                let Some((v, _)) = pairs.get(k).copied().flatten() else {
-                    continue;
-                };
-                self.slot[from.index()] = ABSENT;
-                pairs[k] = None;
-                match edit {
-                    Edit::Remove(_) => {}
-                    Edit::Rename(_, to) => {
-                        pairs[k] = Some((v, *to));
-                        self.slot[to.index()] = k as u32;
-                    }
-                    Edit::Expand(_, into) => {
-                        for &p in into {
-                            self.slot[p.index()] = pairs.len() as u32;
-                            pairs.push(Some((v, p)));
-                        }
+            self.slot[from.index()] = ABSENT;
+            self.pairs[k] = None;
+            match edit {
+                Edit::Remove(_) => {}
+                Edit::Rename(_, to) => {
+                    self.pairs[k] = Some((v, *to));
+                    self.slot[to.index()] = k as u32;
+                }
+                Edit::Expand(_, into) => {
+                    for &p in into {
+                        self.slot[p.index()] = self.pairs.len() as u32;
+                        self.pairs.push(Some((v, p)));
                     }
                 }
             }
-            let (args, blocks): (Vec<Value>, Vec<Block>) = pairs.into_iter().flatten().unzip();
-            for &x in &blocks {
-                self.slot[x.index()] = ABSENT;
+        }
+        let pairs = self.pairs.iter().flatten();
+        for &(_, x) in pairs.clone() {
+            self.slot[x.index()] = ABSENT;
+        }
+        if pairs.clone().count() == count {
+            // As many pairs as before: rewrite in place, touching only what changed.
+            for (k, &(v, x)) in pairs.enumerate() {
+                f.set_operand(phi, k, v);
+                f.kind_mut_targets(phi)[k] = x;
             }
+        } else {
+            let ty = f.inst(phi).ty;
+            let (args, blocks) = pairs.copied().unzip();
             f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
         }
     }
