@@ -6,11 +6,11 @@
 //! The rewrites happen in rounds, each a few linear sweeps: fold the branches, delete what
 //! the entry no longer reaches, then merge and bypass blocks one step at a time (a step
 //! merges the first mergeable block in layout order, then bypasses the first bypassable one,
-//! until neither is left). Steps keep predecessor lists up to date and look candidates up in
-//! ordered sets, re-examining only the blocks around each change; changes to phis are queued
-//! and applied with one rewrite per phi (`phi_edits`). A new round is needed only when a
-//! merge turns a branch condition into a constant. The order of the rewrites, and so the
-//! result, is that of rescanning the whole function after every step.
+//! until neither is left). Steps keep predecessor lists up to date and take candidates from
+//! min-heaps of layout positions, re-examining only the blocks around each change; changes
+//! to phis are queued and applied with one rewrite per phi (`phi_edits`). A new round is
+//! needed only when a merge turns a branch condition into a constant. The order of the
+//! rewrites, and so the result, is that of rescanning the whole function after every step.
 //!
 //! Needs: nothing. Preserves: behaviour; phis stay consistent with predecessors.
 
