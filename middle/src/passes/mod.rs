@@ -16,6 +16,7 @@ mod phi_edits;
 pub mod pipeline;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
+pub mod trivial_phis;
 mod var_liveness;
 
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};
@@ -80,6 +81,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "trivial-phis",
+        description: "remove phis whose incoming values are one value or the phi itself",
+        kind: PassKind::Function(trivial_phis::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "dce",
         description: "remove unused side-effect-free instructions",
         kind: PassKind::Function(dce::run),
@@ -113,7 +120,7 @@ pub fn find(name: &str) -> Option<Pass> {
 pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
-        1 => "mem2reg,const-fold,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,const-fold,simplify-cfg,const-fold,dce,simplify-cfg",
+        1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
+        _ => "dead-functions,mem2reg,const-fold,trivial-phis,simplify-cfg,const-fold,trivial-phis,dce,simplify-cfg",
     }
 }
