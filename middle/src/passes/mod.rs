@@ -6,6 +6,7 @@
 //! pass sees the whole module. Both kinds are named in `REGISTRY`, so `--passes` can list
 //! either, grouped by `fixpoint(...)` and `repeat(N, ...)` (see `pipeline`).
 
+pub mod adce;
 pub mod bisect;
 pub mod const_fold;
 pub mod dce;
@@ -93,6 +94,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "adce",
+        description: "remove code not proved live: dead cycles, dead loops, pure calls",
+        kind: PassKind::Function(adce::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "simplify-cfg",
         description: "fold constant branches, delete unreachable blocks, merge blocks",
         kind: PassKind::Function(simplify_cfg::run),
@@ -121,6 +128,6 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,const-fold,trivial-phis,simplify-cfg,const-fold,trivial-phis,dce,simplify-cfg",
+        _ => "dead-functions,mem2reg,const-fold,trivial-phis,simplify-cfg,const-fold,trivial-phis,adce,simplify-cfg",
     }
 }
