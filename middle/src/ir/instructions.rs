@@ -79,6 +79,41 @@ named_enum!(
     }
 );
 
+impl IntPred {
+    /// The predicate that holds for `(b, a)` exactly when `self` holds for `(a, b)`.
+    pub fn swapped(self) -> IntPred {
+        use IntPred::*;
+        match self {
+            Slt => Sgt,
+            Sgt => Slt,
+            Sle => Sge,
+            Sge => Sle,
+            Ult => Ugt,
+            Ugt => Ult,
+            Ule => Uge,
+            Uge => Ule,
+            Eq | Ne => self,
+        }
+    }
+
+    /// The predicate that holds exactly when `self` does not.
+    pub fn inverse(self) -> IntPred {
+        use IntPred::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Slt => Sge,
+            Sge => Slt,
+            Sgt => Sle,
+            Sle => Sgt,
+            Ult => Uge,
+            Uge => Ult,
+            Ugt => Ule,
+            Ule => Ugt,
+        }
+    }
+}
+
 named_enum!(
     /// Float comparison predicates: `o..` are false when either operand is NaN, `u..` true.
     FloatPred {

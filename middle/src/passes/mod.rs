@@ -11,10 +11,12 @@ pub mod bisect;
 pub mod const_fold;
 pub mod dce;
 pub mod dead_functions;
+pub mod instcombine;
 mod manager;
 pub mod mem2reg;
 mod phi_edits;
 pub mod pipeline;
+pub mod reassociate;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
 pub mod trivial_phis;
@@ -82,6 +84,18 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "instcombine",
+        description: "combine instructions by the rule table, canonicalise, fold",
+        kind: PassKind::Function(instcombine::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "reassociate",
+        description: "rebuild sums of scaled terms as cheaper linear combinations",
+        kind: PassKind::Function(reassociate::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "trivial-phis",
         description: "remove phis whose incoming values are one value or the phi itself",
         kind: PassKind::Function(trivial_phis::run),
@@ -128,6 +142,6 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,const-fold,trivial-phis,simplify-cfg,const-fold,trivial-phis,adce,simplify-cfg",
+        _ => "dead-functions,mem2reg,instcombine,trivial-phis,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg",
     }
 }
