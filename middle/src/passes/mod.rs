@@ -11,6 +11,7 @@ pub mod bisect;
 pub mod const_fold;
 pub mod dce;
 pub mod dead_functions;
+pub mod gcm;
 pub mod instcombine;
 mod manager;
 pub mod mem2reg;
@@ -84,6 +85,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "gcm",
+        description: "global code motion: out of loops, down into the paths that use it",
+        kind: PassKind::Function(gcm::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "instcombine",
         description: "combine instructions by the rule table, canonicalise, fold",
         kind: PassKind::Function(instcombine::run),
@@ -142,6 +149,6 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,instcombine,trivial-phis,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg",
+        _ => "dead-functions,mem2reg,instcombine,trivial-phis,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm",
     }
 }
