@@ -23,6 +23,7 @@
 
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
+use crate::passes::positions::Positions;
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
@@ -43,7 +44,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             earliest(f, &dom, &early, entry, i)
         };
     }
-    let mut placement = Placement::new(f);
+    let mut positions = Positions::new(f);
     let mut moved = false;
     for &i in order.iter().rev() {
         if is_pinned(f, i) || f.uses(Value::Inst(i)).is_empty() {
@@ -54,16 +55,31 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         };
         let best = shallowest(&dom, &loops, late, early[i.index()]);
         if Some(best) != f.inst_block(i) {
-            placement.move_to(f, i, best);
+            move_to(f, &mut positions, i, best);
             moved = true;
         }
     }
     Preserved::cfg_if(moved)
 }
 
-fn is_pinned(f: &Function, i: Inst) -> bool {
+/// Whether code motion must leave `i` in its block and in its place among the memory
+/// accesses and calls around it.
+pub fn is_pinned(f: &Function, i: Inst) -> bool {
     let op = f.kind(i).opcode();
     op.is_pinned() || op.has_side_effects() || op.reads_memory()
+}
+
+/// Moves `i` into `b`, before its first user there or else before the terminator.
+fn move_to(f: &mut Function, positions: &mut Positions, i: Inst, b: Block) {
+    let first_user = f
+        .uses(Value::Inst(i))
+        .iter()
+        .map(|u| u.inst)
+        .filter(|&u| f.inst_block(u) == Some(b) && !f.kind(u).is_phi())
+        .min_by_key(|&u| positions.of(f, u));
+    if let Some(before) = first_user.or_else(|| f.terminator(b)) {
+        positions.move_before(f, i, before);
+    }
 }
 
 /// The deepest block (in the dominator tree) among the earliest blocks of `i`'s operands.
@@ -112,59 +128,6 @@ fn shallowest(dom: &DomTree, loops: &LoopInfo, late: Block, early: Block) -> Blo
         }
     }
     best
-}
-
-/// Where moved instructions go: before their first user in the new block. Users are
-/// compared by positions numbered per block with gaps; a moved instruction takes the middle
-/// of the gap before the instruction it goes in front of, and a block whose gap there has
-/// run out is renumbered. So no block is rescanned for every move.
-struct Placement {
-    position: Vec<u64>,
-    numbered: Vec<bool>,
-}
-
-const STRIDE: u64 = 1 << 20;
-
-impl Placement {
-    fn new(f: &Function) -> Placement {
-        Placement {
-            position: vec![0; f.inst_capacity()],
-            numbered: vec![false; f.block_capacity()],
-        }
-    }
-
-    fn number(&mut self, f: &Function, b: Block) {
-        for (k, i) in f.block_insts(b).enumerate() {
-            self.position[i.index()] = (k as u64 + 1) * STRIDE;
-        }
-        self.numbered[b.index()] = true;
-    }
-
-    fn move_to(&mut self, f: &mut Function, i: Inst, b: Block) {
-        if !self.numbered[b.index()] {
-            self.number(f, b);
-        }
-        let first_user = f
-            .uses(Value::Inst(i))
-            .iter()
-            .map(|u| u.inst)
-            .filter(|&u| f.inst_block(u) == Some(b) && !f.kind(u).is_phi())
-            .min_by_key(|u| self.position[u.index()]);
-        let Some(before) = first_user.or_else(|| f.terminator(b)) else {
-            return;
-        };
-        f.move_inst_before(i, before);
-        let gap = |p: &Placement, f: &Function| {
-            let low = f.prev_inst(i).map_or(0, |p2| p.position[p2.index()]);
-            (low, p.position[before.index()])
-        };
-        let (mut low, mut high) = gap(self, f);
-        if high - low < 2 {
-            self.number(f, b);
-            (low, high) = gap(self, f);
-        }
-        self.position[i.index()] = low + (high - low) / 2;
-    }
 }
 
 #[cfg(test)]

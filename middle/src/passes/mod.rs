@@ -13,10 +13,12 @@ pub mod dce;
 pub mod dead_functions;
 pub mod gcm;
 pub mod instcombine;
+pub mod lcm;
 mod manager;
 pub mod mem2reg;
 mod phi_edits;
 pub mod pipeline;
+mod positions;
 pub mod reassociate;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
@@ -88,6 +90,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "gcm",
         description: "global code motion: out of loops, down into the paths that use it",
         kind: PassKind::Function(gcm::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "lcm",
+        description: "local code motion: sink instructions to their first user in the block",
+        kind: PassKind::Function(lcm::run),
         needs_facts: false,
     },
     Pass {
