@@ -8,8 +8,9 @@
 //! Every step costs time in proportion to the nodes and moves it touches: the graph is
 //! built from the liveness with edges deduplicated afterwards (`adjacency` answers
 //! membership), neighbours and moves are visited in place, moves no longer active are
-//! skipped for good, Briggs's test first compares counts of significant neighbours kept up
-//! to date and otherwise stops at the K-th, and the spill worklist is a priority queue.
+//! skipped for good, chains of coalesced nodes are shortened as they are followed,
+//! Briggs's test first compares counts of significant neighbours kept up to date and
+//! otherwise stops at the K-th, and the spill worklist is a priority queue.
 //! The order in which nodes and moves are visited, and so the colouring, is that of the
 //! textbook algorithm with adjacency lists in order of discovery.
 //!
@@ -416,11 +417,19 @@ impl Irc<'_> {
         }
     }
 
-    fn alias_of(&self, mut u: usize) -> usize {
-        while self.state[u] == NodeState::Coalesced {
-            u = self.alias[u] as usize;
+    /// The node `u` was coalesced into, through any chain of coalescings. The chain is
+    /// then shortened to point straight at it (coalesced nodes never change again), so that
+    /// long chains are walked once.
+    fn alias_of(&mut self, u: usize) -> usize {
+        let mut root = u;
+        while self.state[root] == NodeState::Coalesced {
+            root = self.alias[root] as usize;
         }
-        u
+        let mut x = u;
+        while self.state[x] == NodeState::Coalesced {
+            x = std::mem::replace(&mut self.alias[x], root as u32) as usize;
+        }
+        root
     }
 
     fn add_worklist(&mut self, u: usize) {
@@ -566,8 +575,8 @@ impl Irc<'_> {
         while let Some(u) = self.select.pop() {
             let u = u as usize;
             let mut taken = [false; PHYS_NODES];
-            for &w in &self.adj_list[u] {
-                let a = self.alias_of(w as usize);
+            for k in 0..self.adj_list[u].len() {
+                let a = self.alias_of(self.adj_list[u][k] as usize);
                 if matches!(self.state[a], NodeState::Colored | NodeState::Precolored) {
                     if let Some(c) = self.color[a] {
                         taken[c.0 as usize] = true;
@@ -591,7 +600,8 @@ impl Irc<'_> {
         }
         for u in PHYS_NODES..self.state.len() {
             if self.state[u] == NodeState::Coalesced {
-                self.color[u] = self.color[self.alias_of(u)];
+                let a = self.alias_of(u);
+                self.color[u] = self.color[a];
             }
         }
         Result::Colored(self.color[PHYS_NODES..].to_vec())
