@@ -3,6 +3,7 @@
 //! extreme pressure by spilling, `pressure`) is the allocator of optimised builds;
 //! `spill_everything` keeps every value in memory, for -O0.
 
+mod adj_lists;
 mod adjacency;
 mod irc;
 pub mod liveness;
