@@ -176,26 +176,14 @@ impl Emitter {
                 self.line(format_args!("movw {}, #:lower16:{sym}", rd));
                 self.line(format_args!("movt {}, #:upper16:{sym}", rd));
             }
-            MInst::Alu { op, rd, rn, src } => self.line(format_args!(
-                "{} {}, {}, {}",
-                op.name(),
-                rd,
-                rn,
-                src
-            )),
-            MInst::Mul { rd, rn, rm } => {
-                self.line(format_args!("mul {}, {}, {}", rd, rn, rm))
+            MInst::Alu { op, rd, rn, src } => {
+                self.line(format_args!("{} {}, {}, {}", op.name(), rd, rn, src))
             }
-            MInst::Mls { rd, rn, rm, ra } => self.line(format_args!(
-                "mls {}, {}, {}, {}",
-                rd,
-                rn,
-                rm,
-                ra
-            )),
-            MInst::SDiv { rd, rn, rm } => {
-                self.line(format_args!("sdiv {}, {}, {}", rd, rn, rm))
+            MInst::Mul { rd, rn, rm } => self.line(format_args!("mul {}, {}, {}", rd, rn, rm)),
+            MInst::Mls { rd, rn, rm, ra } => {
+                self.line(format_args!("mls {}, {}, {}, {}", rd, rn, rm, ra))
             }
+            MInst::SDiv { rd, rn, rm } => self.line(format_args!("sdiv {}, {}, {}", rd, rn, rm)),
             MInst::Cmp { rn, src } => self.line(format_args!("cmp {}, {}", rn, src)),
             MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
             MInst::Str { rs: r, addr } => self.memory("str", *r, *addr, frame),
@@ -205,22 +193,14 @@ impl Emitter {
                 let off = frame.slot_offset(*slot) as i32 + offset;
                 self.add_imm(&rd.to_string(), "sp", off);
             }
-            MInst::VBin { op, sd, sn, sm } => self.line(format_args!(
-                "{} {}, {}, {}",
-                op.name(),
-                sd,
-                sn,
-                sm
-            )),
+            MInst::VBin { op, sd, sn, sm } => {
+                self.line(format_args!("{} {}, {}, {}", op.name(), sd, sn, sm))
+            }
             MInst::VNeg { sd, sm } => self.line(format_args!("vneg.f32 {}, {}", sd, sm)),
             MInst::VMovFromCore { sd, rn } => self.line(format_args!("vmov {}, {}", sd, rn)),
             MInst::VMovToCore { rd, sn } => self.line(format_args!("vmov {}, {}", rd, sn)),
-            MInst::VCvtToFloat { sd, sm } => {
-                self.line(format_args!("vcvt.f32.s32 {}, {}", sd, sm))
-            }
-            MInst::VCvtToInt { sd, sm } => {
-                self.line(format_args!("vcvt.s32.f32 {}, {}", sd, sm))
-            }
+            MInst::VCvtToFloat { sd, sm } => self.line(format_args!("vcvt.f32.s32 {}, {}", sd, sm)),
+            MInst::VCvtToInt { sd, sm } => self.line(format_args!("vcvt.s32.f32 {}, {}", sd, sm)),
             MInst::VCmp { sn, sm } => {
                 self.line(format_args!("vcmp.f32 {}, {}", sn, sm));
                 self.line("vmrs APSR_nzcv, fpscr");
