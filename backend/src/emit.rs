@@ -16,14 +16,6 @@ pub struct Emitter {
     out: String,
 }
 
-fn reg(r: Reg) -> String {
-    r.to_string()
-}
-
-fn op2(o: Operand2) -> String {
-    o.to_string()
-}
-
 fn label(func: usize, block: MBlockId) -> String {
     format!(".L{func}_{}", block.0)
 }
@@ -40,29 +32,28 @@ impl Emitter {
         self.out
     }
 
-    fn line(&mut self, s: impl AsRef<str>) {
-        self.out.push('\t');
-        self.out.push_str(s.as_ref());
-        self.out.push('\n');
+    /// Writes `s` as an indented line, formatting it straight into the output.
+    fn line(&mut self, s: impl std::fmt::Display) {
+        let _ = writeln!(self.out, "\t{s}");
     }
 
     /// `ip = v`.
     fn load_ip(&mut self, v: u32) {
-        self.line(format!("movw ip, #{}", v & 0xffff));
+        self.line(format_args!("movw ip, #{}", v & 0xffff));
         if v >> 16 != 0 {
-            self.line(format!("movt ip, #{}", v >> 16));
+            self.line(format_args!("movt ip, #{}", v >> 16));
         }
     }
 
     /// `rd = rn + v` for any v, using ip when it does not encode.
     fn add_imm(&mut self, rd: &str, rn: &str, v: i32) {
         if is_operand2(v as u32) {
-            self.line(format!("add {rd}, {rn}, #{v}"));
+            self.line(format_args!("add {rd}, {rn}, #{v}"));
         } else if is_operand2(v.wrapping_neg() as u32) {
-            self.line(format!("sub {rd}, {rn}, #{}", v.wrapping_neg()));
+            self.line(format_args!("sub {rd}, {rn}, #{}", v.wrapping_neg()));
         } else {
             self.load_ip(v as u32);
-            self.line(format!("add {rd}, {rn}, ip"));
+            self.line(format_args!("add {rd}, {rn}, ip"));
         }
     }
 
@@ -72,16 +63,16 @@ impl Emitter {
         self.line(".text");
         self.line(".p2align 2");
         if mf.global {
-            self.line(format!(".globl {sym}"));
+            self.line(format_args!(".globl {sym}"));
         }
-        self.line(format!(".type {sym}, %function"));
+        self.line(format_args!(".type {sym}, %function"));
         let _ = writeln!(self.out, "{sym}:");
         if !frame.saved_core.is_empty() {
             let regs: Vec<String> = frame.saved_core.iter().map(|p| p.to_string()).collect();
-            self.line(format!("push {{{}}}", regs.join(", ")));
+            self.line(format_args!("push {{{}}}", regs.join(", ")));
         }
         if frame.saved_float > 0 {
-            self.line(format!("vpush {}", float_list(frame.saved_float)));
+            self.line(format_args!("vpush {}", float_list(frame.saved_float)));
         }
         self.adjust_sp("sub", frame.frame_bytes);
         for (position, &b) in mf.layout.iter().enumerate() {
@@ -91,7 +82,7 @@ impl Emitter {
                 self.inst(index, next, inst, &frame);
             }
         }
-        self.line(format!(".size {sym}, .-{sym}"));
+        self.line(format_args!(".size {sym}, .-{sym}"));
     }
 
     fn adjust_sp(&mut self, op: &str, bytes: u32) {
@@ -99,17 +90,17 @@ impl Emitter {
             return;
         }
         if is_operand2(bytes) {
-            self.line(format!("{op} sp, sp, #{bytes}"));
+            self.line(format_args!("{op} sp, sp, #{bytes}"));
         } else {
             self.load_ip(bytes);
-            self.line(format!("{op} sp, sp, ip"));
+            self.line(format_args!("{op} sp, sp, ip"));
         }
     }
 
     fn epilogue(&mut self, frame: &Frame) {
         self.adjust_sp("add", frame.frame_bytes);
         if frame.saved_float > 0 {
-            self.line(format!("vpop {}", float_list(frame.saved_float)));
+            self.line(format_args!("vpop {}", float_list(frame.saved_float)));
         }
         let returns_by_pop = frame.saved_core.last() == Some(&PReg::LR);
         if !frame.saved_core.is_empty() {
@@ -124,7 +115,7 @@ impl Emitter {
                     }
                 })
                 .collect();
-            self.line(format!("pop {{{}}}", regs.join(", ")));
+            self.line(format_args!("pop {{{}}}", regs.join(", ")));
         }
         if !returns_by_pop {
             self.line("bx lr");
@@ -136,12 +127,12 @@ impl Emitter {
         let (base, off) = match addr {
             Addr::Index(b, i, s) => {
                 return if s == 0 {
-                    format!("[{}, {}]", reg(b), reg(i))
+                    format!("[{}, {}]", b, i)
                 } else {
-                    format!("[{}, {}, lsl #{s}]", reg(b), reg(i))
+                    format!("[{}, {}, lsl #{s}]", b, i)
                 };
             }
-            Addr::Imm(b, off) => (reg(b), off),
+            Addr::Imm(b, off) => (b.to_string(), off),
             Addr::Slot(slot, off) => ("sp".to_string(), frame.slot_offset(slot) as i32 + off),
         };
         let fits = if float {
@@ -167,7 +158,7 @@ impl Emitter {
     /// A load or store (`ldr`, `str`, `vldr`, `vstr`) of `r`.
     fn memory(&mut self, mnemonic: &str, r: Reg, addr: Addr, frame: &Frame) {
         let m = self.mem_operand(addr, frame, mnemonic.starts_with('v'));
-        self.line(format!("{mnemonic} {}, {m}", reg(r)));
+        self.line(format_args!("{mnemonic} {}, {m}", r));
     }
 
     /// Writes one instruction of function `func`; `next` is the block after this one in
@@ -176,67 +167,47 @@ impl Emitter {
         match inst {
             MInst::Mov { cond, rd, src } => {
                 let c = cond.map_or("", Cond::name);
-                self.line(format!("mov{c} {}, {}", reg(*rd), op2(*src)));
+                self.line(format_args!("mov{c} {}, {}", rd, src));
             }
-            MInst::Mvn { rd, src } => self.line(format!("mvn {}, {}", reg(*rd), op2(*src))),
-            MInst::Movw { rd, imm } => self.line(format!("movw {}, #{imm}", reg(*rd))),
-            MInst::Movt { rd, imm } => self.line(format!("movt {}, #{imm}", reg(*rd))),
+            MInst::Mvn { rd, src } => self.line(format_args!("mvn {}, {}", rd, src)),
+            MInst::Movw { rd, imm } => self.line(format_args!("movw {}, #{imm}", rd)),
+            MInst::Movt { rd, imm } => self.line(format_args!("movt {}, #{imm}", rd)),
             MInst::LoadSym { rd, sym } => {
-                self.line(format!("movw {}, #:lower16:{sym}", reg(*rd)));
-                self.line(format!("movt {}, #:upper16:{sym}", reg(*rd)));
+                self.line(format_args!("movw {}, #:lower16:{sym}", rd));
+                self.line(format_args!("movt {}, #:upper16:{sym}", rd));
             }
-            MInst::Alu { op, rd, rn, src } => self.line(format!(
-                "{} {}, {}, {}",
-                op.name(),
-                reg(*rd),
-                reg(*rn),
-                op2(*src)
-            )),
-            MInst::Mul { rd, rn, rm } => {
-                self.line(format!("mul {}, {}, {}", reg(*rd), reg(*rn), reg(*rm)))
+            MInst::Alu { op, rd, rn, src } => {
+                self.line(format_args!("{} {}, {}, {}", op.name(), rd, rn, src))
             }
-            MInst::Mls { rd, rn, rm, ra } => self.line(format!(
-                "mls {}, {}, {}, {}",
-                reg(*rd),
-                reg(*rn),
-                reg(*rm),
-                reg(*ra)
-            )),
-            MInst::SDiv { rd, rn, rm } => {
-                self.line(format!("sdiv {}, {}, {}", reg(*rd), reg(*rn), reg(*rm)))
+            MInst::Mul { rd, rn, rm } => self.line(format_args!("mul {}, {}, {}", rd, rn, rm)),
+            MInst::Mls { rd, rn, rm, ra } => {
+                self.line(format_args!("mls {}, {}, {}, {}", rd, rn, rm, ra))
             }
-            MInst::Cmp { rn, src } => self.line(format!("cmp {}, {}", reg(*rn), op2(*src))),
+            MInst::SDiv { rd, rn, rm } => self.line(format_args!("sdiv {}, {}, {}", rd, rn, rm)),
+            MInst::Cmp { rn, src } => self.line(format_args!("cmp {}, {}", rn, src)),
             MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
             MInst::Str { rs: r, addr } => self.memory("str", *r, *addr, frame),
             MInst::VLdr { sd: r, addr } => self.memory("vldr", *r, *addr, frame),
             MInst::VStr { ss: r, addr } => self.memory("vstr", *r, *addr, frame),
             MInst::SlotAddr { rd, slot, offset } => {
                 let off = frame.slot_offset(*slot) as i32 + offset;
-                self.add_imm(&reg(*rd), "sp", off);
+                self.add_imm(&rd.to_string(), "sp", off);
             }
-            MInst::VBin { op, sd, sn, sm } => self.line(format!(
-                "{} {}, {}, {}",
-                op.name(),
-                reg(*sd),
-                reg(*sn),
-                reg(*sm)
-            )),
-            MInst::VNeg { sd, sm } => self.line(format!("vneg.f32 {}, {}", reg(*sd), reg(*sm))),
-            MInst::VMovFromCore { sd, rn } => self.line(format!("vmov {}, {}", reg(*sd), reg(*rn))),
-            MInst::VMovToCore { rd, sn } => self.line(format!("vmov {}, {}", reg(*rd), reg(*sn))),
-            MInst::VCvtToFloat { sd, sm } => {
-                self.line(format!("vcvt.f32.s32 {}, {}", reg(*sd), reg(*sm)))
+            MInst::VBin { op, sd, sn, sm } => {
+                self.line(format_args!("{} {}, {}, {}", op.name(), sd, sn, sm))
             }
-            MInst::VCvtToInt { sd, sm } => {
-                self.line(format!("vcvt.s32.f32 {}, {}", reg(*sd), reg(*sm)))
-            }
+            MInst::VNeg { sd, sm } => self.line(format_args!("vneg.f32 {}, {}", sd, sm)),
+            MInst::VMovFromCore { sd, rn } => self.line(format_args!("vmov {}, {}", sd, rn)),
+            MInst::VMovToCore { rd, sn } => self.line(format_args!("vmov {}, {}", rd, sn)),
+            MInst::VCvtToFloat { sd, sm } => self.line(format_args!("vcvt.f32.s32 {}, {}", sd, sm)),
+            MInst::VCvtToInt { sd, sm } => self.line(format_args!("vcvt.s32.f32 {}, {}", sd, sm)),
             MInst::VCmp { sn, sm } => {
-                self.line(format!("vcmp.f32 {}, {}", reg(*sn), reg(*sm)));
+                self.line(format_args!("vcmp.f32 {}, {}", sn, sm));
                 self.line("vmrs APSR_nzcv, fpscr");
             }
             MInst::VToDoubleCore { lo, hi, sm } => {
-                self.line(format!("vcvt.f64.f32 d16, {}", reg(*sm)));
-                self.line(format!("vmov {}, {}, d16", reg(*lo), reg(*hi)));
+                self.line(format_args!("vcvt.f64.f32 d16, {}", sm));
+                self.line(format_args!("vmov {}, {}, d16", lo, hi));
             }
             MInst::Copy { dst, src } => {
                 if dst != src {
@@ -244,18 +215,18 @@ impl Emitter {
                         Some(RegClass::Float) => "vmov.f32",
                         _ => "mov",
                     };
-                    self.line(format!("{op} {}, {}", reg(*dst), reg(*src)));
+                    self.line(format_args!("{op} {}, {}", dst, src));
                 }
             }
             MInst::B { target } => {
                 if Some(*target) != next {
-                    self.line(format!("b {}", label(func, *target)));
+                    self.line(format_args!("b {}", label(func, *target)));
                 }
             }
             MInst::BCond { cond, target } => {
-                self.line(format!("b{} {}", cond.name(), label(func, *target)))
+                self.line(format_args!("b{} {}", cond.name(), label(func, *target)))
             }
-            MInst::Bl { sym, .. } => self.line(format!("bl {sym}")),
+            MInst::Bl { sym, .. } => self.line(format_args!("bl {sym}")),
             MInst::Ret { .. } => self.epilogue(frame),
         }
     }
@@ -273,31 +244,30 @@ impl Emitter {
             };
             self.line(section);
             self.line(".p2align 3");
-            self.line(format!(".type {sym}, %object"));
-            self.line(format!(".size {sym}, {}", g.bytes()));
+            self.line(format_args!(".type {sym}, %object"));
+            self.line(format_args!(".size {sym}, {}", g.bytes()));
             let _ = writeln!(self.out, "{sym}:");
             let mut next = 0u32;
             for &(index, bits) in &g.init {
                 if index > next {
-                    self.line(format!(".zero {}", (index - next) * 4));
+                    self.line(format_args!(".zero {}", (index - next) * 4));
                 }
-                let shown = if g.elem == Type::F32 {
-                    format!("0x{bits:08x}")
+                if g.elem == Type::F32 {
+                    self.line(format_args!(".word 0x{bits:08x}"));
                 } else {
-                    (bits as i32).to_string()
-                };
-                self.line(format!(".word {shown}"));
+                    self.line(format_args!(".word {}", bits as i32));
+                }
                 next = index + 1;
             }
             if g.len > next {
-                self.line(format!(".zero {}", (g.len - next) * 4));
+                self.line(format_args!(".zero {}", (g.len - next) * 4));
             }
         }
         if !m.strings.is_empty() {
             self.line(".section .rodata");
             for (i, s) in m.strings.iter().enumerate() {
                 let _ = writeln!(self.out, "{}:", string_label(i as u32));
-                self.line(format!(".asciz \"{}\"", escape_bytes(s)));
+                self.line(format_args!(".asciz \"{}\"", escape_bytes(s)));
             }
         }
     }

@@ -14,17 +14,17 @@ use middle::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
     Value,
 };
-use std::collections::{HashMap, HashSet};
 
 pub fn select(m: &Module, f: &Function) -> MFunction {
     let mut s = Selector {
         m,
         f,
         mf: MFunction::new(symbol(&f.name), f.name == "main"),
-        block_index: HashMap::new(),
-        values: HashMap::new(),
-        allocas: HashMap::new(),
-        skipped: HashSet::new(),
+        block_index: vec![MBlockId(u32::MAX); f.block_capacity()],
+        inst_regs: vec![None; f.inst_capacity()],
+        param_regs: Vec::new(),
+        allocas: vec![None; f.inst_capacity()],
+        skipped: vec![false; f.inst_capacity()],
         cur: Vec::new(),
     };
     s.run();
@@ -56,13 +56,17 @@ struct Selector<'a> {
     m: &'a Module,
     f: &'a Function,
     mf: MFunction,
-    block_index: HashMap<Block, MBlockId>,
-    /// The virtual register of each instruction result and parameter.
-    values: HashMap<Value, Reg>,
-    /// The stack object of each `alloca`.
-    allocas: HashMap<Inst, u32>,
-    /// Instructions emitted elsewhere (compares at their branch) or folded into addresses.
-    skipped: HashSet<Inst>,
+    /// The machine block of each block, by block index.
+    block_index: Vec<MBlockId>,
+    /// The virtual register of each instruction result, by instruction index, and of each
+    /// parameter.
+    inst_regs: Vec<Option<Reg>>,
+    param_regs: Vec<Reg>,
+    /// The stack object of each `alloca`, by instruction index.
+    allocas: Vec<Option<u32>>,
+    /// Instructions emitted elsewhere (compares at their branch) or folded into addresses,
+    /// by instruction index.
+    skipped: Vec<bool>,
     cur: Vec<MInst>,
 }
 
@@ -71,29 +75,29 @@ impl Selector<'_> {
         let f = self.f;
         for b in f.blocks() {
             let id = self.mf.add_block(0);
-            self.block_index.insert(b, id);
+            self.block_index[b.index()] = id;
         }
         for p in 0..f.params.len() as u32 {
             let r = self.mf.new_vreg(class_of(f.params[p as usize]));
-            self.values.insert(Value::Param(p), r);
+            self.param_regs.push(r);
         }
         for i in f.all_insts() {
             let data = f.inst(i);
             match data.kind {
                 InstKind::Alloca { elem, count } => {
                     let obj = self.mf.new_object(elem.bytes() * count);
-                    self.allocas.insert(i, obj);
+                    self.allocas[i.index()] = Some(obj);
                 }
                 _ if data.ty != Type::Void => {
                     let r = self.mf.new_vreg(class_of(data.ty));
-                    self.values.insert(Value::Inst(i), r);
+                    self.inst_regs[i.index()] = Some(r);
                 }
                 _ => {}
             }
         }
         for i in f.all_insts() {
             if self.is_fused_compare(i) || self.is_folded_gep(i) {
-                self.skipped.insert(i);
+                self.skipped[i.index()] = true;
             }
         }
         for b in f.blocks().collect::<Vec<_>>() {
@@ -106,11 +110,11 @@ impl Selector<'_> {
                 if kind.is_terminator() {
                     self.phi_copies(b);
                     succs = self.terminator(i);
-                } else if !kind.is_phi() && !self.skipped.contains(&i) {
+                } else if !kind.is_phi() && !self.skipped[i.index()] {
                     self.inst(i);
                 }
             }
-            let block = self.mf.block_mut(self.block_index[&b]);
+            let block = self.mf.block_mut(self.block_index[b.index()]);
             block.insts = std::mem::take(&mut self.cur);
             block.succs = succs;
         }
@@ -129,14 +133,19 @@ impl Selector<'_> {
     }
 
     fn def(&self, i: Inst) -> Reg {
-        self.values[&Value::Inst(i)]
+        self.inst_regs[i.index()].expect("a result has a register")
     }
 
     // ---- operands ------------------------------------------------------------------------
 
     /// A register holding `v`, materialising constants, addresses and undefined values.
     fn reg(&mut self, v: Value) -> Reg {
-        if let Some(&r) = self.values.get(&v) {
+        let known = match v {
+            Value::Inst(i) => self.inst_regs[i.index()],
+            Value::Param(p) => Some(self.param_regs[p as usize]),
+            _ => None,
+        };
+        if let Some(r) = known {
             return r;
         }
         match v {
@@ -165,7 +174,7 @@ impl Selector<'_> {
                 r
             }
             Value::Inst(i) => {
-                let obj = self.allocas[&i];
+                let obj = self.allocas[i.index()].expect("an address is an alloca");
                 let r = self.new_vreg(RegClass::Int);
                 self.emit(MInst::SlotAddr {
                     rd: r,
@@ -213,7 +222,7 @@ impl Selector<'_> {
     }
 
     fn alloca_of(&self, v: Value) -> Option<u32> {
-        v.as_inst().and_then(|i| self.allocas.get(&i).copied())
+        v.as_inst().and_then(|i| self.allocas[i.index()])
     }
 
     /// How an access of `ptr` can address memory without computing `ptr` itself.
@@ -588,7 +597,7 @@ impl Selector<'_> {
         let kinds: Vec<ArgKind> = self.f.params.iter().map(|t| arg_kind(*t)).collect();
         let (locs, _) = abi::assign(&kinds);
         for (p, loc) in locs.into_iter().enumerate() {
-            let dst = self.values[&Value::Param(p as u32)];
+            let dst = self.param_regs[p];
             let float = self.mf.class_of(dst) == RegClass::Float;
             match loc {
                 ArgLoc::Reg(r) => self.emit(MInst::Copy {
@@ -643,7 +652,7 @@ impl Selector<'_> {
     fn terminator(&mut self, i: Inst) -> Vec<MBlockId> {
         match *self.f.kind(i) {
             InstKind::Br { targets: [t] } => {
-                let target = self.block_index[&t];
+                let target = self.block_index[t.index()];
                 self.emit(MInst::B { target });
                 vec![target]
             }
@@ -652,7 +661,7 @@ impl Selector<'_> {
                 targets: [t, e],
             } => {
                 let conds = match c.as_inst() {
-                    Some(ci) if self.skipped.contains(&ci) => self.compare(ci),
+                    Some(ci) if self.skipped[ci.index()] => self.compare(ci),
                     _ => {
                         let rn = self.reg(c);
                         self.emit(MInst::Cmp {
@@ -662,7 +671,8 @@ impl Selector<'_> {
                         vec![Cond::Ne]
                     }
                 };
-                let (then_target, else_target) = (self.block_index[&t], self.block_index[&e]);
+                let (then_target, else_target) =
+                    (self.block_index[t.index()], self.block_index[e.index()]);
                 for cond in conds {
                     self.emit(MInst::BCond {
                         cond,

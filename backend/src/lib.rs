@@ -19,7 +19,8 @@ pub use passes::{compile_with, BackendExecution, BackendOptions};
 use middle::ir::Module;
 
 /// Compiles a verified module to assembly text with the back-end pipeline of `opt_level`,
-/// logging nothing.
+/// logging nothing. The module is left as it is (the back end works on a copy).
 pub fn compile(m: &Module, opt_level: u8) -> Result<String, String> {
-    compile_with(m, &BackendOptions::new(opt_level), &mut std::io::sink()).map(|(asm, _)| asm)
+    let options = BackendOptions::new(opt_level);
+    compile_with(&mut m.clone(), &options, &mut std::io::sink()).map(|(asm, _)| asm)
 }

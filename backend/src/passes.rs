@@ -147,8 +147,7 @@ pub struct BackendExecution {
 
 /// The module's functions as they go through the passes.
 struct Work<'m> {
-    module: &'m Module,
-    ir: Vec<Function>,
+    module: &'m mut Module,
     machine: Vec<MFunction>,
     assembly: String,
 }
@@ -156,10 +155,10 @@ struct Work<'m> {
 impl Work<'_> {
     fn run(&mut self, run: Run, opt_level: u8) {
         match run {
-            Run::Ir(f) => self.ir.iter_mut().for_each(f),
+            Run::Ir(f) => self.module.functions.iter_mut().for_each(f),
             Run::Select(select) => {
-                self.machine = self.ir.iter().map(|f| select(self.module, f)).collect();
-                self.ir = Vec::new();
+                let m = &*self.module;
+                self.machine = m.functions.iter().map(|f| select(m, f)).collect();
             }
             Run::Machine(f) => self.machine.iter_mut().for_each(|mf| f(mf, opt_level)),
             Run::Emit(emit) => self.assembly = emit(self.module, &self.machine),
@@ -170,7 +169,7 @@ impl Work<'_> {
     fn verify(&self, run: Run) -> Result<(), String> {
         match run {
             Run::Ir(_) => {
-                for f in &self.ir {
+                for f in &self.module.functions {
                     if let Some(e) = verify_function(self.module, f).first() {
                         return Err(e.clone());
                     }
@@ -186,7 +185,7 @@ impl Work<'_> {
     fn dump(&self, run: Run, log: &mut dyn Write) {
         match run {
             Run::Ir(_) => {
-                for f in &self.ir {
+                for f in &self.module.functions {
                     let _ = write!(log, "{}", print_function(self.module, f));
                 }
             }
@@ -204,16 +203,17 @@ impl Work<'_> {
 
 /// Compiles a verified module to assembly text through the back-end pipeline of
 /// `opts.opt_level`, logging to `log` what the options ask for. Fails if verification
-/// after a pass fails.
+/// after a pass fails. The IR passes (splitting critical edges) change the module's
+/// functions in place, which saves copying them: a caller that needs the module as it was
+/// passes a copy, as `compile` does.
 pub fn compile_with(
-    m: &Module,
+    m: &mut Module,
     opts: &BackendOptions,
     log: &mut dyn Write,
 ) -> Result<(String, Vec<BackendExecution>), String> {
     let passes = pipeline(opts.opt_level);
     let mut work = Work {
         module: m,
-        ir: m.functions.clone(),
         machine: Vec::new(),
         assembly: String::new(),
     };

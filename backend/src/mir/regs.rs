@@ -45,16 +45,18 @@ impl PReg {
     }
 }
 
+/// The assembler name of each physical register, by number (written for every operand of
+/// the output, so looked up rather than formatted).
+const NAMES: [&str; 48] = [
+    "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "ip", "sp", "lr",
+    "pc", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13",
+    "s14", "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26",
+    "s27", "s28", "s29", "s30", "s31",
+];
+
 impl fmt::Display for PReg {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self.0 {
-            12 => f.write_str("ip"),
-            13 => f.write_str("sp"),
-            14 => f.write_str("lr"),
-            15 => f.write_str("pc"),
-            n if n < 16 => write!(f, "r{n}"),
-            n => write!(f, "s{}", n - 16),
-        }
+        f.write_str(NAMES[self.0 as usize])
     }
 }
 

@@ -6,15 +6,17 @@
 //! degree. Returns a colour per virtual register of the class, or the registers to spill.
 //!
 //! Every step costs time in proportion to the nodes and moves it touches: the graph is
-//! built from the liveness with edges deduplicated afterwards (`adjacency` answers
-//! membership), neighbours and moves are visited in place, moves no longer active are
-//! skipped for good, Briggs's test first compares counts of significant neighbours kept up
-//! to date and otherwise stops at the K-th, and the spill worklist is a priority queue.
+//! built from the liveness as a list of edges, grouped by node and deduplicated afterwards
+//! (`adj_lists`; `adjacency` answers membership), neighbours and moves are visited in place, moves no longer active are
+//! skipped for good, chains of coalesced nodes are shortened as they are followed,
+//! Briggs's test first compares counts of significant neighbours kept up to date and
+//! otherwise stops at the K-th, and the spill worklist is a priority queue.
 //! The order in which nodes and moves are visited, and so the colouring, is that of the
 //! textbook algorithm with adjacency lists in order of discovery.
 //!
 //! Needs: liveness of the class (`Liveness`). Preserves: the function (it only colours).
 
+use super::adj_lists::AdjLists;
 use super::adjacency::AdjSet;
 use super::liveness::{defs_uses, node, Liveness, PHYS_NODES};
 use super::node_set::NodeSet;
@@ -59,7 +61,7 @@ struct Irc<'a> {
     colors: &'a [PReg],
     state: Vec<NodeState>,
     degree: Vec<usize>,
-    adj_list: Vec<Vec<u32>>,
+    adj_list: AdjLists,
     adj: AdjSet,
     alias: Vec<u32>,
     color: Vec<Option<PReg>>,
@@ -100,7 +102,7 @@ pub fn color(
         colors,
         state: vec![NodeState::Absent; n],
         degree: vec![0; n],
-        adj_list: vec![Vec::new(); n],
+        adj_list: AdjLists::new(0, &[]),
         adj: AdjSet::Matrix(Vec::new(), 0),
         alias: (0..n as u32).collect(),
         color: vec![None; n],
@@ -157,6 +159,8 @@ impl Irc<'_> {
     fn build(&mut self, mf: &MFunction, class: RegClass, liveness: &Liveness) {
         let mut live = NodeSet::new(self.state.len());
         let (mut defs, mut uses) = (Vec::new(), Vec::new());
+        // (node, neighbour) pairs as found, perhaps repeated.
+        let mut edges = Vec::new();
         for b in mf.block_ids() {
             let block = mf.block(b);
             let weight = spill_weight(block);
@@ -188,7 +192,7 @@ impl Irc<'_> {
                 }
                 for &d in &defs {
                     for l in live.iter() {
-                        self.push_edge(l, d);
+                        self.push_edge(&mut edges, l, d);
                     }
                 }
                 for &d in &defs {
@@ -199,33 +203,34 @@ impl Irc<'_> {
                 }
             }
         }
-        self.finish_graph();
+        self.finish_graph(&edges);
     }
 
     /// Records an edge found while building, perhaps again: `finish_graph` drops repeats.
-    fn push_edge(&mut self, u: usize, v: usize) {
+    fn push_edge(&self, edges: &mut Vec<(u32, u32)>, u: usize, v: usize) {
         if u == v {
             return;
         }
         for (x, y) in [(u, v), (v, u)] {
             if !self.is_precolored(x) {
-                self.adj_list[x].push(y as u32);
+                edges.push((x as u32, y as u32));
             }
         }
     }
 
-    /// Keeps the first occurrence of each neighbour in each list (the order in which the
-    /// edges were found), sets the degrees, and makes the membership relation.
-    fn finish_graph(&mut self) {
-        let mut last_seen = vec![u32::MAX; self.adj_list.len()];
-        for (u, list) in self.adj_list.iter_mut().enumerate() {
-            list.retain(|&v| std::mem::replace(&mut last_seen[v as usize], u as u32) != u as u32);
+    /// Makes the adjacency lists, keeping the first occurrence of each neighbour (the
+    /// order in which the edges were found), sets the degrees, and makes the membership
+    /// relation.
+    fn finish_graph(&mut self, edges: &[(u32, u32)]) {
+        let n = self.state.len();
+        self.adj_list = AdjLists::new(n, edges);
+        for u in 0..n {
             if self.state[u] != NodeState::Precolored {
-                self.degree[u] = list.len();
+                self.degree[u] = self.adj_list.len(u);
             }
         }
         self.adj = AdjSet::new(&self.adj_list);
-        for u in 0..self.adj_list.len() {
+        for u in 0..n {
             self.significant[u] = self.count_significant(u);
         }
     }
@@ -242,7 +247,7 @@ impl Irc<'_> {
     /// Counts `u`'s change of significance (`by` is 1 or -1) at its neighbours in the
     /// graph but `except`.
     fn tell_neighbours(&mut self, u: usize, except: usize, by: i32) {
-        for k in 0..self.adj_list[u].len() {
+        for k in 0..self.adj_list.len(u) {
             if let Some(v) = self.adjacent_at(u, k) {
                 if v != except && !self.is_precolored(v) {
                     self.significant[v] = self.significant[v].wrapping_add_signed(by);
@@ -258,7 +263,7 @@ impl Irc<'_> {
         self.adj.insert(u, v);
         for (x, y) in [(u, v), (v, u)] {
             if !self.is_precolored(x) {
-                self.adj_list[x].push(y as u32);
+                self.adj_list.push(x, y);
                 self.degree[x] += 1;
                 if self.state[x] == NodeState::Spill {
                     // Its spill score fell.
@@ -339,13 +344,13 @@ impl Irc<'_> {
     /// Neighbours are visited by index so that the visitor may change the graph: none of
     /// the steps visiting them changes `u`'s list or takes a node out of the graph.
     fn adjacent_at(&self, u: usize, k: usize) -> Option<usize> {
-        let v = self.adj_list[u][k] as usize;
+        let v = self.adj_list.get(u, k);
         (!matches!(self.state[v], NodeState::OnStack | NodeState::Coalesced)).then_some(v)
     }
 
     /// Neighbours still in the graph.
     fn adjacent(&self, u: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.adj_list[u].len()).filter_map(move |k| self.adjacent_at(u, k))
+        (0..self.adj_list.len(u)).filter_map(move |k| self.adjacent_at(u, k))
     }
 
     fn is_active(&self, m: usize) -> bool {
@@ -368,7 +373,7 @@ impl Irc<'_> {
         self.state[u] = NodeState::OnStack;
         self.select.push(u as u32);
         let significant = self.is_significant(u);
-        for k in 0..self.adj_list[u].len() {
+        for k in 0..self.adj_list.len(u) {
             if let Some(v) = self.adjacent_at(u, k) {
                 if significant && !self.is_precolored(v) {
                     self.significant[v] -= 1;
@@ -385,7 +390,7 @@ impl Irc<'_> {
         let d = self.degree[u];
         self.degree[u] = d - 1;
         if d == self.k {
-            for k in 0..self.adj_list[u].len() {
+            for k in 0..self.adj_list.len(u) {
                 if let Some(v) = self.adjacent_at(u, k) {
                     if !self.is_precolored(v) {
                         self.significant[v] -= 1;
@@ -416,11 +421,19 @@ impl Irc<'_> {
         }
     }
 
-    fn alias_of(&self, mut u: usize) -> usize {
-        while self.state[u] == NodeState::Coalesced {
-            u = self.alias[u] as usize;
+    /// The node `u` was coalesced into, through any chain of coalescings. The chain is
+    /// then shortened to point straight at it (coalesced nodes never change again), so that
+    /// long chains are walked once.
+    fn alias_of(&mut self, u: usize) -> usize {
+        let mut root = u;
+        while self.state[root] == NodeState::Coalesced {
+            root = self.alias[root] as usize;
         }
-        u
+        let mut x = u;
+        while self.state[x] == NodeState::Coalesced {
+            x = std::mem::replace(&mut self.alias[x], root as u32) as usize;
+        }
+        root
     }
 
     fn add_worklist(&mut self, u: usize) {
@@ -446,7 +459,7 @@ impl Irc<'_> {
         self.tests += 1;
         let mut significant = 0;
         for x in [u, v] {
-            for k in 0..self.adj_list[x].len() {
+            for k in 0..self.adj_list.len(x) {
                 let Some(t) = self.adjacent_at(x, k) else {
                     continue;
                 };
@@ -506,7 +519,7 @@ impl Irc<'_> {
         self.move_list[v] = moves;
         self.enable_moves(v);
         let significant = self.is_significant(v);
-        for k in 0..self.adj_list[v].len() {
+        for k in 0..self.adj_list.len(v) {
             if let Some(t) = self.adjacent_at(v, k) {
                 if significant && !self.is_precolored(t) {
                     self.significant[t] -= 1;
@@ -566,8 +579,8 @@ impl Irc<'_> {
         while let Some(u) = self.select.pop() {
             let u = u as usize;
             let mut taken = [false; PHYS_NODES];
-            for &w in &self.adj_list[u] {
-                let a = self.alias_of(w as usize);
+            for k in 0..self.adj_list.len(u) {
+                let a = self.alias_of(self.adj_list.get(u, k));
                 if matches!(self.state[a], NodeState::Colored | NodeState::Precolored) {
                     if let Some(c) = self.color[a] {
                         taken[c.0 as usize] = true;
@@ -591,7 +604,8 @@ impl Irc<'_> {
         }
         for u in PHYS_NODES..self.state.len() {
             if self.state[u] == NodeState::Coalesced {
-                self.color[u] = self.color[self.alias_of(u)];
+                let a = self.alias_of(u);
+                self.color[u] = self.color[a];
             }
         }
         Result::Colored(self.color[PHYS_NODES..].to_vec())

@@ -4,11 +4,12 @@
 //!
 //! Only registers read in some block before being written there can be live across a
 //! block boundary; they are numbered densely as "globals" (in ascending node order), and
-//! the live-in set of each block is a bit set over them. Each global's live range is
-//! explored on its own, backwards from the blocks reading it over the predecessor lists
-//! (from the stored successor lists) until blocks writing it: the cost is the size of the
-//! live ranges, however deeply loops nest (an iterative solution needs a round per level
-//! of nesting).
+//! the live-in set of each block is the ascending list of its globals. Each global's live
+//! range is explored on its own, in ascending order, backwards from the blocks reading it
+//! over the predecessor lists (from the stored successor lists) until blocks writing it:
+//! the cost, time and memory, is the size of the live ranges, however deeply loops nest
+//! (an iterative solution needs a round per level of nesting) and however many globals
+//! and blocks there are (a bit matrix of globals by blocks grows with their product).
 
 use crate::mir::*;
 
@@ -64,13 +65,8 @@ pub fn defs_uses(
 pub struct Liveness {
     /// The node of each global, ascending.
     globals: Vec<usize>,
-    /// The global of each node, `u32::MAX` for the others.
-    global_of: Vec<u32>,
-    blocks: usize,
-    /// The globals live into each block, a bit per global; word `w` (globals `64w` to
-    /// `64w + 63`) of block `b` is at `w * blocks + b`, so that exploring one global's
-    /// live range touches one compact row.
-    live_in: Vec<u64>,
+    /// The globals live into each block, ascending.
+    live_in: Vec<Vec<u32>>,
 }
 
 impl Liveness {
@@ -128,22 +124,24 @@ impl Liveness {
             }
         }
         let preds = mf.preds();
-        let mut live_in = vec![0u64; globals.len().div_ceil(64) * blocks];
+        let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); blocks];
         // Per block, the last global found written there.
-        let mut writes = vec![usize::MAX; blocks];
+        let mut writes = vec![u32::MAX; blocks];
         let mut stack = Vec::new();
-        for g in 0..globals.len() {
-            let (row, bit) = (&mut live_in[g / 64 * blocks..][..blocks], 1u64 << (g % 64));
-            // Marks `g` live into `b`; returns whether it was not yet.
+        for g in 0..globals.len() as u32 {
+            // Marks `g` live into `b`; returns whether it was not yet. Globals go in
+            // ascending order, so each list stays sorted and its last entry tells.
             let mut mark = |b: usize| {
-                let new = row[b] & bit == 0;
-                row[b] |= bit;
+                let new = live_in[b].last() != Some(&g);
+                if new {
+                    live_in[b].push(g);
+                }
                 new
             };
-            for &b in &written_in[g] {
+            for &b in &written_in[g as usize] {
                 writes[b] = g;
             }
-            for &b in &read_in[g] {
+            for &b in &read_in[g as usize] {
                 if mark(b) {
                     stack.push(MBlockId(b as u32));
                 }
@@ -156,46 +154,19 @@ impl Liveness {
                 }
             }
         }
-        Liveness {
-            globals,
-            global_of,
-            blocks,
-            live_in,
-        }
-    }
-
-    /// The globals live at the end of block `b`, a bit per global in 64-bit words.
-    pub fn live_out_words(&self, mf: &MFunction, b: MBlockId) -> Vec<u64> {
-        self.live_in
-            .chunks(self.blocks.max(1))
-            .map(|row| mf.succs(b).iter().fold(0, |acc, s| acc | row[s.index()]))
-            .collect()
+        Liveness { globals, live_in }
     }
 
     /// The nodes live at the end of block `b`, ascending.
     pub fn live_out(&self, mf: &MFunction, b: MBlockId) -> Vec<usize> {
-        let mut live = Vec::new();
-        for (w, mut word) in self.live_out_words(mf, b).into_iter().enumerate() {
-            while word != 0 {
-                live.push(self.globals[w * 64 + word.trailing_zeros() as usize]);
-                word &= word - 1;
-            }
+        let mut live: Vec<u32> = Vec::new();
+        for s in mf.succs(b) {
+            live.extend(&self.live_in[s.index()]);
         }
-        live
-    }
-
-    /// How many globals there are.
-    pub fn global_count(&self) -> usize {
-        self.globals.len()
-    }
-
-    /// The global that node `x` is, if it is one.
-    pub fn global(&self, x: usize) -> Option<usize> {
-        Some(self.global_of[x] as usize).filter(|&g| g != u32::MAX as usize)
-    }
-
-    /// The node of global `g`.
-    pub fn node(&self, g: usize) -> usize {
-        self.globals[g]
+        if mf.succs(b).len() > 1 {
+            live.sort_unstable();
+            live.dedup();
+        }
+        live.into_iter().map(|g| self.globals[g as usize]).collect()
     }
 }

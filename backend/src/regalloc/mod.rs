@@ -3,6 +3,7 @@
 //! extreme pressure by spilling, `pressure`) is the allocator of optimised builds;
 //! `spill_everything` keeps every value in memory, for -O0.
 
+mod adj_lists;
 mod adjacency;
 mod irc;
 pub mod liveness;
@@ -41,6 +42,10 @@ pub fn graph(mf: &mut MFunction) {
     let mut unspillable: Vec<bool> = Vec::new();
     let mut assignment: Vec<Option<PReg>> = Vec::new();
     for class in [RegClass::Int, RegClass::Float] {
+        // With no virtual register of the class there is nothing to colour.
+        if !mf.vreg_classes.contains(&class) {
+            continue;
+        }
         let colors = allocatable(class);
         loop {
             let liveness = liveness::Liveness::new(mf, class);

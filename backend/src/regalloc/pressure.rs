@@ -14,9 +14,9 @@
 //!
 //! Pressure is measured where the colourer adds interference edges: at each instruction,
 //! over the registers live after it together with those it defines, and at block entry.
-//! A walk over a block keeps the live set as the block's live-out bit words overlaid with
-//! the registers the walk has changed, so that its cost is the block's length and the
-//! words, not the number of live registers.
+//! A walk over a block keeps the live set as the block's live-out registers overlaid with
+//! the registers the walk has changed, so that its cost is the block's length and its
+//! live-out set, not the number of live registers at each point.
 
 use super::liveness::{defs_uses, Liveness, PHYS_NODES};
 use super::spill_weight;
@@ -31,10 +31,10 @@ pub const TARGET: usize = 64;
 /// The live set at successive points of a backward walk over one block.
 struct Walk<'a> {
     liveness: &'a Liveness,
-    /// The live-out globals of the block.
-    out: Vec<u64>,
-    /// Globals `0..phys_globals` are physical registers (the lowest nodes).
-    phys_globals: usize,
+    /// The live-out nodes of the block, ascending.
+    out: Vec<usize>,
+    /// Per node, the number of the last walk whose block has it live out.
+    out_in: Vec<u32>,
     /// Per node, the number of the last walk that changed it, and whether it was live
     /// after that change.
     changed_in: Vec<u32>,
@@ -48,13 +48,10 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     fn new(liveness: &'a Liveness, nodes: usize) -> Walk<'a> {
-        let phys_globals = (0..liveness.global_count())
-            .take_while(|&g| liveness.node(g) < PHYS_NODES)
-            .count();
         Walk {
             liveness,
             out: Vec::new(),
-            phys_globals,
+            out_in: vec![0; nodes],
             changed_in: vec![0; nodes],
             live: vec![false; nodes],
             changed: Vec::new(),
@@ -67,19 +64,15 @@ impl<'a> Walk<'a> {
     fn start(&mut self, mf: &MFunction, b: MBlockId) {
         self.number += 1;
         self.changed.clear();
-        self.out = self.liveness.live_out_words(mf, b);
-        let all: u32 = self.out.iter().map(|w| w.count_ones()).sum();
-        let phys = self
-            .out
-            .first()
-            .map_or(0, |w| (w & ((1u64 << self.phys_globals) - 1)).count_ones());
-        self.pressure = (all - phys) as usize;
+        self.out = self.liveness.live_out(mf, b);
+        for &x in &self.out {
+            self.out_in[x] = self.number;
+        }
+        self.pressure = self.out.iter().filter(|&&x| x >= PHYS_NODES).count();
     }
 
     fn out_contains(&self, x: usize) -> bool {
-        self.liveness
-            .global(x)
-            .is_some_and(|g| self.out[g / 64] >> (g % 64) & 1 == 1)
+        self.out_in[x] == self.number
     }
 
     fn is_live(&self, x: usize) -> bool {
@@ -107,14 +100,9 @@ impl<'a> Walk<'a> {
 
     /// Calls `f` on every live node.
     fn for_each_live(&self, mut f: impl FnMut(usize)) {
-        for (w, &word) in self.out.iter().enumerate() {
-            let mut rest = word;
-            while rest != 0 {
-                let x = self.liveness.node(w * 64 + rest.trailing_zeros() as usize);
-                if self.changed_in[x] != self.number {
-                    f(x);
-                }
-                rest &= rest - 1;
+        for &x in &self.out {
+            if self.changed_in[x] != self.number {
+                f(x);
             }
         }
         for &x in &self.changed {
@@ -124,15 +112,9 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// How many of the live nodes `named` holds; `named_globals` holds the same bits for
-    /// the globals.
-    fn count_named(&self, named: &[bool], named_globals: &[u64]) -> usize {
-        let mut count: usize = self
-            .out
-            .iter()
-            .zip(named_globals)
-            .map(|(a, b)| (a & b).count_ones() as usize)
-            .sum();
+    /// How many of the live nodes `named` holds.
+    fn count_named(&self, named: &[bool]) -> usize {
+        let mut count = self.out.iter().filter(|&&x| named[x]).count();
         for &x in &self.changed {
             if named[x] && self.out_contains(x) {
                 count -= 1;
@@ -222,7 +204,6 @@ pub fn relief(
     let spillable =
         |x: usize| x >= PHYS_NODES && !unspillable.get(x - PHYS_NODES).copied().unwrap_or(false);
     let mut named = vec![false; n];
-    let mut named_globals = vec![0u64; liveness.global_count().div_ceil(64)];
     let mut candidates: Vec<usize> = Vec::new();
     for (pressure, b, peak) in peaks {
         candidates.clear();
@@ -237,7 +218,7 @@ pub fn relief(
                     return true;
                 }
                 let wanted = pressure - TARGET;
-                let already = walk.count_named(&named, &named_globals);
+                let already = walk.count_named(&named);
                 if already < wanted {
                     walk.for_each_live(|x| {
                         if spillable(x) && !named[x] {
@@ -257,9 +238,6 @@ pub fn relief(
         );
         for &x in &candidates {
             named[x] = true;
-            if let Some(g) = liveness.global(x) {
-                named_globals[g / 64] |= 1 << (g % 64);
-            }
         }
     }
     (PHYS_NODES..n)

@@ -3,7 +3,9 @@
 //!
 //! All changes to operands go through this type so that the use lists stay exact; that makes
 //! `replace_all_uses` cost only the number of uses. Every operand also records its position
-//! in the use list of the value it uses, so removing a use is constant time.
+//! in the use list of the value it uses, so removing a use is constant time; these positions
+//! live in one array, a run of it per instruction, so that a million instructions do not
+//! cost a million small allocations.
 
 use super::entities::{Block, Inst, Use, Value};
 use super::instructions::{Callee, InstData, InstKind};
@@ -37,9 +39,13 @@ pub struct Function {
     last_block: Option<Block>,
     inst_uses: Vec<Vec<Use>>,
     param_uses: Vec<Vec<Use>>,
-    /// For each instruction and operand, the operand's index in its value's use list
-    /// (`UNTRACKED` for constants and other values without one).
-    use_slots: Vec<Vec<u32>>,
+    /// For each operand, its index in its value's use list (`UNTRACKED` for constants and
+    /// other values without one): instruction `i`'s operands have the run of `slot_room[i]`
+    /// entries from `slot_start[i]` on. An instruction that needs more room (a phi given
+    /// another incoming value, a kind replaced by one with more operands) moves to the end.
+    use_slots: Vec<u32>,
+    slot_start: Vec<u32>,
+    slot_room: Vec<u32>,
 }
 
 const UNTRACKED: u32 = u32::MAX;
@@ -59,6 +65,8 @@ impl Function {
             inst_uses: Vec::new(),
             param_uses,
             use_slots: Vec::new(),
+            slot_start: Vec::new(),
+            slot_room: Vec::new(),
         }
     }
 
@@ -179,7 +187,8 @@ impl Function {
         self.insts.push(InstData { kind, ty });
         self.inst_nodes.push(InstNode::default());
         self.inst_uses.push(Vec::new());
-        self.use_slots.push(Vec::new());
+        self.slot_start.push(self.use_slots.len() as u32);
+        self.slot_room.push(0);
         self.add_operand_uses(inst);
         inst
     }
@@ -361,28 +370,47 @@ impl Function {
             }
             None => UNTRACKED,
         };
-        self.use_slots[inst.index()][index as usize] = slot;
+        *self.slot(inst, index) = slot;
+    }
+
+    /// Where operand `index` of `inst` records its position in its value's use list.
+    fn slot(&mut self, inst: Inst, index: u32) -> &mut u32 {
+        &mut self.use_slots[(self.slot_start[inst.index()] + index) as usize]
+    }
+
+    /// Gives `inst` room for `count` operand positions, keeping the first `keep`.
+    fn make_slot_room(&mut self, inst: Inst, count: usize, keep: usize) {
+        let i = inst.index();
+        if count <= self.slot_room[i] as usize {
+            return;
+        }
+        let (old, new) = (self.slot_start[i] as usize, self.use_slots.len());
+        let room = count.max(2 * self.slot_room[i] as usize);
+        self.use_slots.extend_from_within(old..old + keep);
+        self.use_slots.resize(new + room, UNTRACKED);
+        self.slot_start[i] = new as u32;
+        self.slot_room[i] = room as u32;
     }
 
     /// Forgets that operand `index` of `inst` uses `v`.
     fn remove_use(&mut self, v: Value, inst: Inst, index: u32) {
-        let slot = self.use_slots[inst.index()][index as usize];
+        let slot = *self.slot(inst, index);
         if slot == UNTRACKED {
             return;
         }
         let Some(list) = self.use_list(v) else { return };
         list.swap_remove(slot as usize);
         if let Some(&moved) = list.get(slot as usize) {
-            self.use_slots[moved.inst.index()][moved.index as usize] = slot;
+            *self.slot(moved.inst, moved.index) = slot;
         }
-        self.use_slots[inst.index()][index as usize] = UNTRACKED;
+        *self.slot(inst, index) = UNTRACKED;
     }
 
     fn add_operand_uses(&mut self, inst: Inst) {
         let count = self.insts[inst.index()].kind.operands().len();
-        let slots = &mut self.use_slots[inst.index()];
-        slots.clear();
-        slots.resize(count, UNTRACKED);
+        self.make_slot_room(inst, count, 0);
+        let start = self.slot_start[inst.index()] as usize;
+        self.use_slots[start..start + count].fill(UNTRACKED);
         for index in 0..count {
             let v = self.insts[inst.index()].kind.operands()[index];
             self.add_use(v, inst, index as u32);
@@ -456,7 +484,7 @@ impl Function {
             }
             _ => panic!("{phi:?} is not a phi"),
         };
-        self.use_slots[phi.index()].push(UNTRACKED);
+        self.make_slot_room(phi, index + 1, index);
         self.add_use(v, phi, index as u32);
     }
 }
