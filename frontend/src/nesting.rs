@@ -15,7 +15,7 @@ pub const MAX_DEPTH: u32 = 200_000;
 /// when walking the tree from the root, last child first. Each pair is one level below its
 /// parent, except that an operator chain `a + b + ...` flattened in one `expr` pair becomes
 /// that many nested nodes, so the children of an `expr` are as many levels below it as it has
-/// children.
+/// children; and a `number` counts as two levels, as its literal was once a pair of its own.
 ///
 /// Two passes over the tokens, without recursion: the first counts the children of each
 /// `expr`; the second walks the tokens backwards, which meets each pair at its end in the
@@ -47,7 +47,12 @@ pub fn too_deep(pairs: &Pairs<Rule>) -> Option<Diagnostic> {
         match token {
             Token::End { rule, .. } => {
                 let depth = child_depth.last().copied().unwrap_or_default();
-                if depth > MAX_DEPTH {
+                let deepest = if rule == Rule::number {
+                    depth + 1
+                } else {
+                    depth
+                };
+                if deepest > MAX_DEPTH {
                     return Some(diagnostic(start_of_pair(&mut tokens)));
                 }
                 let step = match rule {

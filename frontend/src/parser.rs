@@ -326,9 +326,8 @@ impl Builder {
     }
 
     fn number(&mut self, pair: Pair<Rule>) -> ExprKind {
-        let s = span(&pair);
-        let lit = next(&mut pair.into_inner());
-        self.literal(lit.as_str(), lit.as_rule() == Rule::float_lit, s)
+        let text = pair.as_str();
+        self.literal(text, literal::is_float(text), span(&pair))
     }
 
     /// The value of a numeric literal; a malformed integer is reported at `s`.
