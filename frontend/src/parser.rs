@@ -232,11 +232,20 @@ impl Builder {
         let s = span(&pair);
         let mut inner = meaningful(pair);
         let name = ident(next(&mut inner));
-        let indices = inner.map(|p| self.expr(p)).collect();
+        self.indexed(name, inner, s)
+    }
+
+    /// The variable `name` indexed by the `expr` pairs `indices`.
+    fn indexed<'i>(
+        &mut self,
+        name: Ident,
+        indices: impl Iterator<Item = Pair<'i, Rule>>,
+        span: Span,
+    ) -> LVal {
         LVal {
             name,
-            indices,
-            span: s,
+            indices: indices.map(|p| self.expr(p)).collect(),
+            span,
         }
     }
 
@@ -286,19 +295,23 @@ impl Builder {
                 inner.span = s;
                 return inner;
             }
-            Rule::call => {
-                let mut inner = meaningful(pair);
+            Rule::lval_or_call => {
+                let mut inner = meaningful(pair).peekable();
                 let name = ident(next(&mut inner));
-                let args = meaningful(next(&mut inner))
-                    .map(|p| match p.as_rule() {
-                        Rule::string => self.string(p),
-                        _ => self.expr(p),
-                    })
-                    .collect();
-                ExprKind::Call(name, args)
+                match inner.next_if(|p| p.as_rule() == Rule::args) {
+                    Some(args) => {
+                        let args = meaningful(args)
+                            .map(|p| match p.as_rule() {
+                                Rule::string => self.string(p),
+                                _ => self.expr(p),
+                            })
+                            .collect();
+                        ExprKind::Call(name, args)
+                    }
+                    None => ExprKind::LVal(self.indexed(name, inner, s)),
+                }
             }
-            Rule::number => self.number(pair),
-            _ => ExprKind::LVal(self.lval(pair)),
+            _ => self.number(pair),
         };
         Expr { kind, span: s }
     }
