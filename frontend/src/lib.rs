@@ -9,6 +9,7 @@ pub mod diagnostic;
 pub mod hir;
 pub mod literal;
 mod literal_list;
+mod nesting;
 pub mod parser;
 pub mod runtime;
 pub mod source;

@@ -1,6 +1,18 @@
 //! Decoding of numeric and string literals, with C's rules: decimal, octal and hexadecimal
 //! integers; decimal and hexadecimal floats rounded once, directly to single precision.
 
+/// Whether a numeric literal, as the grammar's `float_lit` or `int_lit` matched it, is a float:
+/// a hexadecimal float has a point or a binary exponent (`e` is a hex digit), a decimal one a
+/// point or an exponent.
+pub fn is_float(literal: &str) -> bool {
+    let hex = literal.starts_with("0x") || literal.starts_with("0X");
+    if hex {
+        literal.contains(['.', 'p', 'P'])
+    } else {
+        literal.contains(['.', 'e', 'E'])
+    }
+}
+
 /// Decodes an integer literal. Values up to `u32::MAX` are accepted and wrap to `i32`, so that
 /// `-2147483648` (unary minus applied to `2147483648`) means `i32::MIN`.
 pub fn parse_int(text: &str) -> Result<i32, String> {

@@ -3,6 +3,7 @@
 //! elements, which the parser turns into the same nodes the general rules would have built.
 
 use crate::ast::UnaryOp;
+use crate::literal::is_float;
 
 /// One element of a literal list; offsets are relative to the start of the list's text.
 #[derive(Debug, PartialEq)]
@@ -46,18 +47,6 @@ pub fn elements(text: &str) -> impl Iterator<Item = Element<'_>> {
 /// The grammar's whitespace characters.
 fn is_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n' | '\x0B' | '\x0C')
-}
-
-/// Whether a literal of a list is the grammar's `float_lit` rather than its
-/// `int_lit`: a hexadecimal float has a point or a binary exponent (`e` is a hex digit), a
-/// decimal one a point or an exponent.
-fn is_float(literal: &str) -> bool {
-    let hex = literal.starts_with("0x") || literal.starts_with("0X");
-    if hex {
-        literal.contains(['.', 'p', 'P'])
-    } else {
-        literal.contains(['.', 'e', 'E'])
-    }
 }
 
 #[cfg(test)]

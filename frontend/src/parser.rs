@@ -4,6 +4,7 @@ use crate::ast::*;
 use crate::diagnostic::Diagnostic;
 use crate::literal;
 use crate::literal_list;
+use crate::nesting;
 use crate::source::Span;
 use crate::syntax_error;
 use pest::iterators::{Pair, Pairs};
@@ -34,7 +35,7 @@ pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
         Ok(pairs) => pairs,
         Err(err) => return Err(vec![syntax_error::describe(text, err)]),
     };
-    if let Some(too_deep) = too_deep(pairs.clone()) {
+    if let Some(too_deep) = nesting::too_deep(&pairs) {
         return Err(vec![too_deep]);
     }
     let mut builder = Builder { errors: Vec::new() };
@@ -44,32 +45,6 @@ pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
     } else {
         Err(builder.errors)
     }
-}
-
-/// How deeply the syntax tree may nest. The stages after parsing recurse over the tree; this
-/// bound keeps them well inside the compiler thread's stack.
-pub const MAX_DEPTH: u32 = 200_000;
-
-/// A diagnostic if the tree built from `pairs` would nest deeper than `MAX_DEPTH`. Walks the
-/// parse tree without recursion. An operator chain `a + b + ...` flattened in one `expr` pair
-/// becomes that many nested nodes, so an `expr` counts as deep as it has operands.
-fn too_deep(pairs: Pairs<Rule>) -> Option<Diagnostic> {
-    let mut stack: Vec<(Pair<Rule>, u32)> = pairs.map(|p| (p, 0)).collect();
-    while let Some((pair, depth)) = stack.pop() {
-        if depth > MAX_DEPTH {
-            let at = pair.as_span().start();
-            return Some(Diagnostic::error(
-                Span::new(at, at + 1),
-                format!("program is nested too deeply (more than {MAX_DEPTH} levels)"),
-            ));
-        }
-        let step = match pair.as_rule() {
-            Rule::expr => pair.clone().into_inner().count() as u32,
-            _ => 1,
-        };
-        stack.extend(pair.into_inner().map(|child| (child, depth + step)));
-    }
-    None
 }
 
 /// The span of a pair, from its first to its last token. (pest's own span of a rule may run
@@ -257,11 +232,20 @@ impl Builder {
         let s = span(&pair);
         let mut inner = meaningful(pair);
         let name = ident(next(&mut inner));
-        let indices = inner.map(|p| self.expr(p)).collect();
+        self.indexed(name, inner, s)
+    }
+
+    /// The variable `name` indexed by the `expr` pairs `indices`.
+    fn indexed<'i>(
+        &mut self,
+        name: Ident,
+        indices: impl Iterator<Item = Pair<'i, Rule>>,
+        span: Span,
+    ) -> LVal {
         LVal {
             name,
-            indices,
-            span: s,
+            indices: indices.map(|p| self.expr(p)).collect(),
+            span,
         }
     }
 
@@ -311,19 +295,23 @@ impl Builder {
                 inner.span = s;
                 return inner;
             }
-            Rule::call => {
-                let mut inner = meaningful(pair);
+            Rule::lval_or_call => {
+                let mut inner = meaningful(pair).peekable();
                 let name = ident(next(&mut inner));
-                let args = meaningful(next(&mut inner))
-                    .map(|p| match p.as_rule() {
-                        Rule::string => self.string(p),
-                        _ => self.expr(p),
-                    })
-                    .collect();
-                ExprKind::Call(name, args)
+                match inner.next_if(|p| p.as_rule() == Rule::args) {
+                    Some(args) => {
+                        let args = meaningful(args)
+                            .map(|p| match p.as_rule() {
+                                Rule::string => self.string(p),
+                                _ => self.expr(p),
+                            })
+                            .collect();
+                        ExprKind::Call(name, args)
+                    }
+                    None => ExprKind::LVal(self.indexed(name, inner, s)),
+                }
             }
-            Rule::number => self.number(pair),
-            _ => ExprKind::LVal(self.lval(pair)),
+            _ => self.number(pair),
         };
         Expr { kind, span: s }
     }
@@ -351,9 +339,8 @@ impl Builder {
     }
 
     fn number(&mut self, pair: Pair<Rule>) -> ExprKind {
-        let s = span(&pair);
-        let lit = next(&mut pair.into_inner());
-        self.literal(lit.as_str(), lit.as_rule() == Rule::float_lit, s)
+        let text = pair.as_str();
+        self.literal(text, literal::is_float(text), span(&pair))
     }
 
     /// The value of a numeric literal; a malformed integer is reported at `s`.

@@ -123,7 +123,7 @@ fn expected_word(rule: Rule) -> Option<&'static str> {
         Rule::ident => "identifier",
         Rule::expr
         | Rule::paren
-        | Rule::call
+        | Rule::lval_or_call
         | Rule::number
         | Rule::lval
         | Rule::init_val
