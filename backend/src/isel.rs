@@ -433,7 +433,7 @@ impl Selector<'_> {
         match *self.f.kind(i) {
             InstKind::Icmp { pred, args: [a, b] } => {
                 let (pred, a, b) = if a.is_constant() && !b.is_constant() {
-                    (swap(pred), b, a)
+                    (pred.swapped(), b, a)
                 } else {
                     (pred, a, b)
                 };
@@ -719,21 +719,6 @@ fn int_cond(p: IntPred) -> Cond {
         IntPred::Ule => Cond::Ls,
         IntPred::Ugt => Cond::Hi,
         IntPred::Uge => Cond::Hs,
-    }
-}
-
-/// The predicate with its operands swapped.
-fn swap(p: IntPred) -> IntPred {
-    match p {
-        IntPred::Slt => IntPred::Sgt,
-        IntPred::Sgt => IntPred::Slt,
-        IntPred::Sle => IntPred::Sge,
-        IntPred::Sge => IntPred::Sle,
-        IntPred::Ult => IntPred::Ugt,
-        IntPred::Ugt => IntPred::Ult,
-        IntPred::Ule => IntPred::Uge,
-        IntPred::Uge => IntPred::Ule,
-        other => other,
     }
 }
 

@@ -79,6 +79,24 @@ named_enum!(
     }
 );
 
+impl IntPred {
+    /// The predicate that gives the same result with the operands swapped
+    /// (`a < b` is `b > a`).
+    pub fn swapped(self) -> IntPred {
+        match self {
+            IntPred::Eq | IntPred::Ne => self,
+            IntPred::Slt => IntPred::Sgt,
+            IntPred::Sgt => IntPred::Slt,
+            IntPred::Sle => IntPred::Sge,
+            IntPred::Sge => IntPred::Sle,
+            IntPred::Ult => IntPred::Ugt,
+            IntPred::Ugt => IntPred::Ult,
+            IntPred::Ule => IntPred::Uge,
+            IntPred::Uge => IntPred::Ule,
+        }
+    }
+}
+
 named_enum!(
     /// Float comparison predicates: `o..` are false when either operand is NaN, `u..` true.
     FloatPred {
@@ -98,6 +116,25 @@ named_enum!(
         Uno = "uno",
     }
 );
+
+impl FloatPred {
+    /// The predicate that gives the same result with the operands swapped, NaN operands
+    /// included (`a olt b` is `b ogt a`: both false when either is NaN).
+    pub fn swapped(self) -> FloatPred {
+        match self {
+            FloatPred::Oeq | FloatPred::One | FloatPred::Ord => self,
+            FloatPred::Ueq | FloatPred::Une | FloatPred::Uno => self,
+            FloatPred::Olt => FloatPred::Ogt,
+            FloatPred::Ogt => FloatPred::Olt,
+            FloatPred::Ole => FloatPred::Oge,
+            FloatPred::Oge => FloatPred::Ole,
+            FloatPred::Ult => FloatPred::Ugt,
+            FloatPred::Ugt => FloatPred::Ult,
+            FloatPred::Ule => FloatPred::Uge,
+            FloatPred::Uge => FloatPred::Ule,
+        }
+    }
+}
 
 named_enum!(
     /// Conversions: `zext` widens an i1 to an i32; `sitofp` and `fptosi` convert between

@@ -10,10 +10,12 @@ pub mod bisect;
 pub mod const_fold;
 pub mod dce;
 pub mod dead_functions;
+pub mod gvn;
 mod manager;
 pub mod mem2reg;
 mod phi_edits;
 pub mod pipeline;
+pub mod sccp;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
 mod var_liveness;
@@ -77,6 +79,18 @@ pub const REGISTRY: &[Pass] = &[
         name: "const-fold",
         description: "fold constants and algebraic identities",
         kind: PassKind::Function(const_fold::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "sccp",
+        description: "sparse conditional constant propagation",
+        kind: PassKind::Function(sccp::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "gvn",
+        description: "global value numbering over the dominator tree",
+        kind: PassKind::Function(gvn::run),
         needs_facts: false,
     },
     Pass {
