@@ -153,3 +153,26 @@ fn every_level_keeps_functional_programs_correct_in_the_interpreter() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn sccp_and_gvn_keep_every_functional_program_correct() {
+    let failures = with_big_stack(|| {
+        let mut failures = Vec::new();
+        for case in shared_cases(&["functional", "functional2021"]) {
+            for pipeline in ["mem2reg,sccp", "mem2reg,gvn"] {
+                let mut m = compile(&case.path);
+                let mut pm = PassManager::parse(pipeline).unwrap();
+                pm.verify_each = true;
+                if let Err(e) = pm.run(&mut m, &mut std::io::sink()) {
+                    failures.push(format!("{} {pipeline}: {e}", case.path.display()));
+                    continue;
+                }
+                if interpret(&m, &case.input) != case.expected {
+                    failures.push(format!("{} {pipeline}: wrong output", case.path.display()));
+                }
+            }
+        }
+        failures
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

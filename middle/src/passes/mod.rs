@@ -128,6 +128,6 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,const-fold,simplify-cfg,const-fold,dce,simplify-cfg",
+        _ => "dead-functions,mem2reg,sccp,const-fold,gvn,simplify-cfg,const-fold,dce,simplify-cfg",
     }
 }
