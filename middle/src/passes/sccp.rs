@@ -117,7 +117,9 @@ impl Solver {
                 }
             } else if let Some(i) = self.ssa_work.pop() {
                 for u in f.uses(Value::Inst(i)) {
-                    if f.inst_block(u.inst).is_some_and(|b| self.reached[b.index()]) {
+                    if f.inst_block(u.inst)
+                        .is_some_and(|b| self.reached[b.index()])
+                    {
                         self.visit(f, u.inst);
                     }
                 }
@@ -156,7 +158,9 @@ impl Solver {
     }
 
     fn visit(&mut self, f: &Function, i: Inst) {
-        let b = f.inst_block(i).expect("visited instructions are in the layout");
+        let b = f
+            .inst_block(i)
+            .expect("visited instructions are in the layout");
         match f.kind(i) {
             InstKind::Phi { args, blocks } => {
                 let mut v = Lattice::Unknown;
@@ -236,9 +240,7 @@ impl Solver {
                         }
                     }
                     _ => {
-                        if f.inst(i).ty != Type::Void
-                            && self.value[i.index()] == Lattice::Unknown
-                        {
+                        if f.inst(i).ty != Type::Void && self.value[i.index()] == Lattice::Unknown {
                             self.lower(i, Lattice::Overdefined);
                             progress = true;
                         }
