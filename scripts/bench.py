@@ -169,6 +169,7 @@ def main():
     harness.build_compiler()
     # A private copy, so that rebuilding during a long run cannot mix two compilers.
     compiler = harness.BUILD / "bench-compiler"
+    compiler.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(harness.COMPILER, compiler)
     runtime = harness.build_runtime()
     plugin = build_plugin()

@@ -260,8 +260,32 @@ class Gen:
             return f"{op}({self.int_expr(depth - 1)})"
         if r < 0.82:
             return f"f2i({self.float_expr(depth - 1)})"
+        if r < 0.87:
+            return self.combining_expr(depth)
         call = self.pure_call("int")
         return call or self.int_expr(depth - 1)
+
+    def combining_expr(self, depth):
+        """Shapes that instruction combining and reassociation rewrite: chains of constant
+        additions, the same terms summed over and over, terms scaled by one constant,
+        products of one value, terms that cancel, negated comparisons."""
+        x = self.scalar_ref("int") or self.int_literal()
+        y = self.scalar_ref("int") or self.int_literal()
+        kind = self.r.randrange(6)
+        if kind == 0:
+            steps = " ".join(f"{self.pick(['+', '-'])} {self.r.randint(1, 9)}" for _ in range(self.r.randint(2, 8)))
+            return f"({self.int_expr(depth - 1)} {steps})"
+        if kind == 1:
+            return "(" + " + ".join([x, y] * self.r.randint(2, 5)) + ")"
+        if kind == 2:
+            c = self.pick([2, 3, 4, -3, 100])
+            return f"({x} * {c} + {y} * {c} - {x} * {c})"
+        if kind == 3:
+            return "(" + " * ".join([x] * self.r.randint(3, 9)) + ")"
+        if kind == 4:
+            return f"(({x} + {y}) - ({x} - {self.int_expr(depth - 1)}) - {y})"
+        op = self.pick(["<", ">", "<=", ">=", "==", "!="])
+        return f"(({x} {op} {y}) {self.pick(['==', '!='])} {self.pick([0, 1])})"
 
     def float_expr_at(self, depth):
         r = self.r.random()
@@ -382,8 +406,10 @@ class Gen:
             self.print_stmt()
         elif r < 0.9 and self.func.ret != "void" and self.indent > 1:
             self.line(f"if ({self.int_expr(2)}) return {self.return_expr()};")
-        elif r < 0.93:
+        elif r < 0.915:
             self.line(";" if self.chance(0.5) else "{}")
+        elif r < 0.93 and nested:
+            self.dead_loop()
         elif self.chance(0.6):
             self.optimiser_shapes()
         else:
@@ -588,6 +614,23 @@ class Gen:
         self.multiplier //= bound
         self.loop_counters.pop()
         self.loop_depth -= 1
+        self.indent -= 1
+        self.line("}")
+
+    def dead_loop(self):
+        """A block whose loop computes a value nothing reads (dead code elimination removes
+        the loop whole)."""
+        acc, k = self.fresh("dead"), self.fresh("k")
+        self.line("{")
+        self.indent += 1
+        self.line(f"int {acc} = {self.int_literal()};")
+        self.line(f"int {k} = 0;")
+        self.line(f"while ({k} < {self.r.randint(2, 50)}) {{")
+        self.indent += 1
+        self.line(f"{acc} = {acc} * 3 + {k};")
+        self.line(f"{k} = {k} + 1;")
+        self.indent -= 1
+        self.line("}")
         self.indent -= 1
         self.line("}")
 
@@ -855,6 +898,10 @@ FEATURES = [
     ("2-D array parameter a[][N]", r"p\d+\[\]\[\d+\]"),
     ("partially indexed array argument", r"\w+\((.*, )?(ga|la|p)\d+\[[^\]]+\][,)]"),
     ("call", r"= f\d+\("),
+    ("constant add chain", r"[+-] \d+ [+-] \d+ [+-] \d+\)"),
+    ("product of one value", r"\((\w+) \* \1 \* \1"),
+    ("negated comparison", r"\) (==|!=) [01]\)"),
+    ("dead loop", r"^\s+int dead\d+ ="),
     ("bounded recursion", r"f\d+\(depth - 1"),
     ("void function", r"^void f\d+\("),
     ("float function", r"^float f\d+\("),

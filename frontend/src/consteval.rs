@@ -1,8 +1,9 @@
-//! Compile-time arithmetic with SysY's run-time semantics: `int` wraps at 32 bits, `/`
-//! truncates toward zero, `%` takes the dividend's sign, and every `float` step rounds to
-//! single precision. Float to int truncates toward zero and saturates (NaN gives 0), as ARM's
-//! `vcvt` does, and NaN results follow ARM's rules (see `arm_float`).
+//! Compile-time evaluation of SysY's operators with their run-time semantics: each operation
+//! is `arith`'s (the one evaluator constant folding and the interpreter use too). Integer
+//! division or remainder by zero has no value here: a constant expression must not contain
+//! one, so the checker reports it.
 
+use crate::arith;
 use crate::ast::{BinaryOp, UnaryOp};
 use crate::types::Scalar;
 
@@ -45,26 +46,10 @@ impl ConstValue {
     /// Converts to `to` with C's implicit-conversion rules.
     pub fn convert(self, to: Scalar) -> ConstValue {
         match (self, to) {
-            (ConstValue::Int(v), Scalar::Float) => ConstValue::Float(v as f32),
-            (ConstValue::Float(v), Scalar::Int) => ConstValue::Int(v as i32),
+            (ConstValue::Int(v), Scalar::Float) => ConstValue::Float(arith::int_to_float(v)),
+            (ConstValue::Float(v), Scalar::Int) => ConstValue::Int(arith::float_to_int(v)),
             (v, _) => v,
         }
-    }
-}
-
-/// The result of a float operation on `a` and `b` that computed `r` on the host, made what
-/// ARM's VFP gives: a NaN operand (the first, made quiet) propagates, and a NaN created by the
-/// operation is the default NaN 0x7fc00000 (x86 would create a negative one).
-pub fn arm_float(a: f32, b: f32, r: f32) -> f32 {
-    const QUIET: u32 = 0x0040_0000;
-    if !r.is_nan() {
-        r
-    } else if a.is_nan() {
-        f32::from_bits(a.to_bits() | QUIET)
-    } else if b.is_nan() {
-        f32::from_bits(b.to_bits() | QUIET)
-    } else {
-        f32::from_bits(0x7fc0_0000)
     }
 }
 
@@ -72,8 +57,8 @@ pub fn arm_float(a: f32, b: f32, r: f32) -> f32 {
 pub fn unary(op: UnaryOp, v: ConstValue) -> ConstValue {
     match (op, v) {
         (UnaryOp::Pos, v) => v,
-        (UnaryOp::Neg, ConstValue::Int(x)) => ConstValue::Int(x.wrapping_neg()),
-        (UnaryOp::Neg, ConstValue::Float(x)) => ConstValue::Float(-x),
+        (UnaryOp::Neg, ConstValue::Int(x)) => ConstValue::Int(arith::neg(x)),
+        (UnaryOp::Neg, ConstValue::Float(x)) => ConstValue::Float(arith::fneg(x)),
         (UnaryOp::Not, v) => ConstValue::Int(!v.is_true() as i32),
     }
 }
@@ -87,11 +72,11 @@ pub fn binary(op: BinaryOp, a: ConstValue, b: ConstValue) -> Option<ConstValue> 
     let bool_int = |c: bool| Some(I(c as i32));
     match (a, b) {
         (I(x), I(y)) => match op {
-            Add => Some(I(x.wrapping_add(y))),
-            Sub => Some(I(x.wrapping_sub(y))),
-            Mul => Some(I(x.wrapping_mul(y))),
-            Div => (y != 0).then(|| I(x.wrapping_div(y))),
-            Rem => (y != 0).then(|| I(x.wrapping_rem(y))),
+            Add => Some(I(arith::add(x, y))),
+            Sub => Some(I(arith::sub(x, y))),
+            Mul => Some(I(arith::mul(x, y))),
+            Div => (y != 0).then(|| I(arith::sdiv(x, y))),
+            Rem => (y != 0).then(|| I(arith::srem(x, y))),
             Lt => bool_int(x < y),
             Gt => bool_int(x > y),
             Le => bool_int(x <= y),
@@ -102,10 +87,10 @@ pub fn binary(op: BinaryOp, a: ConstValue, b: ConstValue) -> Option<ConstValue> 
             Or => bool_int(x != 0 || y != 0),
         },
         (F(x), F(y)) => match op {
-            Add => Some(F(arm_float(x, y, x + y))),
-            Sub => Some(F(arm_float(x, y, x - y))),
-            Mul => Some(F(arm_float(x, y, x * y))),
-            Div => Some(F(arm_float(x, y, x / y))),
+            Add => Some(F(arith::fadd(x, y))),
+            Sub => Some(F(arith::fsub(x, y))),
+            Mul => Some(F(arith::fmul(x, y))),
+            Div => Some(F(arith::fdiv(x, y))),
             Rem => None,
             Lt => bool_int(x < y),
             Gt => bool_int(x > y),

@@ -1,6 +1,7 @@
 //! The SysY front end: parsing (pest grammar to AST) and semantic checking (AST to the typed,
 //! resolved tree in `hir`), with diagnostics that point at the source.
 
+pub mod arith;
 pub mod ast;
 pub mod check;
 pub mod consteval;

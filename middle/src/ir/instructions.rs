@@ -80,19 +80,36 @@ named_enum!(
 );
 
 impl IntPred {
-    /// The predicate that gives the same result with the operands swapped
-    /// (`a < b` is `b > a`).
+    /// The predicate that holds for `(b, a)` exactly when `self` holds for `(a, b)`.
     pub fn swapped(self) -> IntPred {
+        use IntPred::*;
         match self {
-            IntPred::Eq | IntPred::Ne => self,
-            IntPred::Slt => IntPred::Sgt,
-            IntPred::Sgt => IntPred::Slt,
-            IntPred::Sle => IntPred::Sge,
-            IntPred::Sge => IntPred::Sle,
-            IntPred::Ult => IntPred::Ugt,
-            IntPred::Ugt => IntPred::Ult,
-            IntPred::Ule => IntPred::Uge,
-            IntPred::Uge => IntPred::Ule,
+            Slt => Sgt,
+            Sgt => Slt,
+            Sle => Sge,
+            Sge => Sle,
+            Ult => Ugt,
+            Ugt => Ult,
+            Ule => Uge,
+            Uge => Ule,
+            Eq | Ne => self,
+        }
+    }
+
+    /// The predicate that holds exactly when `self` does not.
+    pub fn inverse(self) -> IntPred {
+        use IntPred::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Slt => Sge,
+            Sge => Slt,
+            Sgt => Sle,
+            Sle => Sgt,
+            Ult => Uge,
+            Uge => Ult,
+            Ugt => Ule,
+            Ule => Ugt,
         }
     }
 }

@@ -1,27 +1,21 @@
 //! Constant folding and algebraic simplification: an instruction whose operands are
 //! constants becomes its value (as `ir::semantics` defines it), and identities such as
-//! `x + 0`, `x * 1`, `x * 0` and `x - x` give an operand or a constant. Trivial phis are
-//! removed too. Users of a simplified instruction are revisited.
+//! `x + 0`, `x * 1`, `x * 0` and `x - x` give an operand or a constant. Users of a
+//! simplified instruction are revisited. (Phis are the `trivial-phis` pass's.)
 //!
-//! Needs: the dominator tree. Preserves: behaviour and the CFG.
+//! Needs: nothing. Preserves: behaviour and the CFG.
 
 use crate::analysis::Preserved;
 use crate::ir::semantics;
 use crate::ir::{BinaryOp, Function, Inst, InstKind, Type, Value};
-use crate::passes::mem2reg::remove_trivial_phis;
 use crate::passes::FunctionContext;
 
-pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let mut changed = false;
     let mut worklist: Vec<Inst> = f.all_insts().collect();
     worklist.reverse();
-    let mut phis = Vec::new();
     while let Some(i) = worklist.pop() {
         if f.inst_block(i).is_none() {
-            continue;
-        }
-        if f.kind(i).is_phi() {
-            phis.push(i);
             continue;
         }
         let Some(v) = simplify(f, i) else { continue };
@@ -30,10 +24,6 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         f.remove_inst(i);
         worklist.extend(users);
         changed = true;
-    }
-    if !phis.is_empty() {
-        let dom = cx.analyses.dom(f);
-        changed |= remove_trivial_phis(f, &dom, phis);
     }
     Preserved::cfg_if(changed)
 }

@@ -6,18 +6,23 @@
 //! pass sees the whole module. Both kinds are named in `REGISTRY`, so `--passes` can list
 //! either, grouped by `fixpoint(...)` and `repeat(N, ...)` (see `pipeline`).
 
+pub mod adce;
 pub mod bisect;
 pub mod const_fold;
 pub mod dce;
 pub mod dead_functions;
+pub mod gcm;
 pub mod gvn;
+pub mod instcombine;
 mod manager;
 pub mod mem2reg;
 mod phi_edits;
 pub mod pipeline;
+pub mod reassociate;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
+pub mod trivial_phis;
 mod var_liveness;
 
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};
@@ -94,10 +99,40 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "gcm",
+        description: "global code motion: out of loops, down into the paths that use it",
+        kind: PassKind::Function(gcm::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "instcombine",
+        description: "combine instructions by the rule table, canonicalise, fold",
+        kind: PassKind::Function(instcombine::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "reassociate",
+        description: "rebuild sums of scaled terms as cheaper linear combinations",
+        kind: PassKind::Function(reassociate::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "trivial-phis",
+        description: "remove phis whose incoming values are one value or the phi itself",
+        kind: PassKind::Function(trivial_phis::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "dce",
         description: "remove unused side-effect-free instructions",
         kind: PassKind::Function(dce::run),
         needs_facts: false,
+    },
+    Pass {
+        name: "adce",
+        description: "remove code not proved live: dead cycles, dead loops, pure calls",
+        kind: PassKind::Function(adce::run),
+        needs_facts: true,
     },
     Pass {
         name: "simplify-cfg",
@@ -127,7 +162,7 @@ pub fn find(name: &str) -> Option<Pass> {
 pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
-        1 => "mem2reg,const-fold,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,sccp,const-fold,gvn,simplify-cfg,const-fold,dce,simplify-cfg",
+        1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
+        _ => "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm",
     }
 }

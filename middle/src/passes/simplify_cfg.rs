@@ -76,7 +76,7 @@ fn fold_constant_branches(f: &mut Function) -> bool {
     changed
 }
 
-fn remove_unreachable(f: &mut Function, cfg: &Cfg) -> bool {
+pub(crate) fn remove_unreachable(f: &mut Function, cfg: &Cfg) -> bool {
     let dead: Vec<Block> = f.blocks().filter(|&b| !cfg.is_reachable(b)).collect();
     if dead.is_empty() {
         return false;

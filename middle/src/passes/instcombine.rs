@@ -1,0 +1,321 @@
+//! Instruction combining (seed 002's InstructionCombiner): local rewrites of an instruction
+//! and the few instructions feeding it, to a fixpoint over a worklist.
+//!
+//! Each instruction is first folded or simplified (`const_fold::simplify`: constants,
+//! `x + 0`, `x * 1`, `x - x`, ...), then put in canonical form in place (constants to the
+//! right of commutative operations and comparisons, `x - c` as `x + (-c)`, `x <= c` as
+//! `x < c + 1` where that does not wrap), then tried against the rule table `RULES`, filed by
+//! the opcode at the root of each pattern. When an instruction changes, its users and the
+//! instructions it created go back on the worklist; instructions left unused go.
+//!
+//! Integer rules are exact in wrapping 32-bit arithmetic. Float rules are exact in IEEE
+//! single precision, NaN payloads included: `x * 2.0` is `x + x`, a division by a power of
+//! two whose reciprocal is a normal float is the multiplication by that reciprocal, and
+//! `-(-x)` is `x`. Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
+//! `reassociate`'s.
+//!
+//! Needs: nothing. Preserves: behaviour and the CFG.
+
+use crate::analysis::Preserved;
+use crate::ir::pattern::*;
+use crate::ir::{BinaryOp, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::passes::const_fold::simplify;
+use crate::passes::FunctionContext;
+use std::sync::LazyLock;
+
+/// The rewrite rules, each a pattern and the value it equals.
+static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    vec![
+        Rule::new(
+            "(x+c1)+c2",
+            add(add(var(X), int_const(C1)), int_const(C2)),
+            add(var(X), fold(BinaryOp::Add, C1, C2)),
+        ),
+        Rule::new(
+            "(x*c1)*c2",
+            mul(mul(var(X), int_const(C1)), int_const(C2)),
+            mul(var(X), fold(BinaryOp::Mul, C1, C2)),
+        ),
+        Rule::new(
+            "a*x+b*x",
+            add(
+                one_use(mul(var(A), var(X)).commute()),
+                one_use(mul(var(B), var(X)).commute()),
+            )
+            .commute(),
+            mul(add(var(A), var(B)), var(X)),
+        ),
+        Rule::new(
+            "a*x-b*x",
+            sub(
+                one_use(mul(var(A), var(X)).commute()),
+                one_use(mul(var(B), var(X)).commute()),
+            ),
+            mul(sub(var(A), var(B)), var(X)),
+        ),
+        Rule::new(
+            "x+(0-y)",
+            add(var(X), one_use(sub(int(0), var(Y)))).commute(),
+            sub(var(X), var(Y)),
+        ),
+        Rule::new(
+            "x-(0-y)",
+            sub(var(X), sub(int(0), var(Y))),
+            add(var(X), var(Y)),
+        ),
+        Rule::new("x*-1", mul(var(X), int(-1)), sub(int(0), var(X))),
+        Rule::new("x/-1", sdiv(var(X), int(-1)), sub(int(0), var(X))),
+        Rule::new(
+            "(x+c1)==c2",
+            icmp(PRED, one_use(add(var(X), int_const(C1))), int_const(C2)),
+            icmp(PRED, var(X), fold(BinaryOp::Sub, C2, C1)),
+        )
+        .when(|_, b| is_equality(b.pred(PRED))),
+        Rule::new(
+            "(a-b)==0",
+            icmp(PRED, one_use(sub(var(A), var(B))), int(0)),
+            icmp(PRED, var(A), var(B)),
+        )
+        .when(|_, b| is_equality(b.pred(PRED))),
+        Rule::new(
+            "zext(b)!=0",
+            icmp(IntPred::Ne, cast(CastOp::Zext, var(X)), int(0)),
+            var(X),
+        ),
+        Rule::new(
+            "zext(b)==1",
+            icmp(IntPred::Eq, cast(CastOp::Zext, var(X)), int(1)),
+            var(X),
+        ),
+        Rule::new("x*2.0", fmul(var(X), float(2.0)), fadd(var(X), var(X))),
+        Rule::new("-(-x)", fneg(fneg(var(X))), var(X)),
+    ]
+});
+
+fn is_equality(p: IntPred) -> bool {
+    matches!(p, IntPred::Eq | IntPred::Ne)
+}
+
+pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+    let mut work = Worklist::new(f);
+    let mut changed = false;
+    while let Some(i) = work.pop() {
+        if f.inst_block(i).is_none() {
+            continue;
+        }
+        if f.uses(Value::Inst(i)).is_empty() && !f.kind(i).has_side_effects() {
+            work.push_operands(f, i);
+            f.remove_inst(i);
+            changed = true;
+            continue;
+        }
+        let before = f.prev_inst(i);
+        let replacement = simplify(f, i)
+            .or_else(|| negation(f, i))
+            .or_else(|| RULES.iter().find_map(|rule| rule.apply(f, i)));
+        if let Some(v) = replacement {
+            work.push_created(f, i, before);
+            work.push_users(f, i);
+            f.replace_all_uses(Value::Inst(i), v);
+            work.push_operands(f, i);
+            f.remove_inst(i);
+            changed = true;
+        } else if canonicalize(f, i) {
+            work.push_users(f, i);
+            work.push(i);
+            changed = true;
+        }
+    }
+    Preserved::cfg_if(changed)
+}
+
+/// The instructions still to visit, each at most once at a time.
+struct Worklist {
+    stack: Vec<Inst>,
+    queued: Vec<bool>,
+}
+
+impl Worklist {
+    fn new(f: &Function) -> Worklist {
+        let mut stack: Vec<Inst> = f.all_insts().collect();
+        stack.reverse();
+        let mut queued = vec![false; f.inst_capacity()];
+        for &i in &stack {
+            queued[i.index()] = true;
+        }
+        Worklist { stack, queued }
+    }
+
+    fn pop(&mut self) -> Option<Inst> {
+        let i = self.stack.pop()?;
+        self.queued[i.index()] = false;
+        Some(i)
+    }
+
+    fn push(&mut self, i: Inst) {
+        if self.queued.len() <= i.index() {
+            self.queued.resize(i.index() + 1, false);
+        }
+        if !std::mem::replace(&mut self.queued[i.index()], true) {
+            self.stack.push(i);
+        }
+    }
+
+    fn push_users(&mut self, f: &Function, i: Inst) {
+        for k in 0..f.uses(Value::Inst(i)).len() {
+            self.push(f.uses(Value::Inst(i))[k].inst);
+        }
+    }
+
+    fn push_operands(&mut self, f: &Function, i: Inst) {
+        for k in 0..f.kind(i).operands().len() {
+            if let Value::Inst(d) = f.kind(i).operands()[k] {
+                self.push(d);
+            }
+        }
+    }
+
+    /// Pushes the instructions a rule inserted right before `i`, down to `before`.
+    fn push_created(&mut self, f: &Function, i: Inst, before: Option<Inst>) {
+        let mut at = f.prev_inst(i);
+        while at != before {
+            let Some(n) = at else { break };
+            self.push(n);
+            at = f.prev_inst(n);
+        }
+    }
+}
+
+/// `icmp eq (zext b), 0` and `icmp ne (zext b), 1` are `!b`: the inverse comparison when `b`
+/// is a comparison used only here.
+fn negation(f: &mut Function, i: Inst) -> Option<Value> {
+    let InstKind::Icmp {
+        pred,
+        args: [Value::Inst(z), Value::Int(c)],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    let InstKind::Cast {
+        op: CastOp::Zext,
+        args: [Value::Inst(b)],
+    } = *f.kind(z)
+    else {
+        return None;
+    };
+    if !matches!((pred, c), (IntPred::Eq, 0) | (IntPred::Ne, 1))
+        || f.uses(Value::Inst(b)).len() != 1
+    {
+        return None;
+    }
+    let kind = match *f.kind(b) {
+        InstKind::Icmp { pred, args } => InstKind::Icmp {
+            pred: pred.inverse(),
+            args,
+        },
+        InstKind::Fcmp { pred, args } => InstKind::Fcmp {
+            pred: float_inverse(pred),
+            args,
+        },
+        _ => return None,
+    };
+    Some(Value::Inst(f.insert_inst_before(i, kind, Type::I1)))
+}
+
+/// The float predicate that holds exactly when `p` does not, NaN operands included.
+fn float_inverse(p: FloatPred) -> FloatPred {
+    use FloatPred::*;
+    match p {
+        Oeq => Une,
+        Une => Oeq,
+        One => Ueq,
+        Ueq => One,
+        Olt => Uge,
+        Uge => Olt,
+        Ole => Ugt,
+        Ugt => Ole,
+        Ogt => Ule,
+        Ule => Ogt,
+        Oge => Ult,
+        Ult => Oge,
+        Ord => Uno,
+        Uno => Ord,
+    }
+}
+
+/// Rewrites `i` in place into canonical form; returns whether it changed.
+fn canonicalize(f: &mut Function, i: Inst) -> bool {
+    let ty = f.inst(i).ty;
+    let kind = match *f.kind(i) {
+        InstKind::Binary { op, args: [a, b] }
+            if a.is_constant() && !b.is_constant() && swappable(op, a) =>
+        {
+            InstKind::Binary { op, args: [b, a] }
+        }
+        InstKind::Binary {
+            op: BinaryOp::Sub,
+            args: [a, Value::Int(c)],
+        } => InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [a, Value::Int(c.wrapping_neg())],
+        },
+        InstKind::Binary {
+            op: BinaryOp::FDiv,
+            args: [a, Value::Float(bits)],
+        } => match exact_reciprocal(f32::from_bits(bits)) {
+            Some(r) => InstKind::Binary {
+                op: BinaryOp::FMul,
+                args: [a, Value::float(r)],
+            },
+            None => return false,
+        },
+        InstKind::Icmp { pred, args: [a, b] } if a.is_constant() && !b.is_constant() => {
+            InstKind::Icmp {
+                pred: pred.swapped(),
+                args: [b, a],
+            }
+        }
+        InstKind::Icmp {
+            pred,
+            args: [a, Value::Int(c)],
+        } => match (pred, c) {
+            (IntPred::Sle, c) if c != i32::MAX => InstKind::Icmp {
+                pred: IntPred::Slt,
+                args: [a, Value::Int(c + 1)],
+            },
+            (IntPred::Sge, c) if c != i32::MIN => InstKind::Icmp {
+                pred: IntPred::Sgt,
+                args: [a, Value::Int(c - 1)],
+            },
+            _ => return false,
+        },
+        _ => return false,
+    };
+    f.replace_kind(i, kind, ty);
+    true
+}
+
+/// Whether `c op x == x op c` for every `x`: integer operations the opcode table calls
+/// commutative, and float addition and multiplication by a constant that is not NaN (with
+/// one NaN operand the result is that NaN, whichever side it is on).
+fn swappable(op: BinaryOp, c: Value) -> bool {
+    match op {
+        BinaryOp::FAdd | BinaryOp::FMul => c.as_float().is_some_and(|x| !x.is_nan()),
+        _ => op.is_commutative(),
+    }
+}
+
+/// `1 / x` when `x` is a power of two (positive or negative) whose reciprocal is a normal
+/// float: dividing by `x` and multiplying by that reciprocal then round the same exact
+/// quotient, so they agree for every dividend.
+fn exact_reciprocal(x: f32) -> Option<f32> {
+    let bits = x.to_bits();
+    let mantissa = bits & 0x007f_ffff;
+    let exponent = (bits >> 23) & 0xff;
+    // A normal power of two with exponent e (biased 1..=254) has reciprocal 2^-(e-127),
+    // normal when its biased exponent 254 - e is in 1..=254.
+    if mantissa != 0 || !(1..=253).contains(&exponent) {
+        return None;
+    }
+    Some(1.0 / x)
+}

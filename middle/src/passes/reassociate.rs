@@ -1,0 +1,344 @@
+//! Reassociation: a tree of integer additions, subtractions and multiplications by
+//! constants is a linear combination of its leaves, `c1*x1 + c2*x2 + ... + k`, because
+//! wrapping 32-bit arithmetic is a ring (every order of evaluation gives the same bits). The
+//! pass collects each combination and rebuilds it when that is cheaper under the cost model:
+//! the seed's add-chain flattening and more. `x + 1 + 1 + ... + 1` becomes `x + n`;
+//! `x + x + ... + x` becomes `x * n` once the adds cost more than the multiply;
+//! `s + a + b + ... + s + a + b` (the same terms over and over)
+//! becomes `(s + a + b) * n`; `a*c + b*c` becomes `(a + b) * c` for a constant `c`; terms that
+//! cancel vanish. Leaves are ordered by the loop depth of their definitions, shallowest first,
+//! so the loop-invariant part of a sum is one subtree that code motion can hoist; a tree is
+//! rebuilt at equal cost only to bring that order about.
+//!
+//! Products of non-constant factors are the seed's multiply-chain flattening: a tree of
+//! `mul`s is a product of its leaves' powers, rebuilt with each power by squaring when that
+//! takes fewer multiplications (`x * x * x * x` is `(x * x) * (x * x)`, two instead of three).
+//!
+//! A tree is rooted at an instruction whose result is not used by exactly one tree node of
+//! its own block; its interior nodes each have that one use, so each node belongs to one tree
+//! and is visited once, and no computation moves into another block (or loop).
+//!
+//! Needs: the loop forest. Preserves: behaviour and the CFG.
+
+use crate::analysis::{LoopInfo, Preserved};
+use crate::cost_model::inst_cost;
+use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+use indexmap::IndexMap;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let loops = cx.analyses.loops(f);
+    let blocks: Vec<Block> = f.blocks().collect();
+    let mut changed = false;
+    for b in blocks {
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        for i in insts {
+            if f.inst_block(i).is_none() {
+                continue;
+            }
+            if node(f, i).is_some() && !is_interior(f, i) {
+                changed |= reassociate(f, &loops, i);
+            } else if factors(f, i).is_some() && !is_interior_factor(f, i) {
+                changed |= multiply_by_squaring(f, i);
+            }
+        }
+    }
+    Preserved::cfg_if(changed)
+}
+
+/// How a tree node combines its operands: `add`, `sub`, or a multiplication of one operand
+/// by a constant (the operand and the constant).
+#[derive(Clone, Copy)]
+enum Node {
+    Add(Value, Value),
+    Sub(Value, Value),
+    Scale(Value, i32),
+}
+
+fn node(f: &Function, i: Inst) -> Option<Node> {
+    match *f.kind(i) {
+        InstKind::Binary { op, args: [a, b] } => match (op, a, b) {
+            (BinaryOp::Add, _, _) => Some(Node::Add(a, b)),
+            (BinaryOp::Sub, _, _) => Some(Node::Sub(a, b)),
+            (BinaryOp::Mul, x, Value::Int(c)) | (BinaryOp::Mul, Value::Int(c), x) => {
+                Some(Node::Scale(x, c))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `i` is inside a bigger tree: its one use is a tree node of the same block.
+fn is_interior(f: &Function, i: Inst) -> bool {
+    match f.uses(Value::Inst(i)) {
+        [u] => f.inst_block(u.inst) == f.inst_block(i) && node(f, u.inst).is_some(),
+        _ => false,
+    }
+}
+
+/// A tree as a linear combination.
+struct Combination {
+    /// Each leaf's coefficient, leaves in left-to-right order.
+    terms: IndexMap<Value, i32>,
+    constant: i32,
+    /// The tree's instructions, root first, each before its operands.
+    nodes: Vec<Inst>,
+}
+
+fn collect(f: &Function, root: Inst) -> Combination {
+    let block = f.inst_block(root);
+    let mut c = Combination {
+        terms: IndexMap::new(),
+        constant: 0,
+        nodes: Vec::new(),
+    };
+    let mut stack = vec![(Value::Inst(root), 1i32)];
+    while let Some((v, k)) = stack.pop() {
+        let inner = v
+            .as_inst()
+            .filter(|&i| i == root || (f.inst_block(i) == block && f.uses(v).len() == 1));
+        match (v, inner.and_then(|i| node(f, i))) {
+            (Value::Inst(i), Some(n)) => {
+                c.nodes.push(i);
+                // Right operand pushed first, so the left one is expanded first.
+                match n {
+                    Node::Add(a, b) => stack.extend([(b, k), (a, k)]),
+                    Node::Sub(a, b) => stack.extend([(b, k.wrapping_neg()), (a, k)]),
+                    Node::Scale(a, s) => stack.push((a, k.wrapping_mul(s))),
+                }
+            }
+            (Value::Int(x), _) => c.constant = c.constant.wrapping_add(k.wrapping_mul(x)),
+            _ => {
+                let e = c.terms.entry(v).or_insert(0);
+                *e = e.wrapping_add(k);
+            }
+        }
+    }
+    c.terms.retain(|_, k| *k != 0);
+    c
+}
+
+/// One step of a rebuilt combination.
+enum Step {
+    /// `acc = term` (the first term).
+    Start(Value),
+    Add(Value),
+    /// `acc = 0 - acc`.
+    Negate,
+    /// `acc = acc * c`.
+    Scale(i32),
+}
+
+/// The rebuilt form: groups of leaves with equal coefficients, each summed then scaled
+/// once, the groups added, the constant last.
+struct Plan {
+    /// Per group: its leaves and their coefficient.
+    groups: Vec<(Vec<Value>, i32)>,
+    constant: i32,
+}
+
+impl Plan {
+    fn new(c: &Combination, rank: impl Fn(Value) -> u32) -> Plan {
+        let mut leaves: Vec<(Value, i32)> = c.terms.iter().map(|(&v, &k)| (v, k)).collect();
+        leaves.sort_by_key(|&(v, _)| rank(v));
+        let mut groups: IndexMap<i32, Vec<Value>> = IndexMap::new();
+        for (v, k) in leaves {
+            groups.entry(k).or_default().push(v);
+        }
+        Plan {
+            groups: groups.into_iter().map(|(k, vs)| (vs, k)).collect(),
+            constant: c.constant,
+        }
+    }
+
+    /// The leaves in the order the rebuilt tree reads them.
+    fn order(&self) -> Vec<Value> {
+        self.groups
+            .iter()
+            .flat_map(|(vs, _)| vs.iter().copied())
+            .collect()
+    }
+
+    /// What the rebuilt tree's instructions cost.
+    fn cost(&self) -> u32 {
+        let add = inst_cost(&InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [Value::Int(0); 2],
+        });
+        let mul = inst_cost(&InstKind::Binary {
+            op: BinaryOp::Mul,
+            args: [Value::Int(0); 2],
+        });
+        let mut cost = 0;
+        for (k, (vs, c)) in self.groups.iter().enumerate() {
+            cost += add * (vs.len() as u32 - 1);
+            cost += match (k, *c) {
+                (_, 1) => 0,
+                (0, -1) => add,
+                _ => mul,
+            };
+            if k > 0 {
+                cost += add;
+            }
+        }
+        if self.constant != 0 && !self.groups.is_empty() {
+            cost += add;
+        }
+        cost
+    }
+
+    fn steps(&self) -> Vec<Vec<Step>> {
+        self.groups
+            .iter()
+            .enumerate()
+            .map(|(k, (vs, c))| {
+                let mut steps = vec![Step::Start(vs[0])];
+                steps.extend(vs[1..].iter().map(|&v| Step::Add(v)));
+                match (k, *c) {
+                    (_, 1) => {}
+                    (0, -1) => steps.push(Step::Negate),
+                    (_, -1) => {}
+                    (_, c) => steps.push(Step::Scale(c)),
+                }
+                steps
+            })
+            .collect()
+    }
+}
+
+/// Rebuilds the tree rooted at `root` if that pays; returns whether it did.
+fn reassociate(f: &mut Function, loops: &LoopInfo, root: Inst) -> bool {
+    let c = collect(f, root);
+    let rank = |v: Value| match v.as_inst().and_then(|i| f.inst_block(i)) {
+        Some(b) => loops.depth(b),
+        None => 0,
+    };
+    let plan = Plan::new(&c, rank);
+    let old: u32 = c.nodes.iter().map(|&i| inst_cost(f.kind(i))).sum();
+    let new = plan.cost();
+    let current: Vec<Value> = c.terms.keys().copied().collect();
+    let unsorted = current.windows(2).any(|w| rank(w[0]) > rank(w[1]));
+    if new > old || (new == old && !(unsorted && plan.order() != current)) {
+        return false;
+    }
+    let value = build(f, root, &plan);
+    f.replace_all_uses(Value::Inst(root), value);
+    for &i in &c.nodes {
+        f.remove_inst(i);
+    }
+    true
+}
+
+/// Emits `plan` before `at`; the value it computes.
+fn build(f: &mut Function, at: Inst, plan: &Plan) -> Value {
+    let mut emit = |op, a, b| {
+        Value::Inst(f.insert_inst_before(at, InstKind::Binary { op, args: [a, b] }, Type::I32))
+    };
+    let mut acc: Option<Value> = None;
+    for ((_, c), steps) in plan.groups.iter().zip(plan.steps()) {
+        let mut term = Value::Int(0);
+        for step in steps {
+            term = match step {
+                Step::Start(v) => v,
+                Step::Add(v) => emit(BinaryOp::Add, term, v),
+                Step::Negate => emit(BinaryOp::Sub, Value::Int(0), term),
+                Step::Scale(k) => emit(BinaryOp::Mul, term, Value::Int(k)),
+            };
+        }
+        acc = Some(match acc {
+            None => term,
+            Some(a) if *c == -1 => emit(BinaryOp::Sub, a, term),
+            Some(a) => emit(BinaryOp::Add, a, term),
+        });
+    }
+    match acc {
+        Some(a) if plan.constant != 0 => emit(BinaryOp::Add, a, Value::Int(plan.constant)),
+        Some(a) => a,
+        None => Value::Int(plan.constant),
+    }
+}
+
+/// The operands of a multiplication of two non-constant values.
+fn factors(f: &Function, i: Inst) -> Option<(Value, Value)> {
+    match *f.kind(i) {
+        InstKind::Binary {
+            op: BinaryOp::Mul,
+            args: [a, b],
+        } if !a.is_constant() && !b.is_constant() => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// Whether `i` is inside a bigger product: its one use is such a multiplication of the
+/// same block.
+fn is_interior_factor(f: &Function, i: Inst) -> bool {
+    match f.uses(Value::Inst(i)) {
+        [u] => f.inst_block(u.inst) == f.inst_block(i) && factors(f, u.inst).is_some(),
+        _ => false,
+    }
+}
+
+/// Multiplications that `x^e` takes by squaring: one per bit below the top, one per set
+/// bit but the first.
+fn squaring_cost(e: u32) -> u32 {
+    (31 - e.leading_zeros()) + e.count_ones() - 1
+}
+
+/// Rebuilds the product rooted at `root` with powers by squaring if that takes fewer
+/// multiplications; returns whether it did.
+fn multiply_by_squaring(f: &mut Function, root: Inst) -> bool {
+    let block = f.inst_block(root);
+    let mut powers: IndexMap<Value, u32> = IndexMap::new();
+    let mut nodes = Vec::new();
+    let mut stack = vec![Value::Inst(root)];
+    while let Some(v) = stack.pop() {
+        let inner = v
+            .as_inst()
+            .filter(|&i| i == root || (f.inst_block(i) == block && f.uses(v).len() == 1));
+        match inner.and_then(|i| factors(f, i).map(|ab| (i, ab))) {
+            Some((i, (a, b))) => {
+                nodes.push(i);
+                stack.extend([b, a]);
+            }
+            None => *powers.entry(v).or_insert(0) += 1,
+        }
+    }
+    let new: u32 =
+        powers.values().map(|&e| squaring_cost(e)).sum::<u32>() + powers.len() as u32 - 1;
+    if new >= nodes.len() as u32 {
+        return false;
+    }
+    let mut mul = |a, b| {
+        Value::Inst(f.insert_inst_before(
+            root,
+            InstKind::Binary {
+                op: BinaryOp::Mul,
+                args: [a, b],
+            },
+            Type::I32,
+        ))
+    };
+    let mut product: Option<Value> = None;
+    for (&v, &e) in &powers {
+        let (mut base, mut e, mut power) = (v, e, None);
+        loop {
+            if e & 1 == 1 {
+                power = Some(power.map_or(base, |p| mul(p, base)));
+            }
+            e >>= 1;
+            if e == 0 {
+                break;
+            }
+            base = mul(base, base);
+        }
+        let power = power.expect("a leaf's power is at least 1");
+        product = Some(product.map_or(power, |p| mul(p, power)));
+    }
+    let product = product.expect("a product has a leaf");
+    f.replace_all_uses(Value::Inst(root), product);
+    for &i in &nodes {
+        f.remove_inst(i);
+    }
+    true
+}
