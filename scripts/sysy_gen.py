@@ -410,8 +410,80 @@ class Gen:
             self.line(";" if self.chance(0.5) else "{}")
         elif r < 0.93 and nested:
             self.dead_loop()
+        elif self.chance(0.6):
+            self.optimiser_shapes()
         else:
             self.assignment()
+
+    def optimiser_shapes(self):
+        """Code that constant propagation and value numbering transform: a value constant
+        only through phis that a later branch tests, or a subexpression repeated with its
+        operands commuted, in the same block and in a block it dominates."""
+        if self.indent < 5 and self.chance(0.5):
+            self.constant_through_phis()
+        else:
+            self.repeated_subexpression()
+
+    def constant_through_phis(self):
+        k = self.fresh("k")
+        c = self.r.randint(-5, 9)
+        self.line(f"int {k} = {c};")
+        if self.loop_depth < 2 and self.chance(0.6):
+            # k stays c around the loop, but only if the arm that would change it never runs.
+            counter = self.fresh("i")
+            bound = self.r.randint(2, 5)
+            self.line(f"int {counter} = 0;")
+            self.declare(Var(counter, "int", [], assignable=False))
+            self.line(f"while ({counter} < {bound}) {{")
+            self.indent += 1
+            self.line(f"{counter} = {counter} + 1;")
+            self.line(f"if ({k} != {c}) {k} = {k} + {self.r.randint(1, 9)}; else {k} = {2 * c} - {k};")
+            self.loop_depth += 1
+            self.loop_counters.append((counter, bound))
+            self.multiplier *= bound
+            self.block(self.r.randint(1, 3))
+            self.multiplier //= bound
+            self.loop_counters.pop()
+            self.loop_depth -= 1
+            self.indent -= 1
+            self.line("}")
+        else:
+            same = self.pick([str(c), f"{c - 1} + 1", k, f"{k} * 1"])
+            self.line(f"if ({self.int_expr(2)}) {k} = {c}; else {k} = {same};")
+        self.declare(Var(k, "int", []))
+        self.line(f"if ({k} {self.pick(['==', '<=', '>='])} {c}) {{")
+        self.indent += 1
+        self.block(self.r.randint(1, 2))
+        self.indent -= 1
+        if self.chance(0.7):
+            self.line("} else {")
+            self.indent += 1
+            self.block(self.r.randint(1, 2))
+            self.indent -= 1
+        self.line("}")
+
+    def repeated_subexpression(self):
+        ints = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
+        targets = [v for v in self.visible() if v.ty == "int" and self.may_write(v)]
+        if len(ints) < 2 or not targets:
+            self.assignment()
+            return
+        a, b = self.pick(ints), self.pick(ints)
+        c = self.pick(ints + [self.int_literal()])
+        inner, outer = self.pick(["*", "+", "-"]), self.pick(["+", "-", "*"])
+        first = f"(({a} {inner} {b}) {outer} {c})"
+        pair = f"({b} {inner} {a})" if inner != "-" else f"({a} {inner} {b})"
+        second = f"({c} {outer} {pair})" if outer != "-" else f"({pair} {outer} {c})"
+        n = self.fresh("v")
+        self.line(f"int {n} = {first};")
+        self.declare(Var(n, "int", []))
+        target = self.pick(targets)
+        place = self.element(target) if target.is_array else target.name
+        self.line(f"{place} = {second} {self.pick(['+', '-', '*'])} {n};")
+        if self.indent < 5 and self.chance(0.5):
+            self.line(f"if ({self.int_expr(2)}) {{")
+            self.line(f"  {place} = {first} - {second};")
+            self.line("}")
 
     def return_expr(self):
         e = self.expr(self.func.ret, 2)
@@ -869,6 +941,8 @@ FEATURES = [
     ("line comment", r"^// "),
     ("block comment", r"/\* .* \*/"),
     ("CRLF line ends", r"\r\n"),
+    ("branch on a value constant through phis", r"^\s+if \(k\d+ (==|<=|>=) -?\d+\) \{"),
+    ("repeated subexpression, commuted", r"int v\d+ = \(\(\w+ [-+*] \w+\) [-+*] -?\w+\);"),
 ]
 
 

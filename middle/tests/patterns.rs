@@ -5,7 +5,7 @@ use middle::ir::pattern::*;
 use middle::ir::printer::print_module;
 use middle::ir::verifier::verify_module;
 use middle::ir::{
-    value_key, BinaryOp, CastOp, Function, Inst, IntPred, Module, Opcode, Type, Value,
+    load_key, value_key, BinaryOp, CastOp, Function, Inst, IntPred, Module, Opcode, Type, Value,
 };
 use middle::passes::PassManager;
 
@@ -415,7 +415,7 @@ fn number(v: Value) -> u32 {
 }
 
 #[test]
-fn value_keys_sort_commutative_operands_only() {
+fn value_keys_sort_commutative_operands_and_order_comparisons() {
     let m = parse_module(
         "\
 func @f(%a0: i32, %a1: i32, %a2: ptr, %a3: f32) -> i32 {
@@ -434,6 +434,12 @@ bb0:
   %11 = fadd %a3, 1.0
   %12 = fadd 1.0, %a3
   %13 = call i32 @getint()
+  %14 = icmp sgt %a1, %a0
+  %15 = fcmp olt %a3, 1.0
+  %16 = fcmp ogt 1.0, %a3
+  %17 = fcmp ult 1.0, %a3
+  %18 = load i32 %8
+  %19 = load f32 %8
   ret %13
 }
 ",
@@ -455,6 +461,17 @@ bb0:
     assert_eq!(keys[10], None, "a load depends on memory");
     assert_ne!(keys[11], keys[12], "fadd keeps its operand order");
     assert_eq!(keys[13], None, "a call");
+    assert_eq!(keys[5], keys[14], "b > a is a < b");
+    assert_eq!(keys[15], keys[16], "x olt 1.0 is 1.0 ogt x");
+    assert_ne!(keys[15], keys[17], "ordered and unordered");
+    let loads: Vec<_> = defs(f)
+        .into_iter()
+        .map(|i| load_key(f, i, number))
+        .collect();
+    assert_eq!(loads[0], None, "only loads have load keys");
+    assert!(loads[10].is_some());
+    assert_eq!(loads[10], loads[18], "loads of one address and type");
+    assert_ne!(loads[10], loads[19], "types");
     let renumbered = value_key(f, defs(f)[1], |v| match v {
         Value::Param(1) => 0,
         other => number(other),

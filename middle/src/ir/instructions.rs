@@ -134,6 +134,25 @@ named_enum!(
     }
 );
 
+impl FloatPred {
+    /// The predicate that gives the same result with the operands swapped, NaN operands
+    /// included (`a olt b` is `b ogt a`: both false when either is NaN).
+    pub fn swapped(self) -> FloatPred {
+        match self {
+            FloatPred::Oeq | FloatPred::One | FloatPred::Ord => self,
+            FloatPred::Ueq | FloatPred::Une | FloatPred::Uno => self,
+            FloatPred::Olt => FloatPred::Ogt,
+            FloatPred::Ogt => FloatPred::Olt,
+            FloatPred::Ole => FloatPred::Oge,
+            FloatPred::Oge => FloatPred::Ole,
+            FloatPred::Ult => FloatPred::Ugt,
+            FloatPred::Ugt => FloatPred::Ult,
+            FloatPred::Ule => FloatPred::Uge,
+            FloatPred::Uge => FloatPred::Ule,
+        }
+    }
+}
+
 named_enum!(
     /// Conversions: `zext` widens an i1 to an i32; `sitofp` and `fptosi` convert between
     /// i32 and f32 (`fptosi` truncates toward zero and saturates, NaN giving 0).

@@ -19,4 +19,4 @@ pub use instructions::{BinaryOp, Callee, CastOp, FloatPred, InstData, InstKind, 
 pub use module::{Global, Module};
 pub use opcode::{Opcode, OpcodeInfo, Sides, SpecialConst};
 pub use types::Type;
-pub use value_key::{value_key, Immediate, ValueKey};
+pub use value_key::{load_key, value_key, Immediate, ValueKey};

@@ -2,6 +2,10 @@
 //! and other redundancy elimination. A key holds what the instruction computes (opcode,
 //! immediates, result type) and its operands' numbers as the pass assigned them, never the
 //! instruction itself, so it stays valid while the pass rewrites operands.
+//!
+//! Keys are canonical where the operation allows: commutative operands are sorted, and a
+//! comparison whose operands are out of order swaps them and its predicate (`a < b` and
+//! `b > a` share a key).
 
 use super::entities::{Inst, Value};
 use super::function::Function;
@@ -24,7 +28,7 @@ pub struct ValueKey {
     pub immediate: Immediate,
     pub ty: Type,
     /// The operands' numbers; a unary operation's second is 0. Sorted for commutative
-    /// opcodes.
+    /// opcodes and for comparisons (whose predicate is then swapped to match).
     pub operands: [u32; 2],
 }
 
@@ -32,13 +36,24 @@ pub struct ValueKey {
 /// values the pass knows equal (constants included). `None` for instructions that cannot be
 /// merged with an equal-looking one: those the opcode table pins (memory accesses, calls,
 /// allocas, phis, terminators).
-pub fn value_key(f: &Function, inst: Inst, number: impl Fn(Value) -> u32) -> Option<ValueKey> {
-    let kind = f.kind(inst);
-    let opcode = kind.opcode();
-    if opcode.is_pinned() {
+pub fn value_key(f: &Function, inst: Inst, number: impl FnMut(Value) -> u32) -> Option<ValueKey> {
+    if f.kind(inst).opcode().is_pinned() {
         return None;
     }
-    let immediate = match *kind {
+    Some(key(f, inst, number))
+}
+
+/// The key of a load, with the address's number from `number`: two loads with equal keys
+/// read the same value only if memory did not change between them, which the caller must
+/// know. `None` for other instructions.
+pub fn load_key(f: &Function, inst: Inst, number: impl FnMut(Value) -> u32) -> Option<ValueKey> {
+    matches!(f.kind(inst), InstKind::Load { .. }).then(|| key(f, inst, number))
+}
+
+fn key(f: &Function, inst: Inst, mut number: impl FnMut(Value) -> u32) -> ValueKey {
+    let kind = f.kind(inst);
+    let opcode = kind.opcode();
+    let mut immediate = match *kind {
         InstKind::Icmp { pred, .. } => Immediate::IntPred(pred),
         InstKind::Fcmp { pred, .. } => Immediate::FloatPred(pred),
         InstKind::Gep { stride, .. } => Immediate::Stride(stride),
@@ -48,13 +63,26 @@ pub fn value_key(f: &Function, inst: Inst, number: impl Fn(Value) -> u32) -> Opt
     for (slot, &v) in operands.iter_mut().zip(kind.operands()) {
         *slot = number(v);
     }
-    if opcode.is_commutative() {
-        operands.sort_unstable();
+    if operands[0] > operands[1] {
+        let swappable = match &mut immediate {
+            Immediate::IntPred(p) => {
+                *p = p.swapped();
+                true
+            }
+            Immediate::FloatPred(p) => {
+                *p = p.swapped();
+                true
+            }
+            _ => opcode.is_commutative(),
+        };
+        if swappable {
+            operands.swap(0, 1);
+        }
     }
-    Some(ValueKey {
+    ValueKey {
         opcode,
         immediate,
         ty: f.inst(inst).ty,
         operands,
-    })
+    }
 }

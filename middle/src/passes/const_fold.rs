@@ -47,8 +47,14 @@ fn typed(ty: Type, bits: u32) -> Value {
 
 /// The value `i` can be replaced with, if any.
 pub fn simplify(f: &Function, i: Inst) -> Option<Value> {
-    let ty = f.inst(i).ty;
-    match *f.kind(i) {
+    simplify_kind(f.kind(i), f.inst(i).ty)
+}
+
+/// The value an instruction doing `kind` with result type `ty` can be replaced with, if
+/// any: for a pass that knows some operands to be constants the instruction does not show
+/// yet (sccp) and builds the kind with them in place.
+pub fn simplify_kind(kind: &InstKind, ty: Type) -> Option<Value> {
+    match *kind {
         InstKind::Binary { op, args: [a, b] } => {
             if let (Some(x), Some(y)) = (bits(a), bits(b)) {
                 return Some(typed(ty, semantics::binary(op, x, y)));

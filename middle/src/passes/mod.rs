@@ -12,6 +12,7 @@ pub mod const_fold;
 pub mod dce;
 pub mod dead_functions;
 pub mod gcm;
+pub mod gvn;
 pub mod instcombine;
 pub mod lcm;
 mod manager;
@@ -20,6 +21,7 @@ mod phi_edits;
 pub mod pipeline;
 mod positions;
 pub mod reassociate;
+pub mod sccp;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
 pub mod trivial_phis;
@@ -84,6 +86,18 @@ pub const REGISTRY: &[Pass] = &[
         name: "const-fold",
         description: "fold constants and algebraic identities",
         kind: PassKind::Function(const_fold::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "sccp",
+        description: "sparse conditional constant propagation",
+        kind: PassKind::Function(sccp::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "gvn",
+        description: "global value numbering over the dominator tree",
+        kind: PassKind::Function(gvn::run),
         needs_facts: false,
     },
     Pass {
@@ -157,6 +171,6 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,instcombine,trivial-phis,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm",
+        _ => "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm",
     }
 }

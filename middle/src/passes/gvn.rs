@@ -1,0 +1,157 @@
+//! Global value numbering over the dominator tree, the dominator-based scheme of Briggs,
+//! Cooper and Simpson ("Value Numbering", Software: Practice and Experience 27(6), 1997):
+//! a pre-order walk of the dominator tree keeps a scoped table from value keys
+//! (`ir::value_key`: opcode, immediates, type and the operands' value numbers, commutative
+//! operands and comparisons in canonical order) to the instruction that first computed
+//! each. An instruction whose key is in the table is replaced by that instruction, which
+//! dominates it; otherwise it enters the table. Leaving a block's subtree forgets what the
+//! block added, so siblings never see each other's values.
+//!
+//! An instruction's value number is that of its entity: a replaced instruction's uses go
+//! to its replacement at once, so operands always name the representative of their value.
+//! Constants, parameters, globals and `undef`s of one type get numbers above every
+//! instruction's, equal for equal values. Keys hold numbers, never instructions, so
+//! rewriting operands cannot change a key already in the table.
+//!
+//! What is numbered:
+//! - pure instructions (the opcode table pins none of them: no side effects, no memory
+//!   access): arithmetic, comparisons, conversions, geps;
+//! - loads, conservatively: a load equals an earlier load of the same address and type in
+//!   the same block with no store or call between them. Across blocks no memory is
+//!   assumed unchanged; a memory analysis is what would take this further;
+//! - phis: two phis of one block with the same incoming (value number, block) pairs are
+//!   equal, a phi's own value counting as equal to the other's (`phi [a, b0], [%self, b1]`
+//!   in both). Loop-carried congruences that need optimistic numbering are not found.
+//!
+//! Needs: the dominator tree. Preserves: behaviour and the CFG.
+
+use crate::analysis::Preserved;
+use crate::ir::{load_key, value_key, Block, Function, Inst, InstKind, Value, ValueKey};
+use crate::passes::FunctionContext;
+use std::collections::HashMap;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let Some(entry) = f.entry() else {
+        return Preserved::All;
+    };
+    let dom = cx.analyses.dom(f);
+    let mut gvn = Gvn {
+        first_other: f.inst_capacity() as u32,
+        others: HashMap::new(),
+        scoped: HashMap::new(),
+        undo: Vec::new(),
+        changed: false,
+    };
+    // Pre-order over the dominator tree: a block's entry, then its children's subtrees,
+    // then the exit that forgets what the block added to the table.
+    let mut stack = vec![Walk::Enter(entry)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Walk::Enter(b) => {
+                stack.push(Walk::Leave(gvn.undo.len()));
+                stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
+                gvn.number_block(f, b);
+            }
+            Walk::Leave(mark) => gvn.forget_since(mark),
+        }
+    }
+    Preserved::cfg_if(gvn.changed)
+}
+
+enum Walk {
+    Enter(Block),
+    /// Leaving a subtree: forget the keys that entered after the first this many.
+    Leave(usize),
+}
+
+/// A phi's incoming pairs as (value number, block), sorted by block; the phi's own value
+/// is `u32::MAX`.
+type PhiKey = Vec<(u32, Block)>;
+
+struct Gvn {
+    /// Numbers of values other than instructions start here.
+    first_other: u32,
+    others: HashMap<Value, u32>,
+    /// The keys of the instructions that dominate the current block, with the instruction
+    /// that computes each. Looked up, never iterated.
+    scoped: HashMap<ValueKey, Inst>,
+    /// The keys in `scoped`, in the order they entered, to forget on leaving a subtree.
+    /// A key in the table never enters again, so nothing is shadowed.
+    undo: Vec<ValueKey>,
+    changed: bool,
+}
+
+impl Gvn {
+    /// Numbers the values `kind` uses that are not instructions.
+    fn number_others(&mut self, kind: &InstKind) {
+        for &v in kind.operands() {
+            if v.as_inst().is_none() {
+                let next = self.first_other + self.others.len() as u32;
+                self.others.entry(v).or_insert(next);
+            }
+        }
+    }
+
+    /// The value number of `v`; a value other than an instruction must have been numbered.
+    fn number(&self, v: Value) -> u32 {
+        match v {
+            Value::Inst(i) => i.0,
+            other => self.others[&other],
+        }
+    }
+
+    fn number_block(&mut self, f: &mut Function, b: Block) {
+        let mut phis: HashMap<PhiKey, Inst> = HashMap::new();
+        let mut loads: HashMap<ValueKey, Inst> = HashMap::new();
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        for i in insts {
+            self.number_others(f.kind(i));
+            let leader = if let InstKind::Phi { args, blocks } = f.kind(i) {
+                let mut key: PhiKey = args
+                    .iter()
+                    .zip(blocks)
+                    .map(|(&v, &from)| {
+                        let n = if v == Value::Inst(i) {
+                            u32::MAX
+                        } else {
+                            self.number(v)
+                        };
+                        (n, from)
+                    })
+                    .collect();
+                key.sort_unstable_by_key(|&(_, from)| from);
+                *phis.entry(key).or_insert(i)
+            } else if let Some(key) = load_key(f, i, |v| self.number(v)) {
+                *loads.entry(key).or_insert(i)
+            } else if let Some(key) = value_key(f, i, |v| self.number(v)) {
+                self.find_or_insert(key, i)
+            } else {
+                if f.kind(i).opcode().writes_memory() {
+                    loads.clear();
+                }
+                i
+            };
+            if leader != i {
+                f.replace_all_uses(Value::Inst(i), Value::Inst(leader));
+                f.remove_inst(i);
+                self.changed = true;
+            }
+        }
+    }
+
+    /// The instruction in scope with this key, else `i`, which enters the table.
+    fn find_or_insert(&mut self, key: ValueKey, i: Inst) -> Inst {
+        if let Some(&leader) = self.scoped.get(&key) {
+            return leader;
+        }
+        self.scoped.insert(key, i);
+        self.undo.push(key);
+        i
+    }
+
+    fn forget_since(&mut self, mark: usize) {
+        for key in self.undo.drain(mark..) {
+            self.scoped.remove(&key);
+        }
+    }
+}
