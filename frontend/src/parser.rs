@@ -8,7 +8,7 @@ use crate::nesting;
 use crate::source::Span;
 use crate::syntax_error;
 use pest::iterators::{Pair, Pairs};
-use pest::Parser;
+use pest::{Parser, Token};
 use std::iter::Peekable;
 
 #[derive(pest_derive::Parser)]
@@ -34,15 +34,19 @@ pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
     }
 }
 
-/// The span of a pair, from its first to its last token. (pest's own span of a rule may run
-/// on over the whitespace after it.)
+/// The span of a pair, from its first to its last token: to the end of its last child's last
+/// child, and so on down. (pest's own span of a rule may run on over the whitespace after
+/// it.) Those ends are the pair's own end token and the ones right before it in pest's token
+/// stream, back to the first start token: the innermost of them is where the span ends.
 fn span(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
-    let end = pair
-        .clone()
-        .into_inner()
-        .last()
-        .map_or(s.end(), |last| span(&last).end as usize);
+    let mut end = s.end();
+    for token in pair.clone().tokens().rev().skip(1) {
+        match token {
+            Token::End { pos, .. } => end = pos.pos(),
+            Token::Start { .. } => break,
+        }
+    }
     Span::new(s.start(), end)
 }
 
