@@ -251,7 +251,7 @@ impl Builder {
     /// tighter than `min` (a precedence; 0 takes them all).
     fn binary(&mut self, items: &mut Peekable<Pairs<Rule>>, min: u8) -> Expr {
         let mut lhs = self.operand(items);
-        while let Some(op) = items.peek().and_then(|p| binary_op(p.as_rule())) {
+        while let Some(op) = items.peek().and_then(binary_op) {
             if op.precedence() <= min {
                 break;
             }
@@ -373,23 +373,25 @@ fn ident(pair: Pair<Rule>) -> Ident {
     }
 }
 
-/// The binary operator an operator pair stands for; `None` for any other pair.
-fn binary_op(rule: Rule) -> Option<BinaryOp> {
-    Some(match rule {
-        Rule::op_or => BinaryOp::Or,
-        Rule::op_and => BinaryOp::And,
-        Rule::op_eq => BinaryOp::Eq,
-        Rule::op_ne => BinaryOp::Ne,
-        Rule::op_lt => BinaryOp::Lt,
-        Rule::op_gt => BinaryOp::Gt,
-        Rule::op_le => BinaryOp::Le,
-        Rule::op_ge => BinaryOp::Ge,
-        Rule::op_add => BinaryOp::Add,
-        Rule::op_sub => BinaryOp::Sub,
-        Rule::op_mul => BinaryOp::Mul,
-        Rule::op_div => BinaryOp::Div,
-        Rule::op_rem => BinaryOp::Rem,
-        _ => return None,
+/// The binary operator a `binop` pair stands for; `None` for any other pair.
+fn binary_op(pair: &Pair<Rule>) -> Option<BinaryOp> {
+    if pair.as_rule() != Rule::binop {
+        return None;
+    }
+    Some(match pair.as_str() {
+        "||" => BinaryOp::Or,
+        "&&" => BinaryOp::And,
+        "==" => BinaryOp::Eq,
+        "!=" => BinaryOp::Ne,
+        "<" => BinaryOp::Lt,
+        ">" => BinaryOp::Gt,
+        "<=" => BinaryOp::Le,
+        ">=" => BinaryOp::Ge,
+        "+" => BinaryOp::Add,
+        "-" => BinaryOp::Sub,
+        "*" => BinaryOp::Mul,
+        "/" => BinaryOp::Div,
+        _ => BinaryOp::Rem,
     })
 }
 

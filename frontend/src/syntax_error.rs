@@ -144,19 +144,7 @@ fn expected_word(rule: Rule) -> Option<&'static str> {
         Rule::func_type | Rule::kw_void => "function definition",
         Rule::param | Rule::params => "parameter",
         Rule::kw_else => "'else'",
-        Rule::op_or
-        | Rule::op_and
-        | Rule::op_eq
-        | Rule::op_ne
-        | Rule::op_lt
-        | Rule::op_gt
-        | Rule::op_le
-        | Rule::op_ge
-        | Rule::op_add
-        | Rule::op_sub
-        | Rule::op_mul
-        | Rule::op_div
-        | Rule::op_rem => "operator",
+        Rule::binop => "operator",
         Rule::EOI => "end of file",
         _ => return None,
     })
