@@ -136,6 +136,19 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// How tightly the operator binds, C's order: `||` loosest, then `&&`, equality,
+    /// comparison, additive, multiplicative.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Or => 1,
+            BinaryOp::And => 2,
+            BinaryOp::Eq | BinaryOp::Ne => 3,
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => 4,
+            BinaryOp::Add | BinaryOp::Sub => 5,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 6,
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinaryOp::Add => "+",

@@ -16,11 +16,45 @@ pub const MAX_DEPTH: u32 = 200_000;
 /// parent, except that an operator chain `a + b + ...` flattened in one `expr` pair becomes
 /// that many nested nodes, so the children of an `expr` are as many levels below it as it has
 /// children; and a `number` counts as two levels, as its literal was once a pair of its own.
-///
-/// Two passes over the tokens, without recursion: the first counts the children of each
-/// `expr`; the second walks the tokens backwards, which meets each pair at its end in the
-/// order of the walk from the root, last child first.
+/// Passes over the tokens, without recursion.
 pub fn too_deep(pairs: &Pairs<Rule>) -> Option<Diagnostic> {
+    (height(pairs) > MAX_DEPTH).then(|| diagnostic(deepest_pair(pairs)))
+}
+
+/// How many levels the deepest pair of `pairs` lies below the top: one pass in which each pair
+/// at its end knows its children's heights.
+fn height(pairs: &Pairs<Rule>) -> u32 {
+    let mut height = 0;
+    // For each open pair, its children so far and the greatest height among them.
+    let mut open: Vec<(u32, u32)> = Vec::new();
+    for token in pairs.clone().tokens() {
+        match token {
+            Token::Start { .. } => open.push((0, 0)),
+            Token::End { rule, .. } => {
+                let (children, highest) = open.pop().unwrap_or_default();
+                let own = match rule {
+                    Rule::number => 1,
+                    _ if children == 0 => 0,
+                    Rule::expr => children + highest,
+                    _ => 1 + highest,
+                };
+                match open.last_mut() {
+                    Some((n, h)) => {
+                        *n += 1;
+                        *h = (*h).max(own);
+                    }
+                    None => height = height.max(own),
+                }
+            }
+        }
+    }
+    height
+}
+
+/// Where the pair starts that is deeper than `MAX_DEPTH` and met first walking from the root,
+/// last child first. Two passes: the first counts the children of each `expr`; the second
+/// walks the tokens backwards, which meets each pair at its end in the order of that walk.
+fn deepest_pair(pairs: &Pairs<Rule>) -> usize {
     // Children of each `expr`, in the order the exprs end.
     let mut expr_children = Vec::new();
     let mut open_children: Vec<u32> = Vec::new();
@@ -53,7 +87,7 @@ pub fn too_deep(pairs: &Pairs<Rule>) -> Option<Diagnostic> {
                     depth
                 };
                 if deepest > MAX_DEPTH {
-                    return Some(diagnostic(start_of_pair(&mut tokens)));
+                    return start_of_pair(&mut tokens);
                 }
                 let step = match rule {
                     Rule::expr => expr_children.pop().unwrap_or_default(),
@@ -66,7 +100,7 @@ pub fn too_deep(pairs: &Pairs<Rule>) -> Option<Diagnostic> {
             }
         }
     }
-    None
+    0
 }
 
 /// Where the pair starts whose end `tokens`, running backwards, has just passed.

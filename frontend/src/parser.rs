@@ -8,25 +8,12 @@ use crate::nesting;
 use crate::source::Span;
 use crate::syntax_error;
 use pest::iterators::{Pair, Pairs};
-use pest::pratt_parser::{Assoc, Op, PrattParser};
-use pest::Parser;
-use std::sync::LazyLock;
+use pest::{Parser, Token};
+use std::iter::Peekable;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar.pest"]
 pub struct SysYParser;
-
-static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
-    let left = |r| Op::infix(r, Assoc::Left);
-    PrattParser::new()
-        .op(left(Rule::op_or))
-        .op(left(Rule::op_and))
-        .op(left(Rule::op_eq) | left(Rule::op_ne))
-        .op(left(Rule::op_lt) | left(Rule::op_gt) | left(Rule::op_le) | left(Rule::op_ge))
-        .op(left(Rule::op_add) | left(Rule::op_sub))
-        .op(left(Rule::op_mul) | left(Rule::op_div) | left(Rule::op_rem))
-        .op(Op::prefix(Rule::op_pos) | Op::prefix(Rule::op_neg) | Op::prefix(Rule::op_not))
-});
 
 /// Parses a whole source text. A syntax error yields one diagnostic; malformed literals yield
 /// one diagnostic each.
@@ -47,15 +34,19 @@ pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
     }
 }
 
-/// The span of a pair, from its first to its last token. (pest's own span of a rule may run
-/// on over the whitespace after it.)
+/// The span of a pair, from its first to its last token: to the end of its last child's last
+/// child, and so on down. (pest's own span of a rule may run on over the whitespace after
+/// it.) Those ends are the pair's own end token and the ones right before it in pest's token
+/// stream, back to the first start token: the innermost of them is where the span ends.
 fn span(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
-    let end = pair
-        .clone()
-        .into_inner()
-        .last()
-        .map_or(s.end(), |last| span(&last).end as usize);
+    let mut end = s.end();
+    for token in pair.clone().tokens().rev().skip(1) {
+        match token {
+            Token::End { pos, .. } => end = pos.pos(),
+            Token::Start { .. } => break,
+        }
+    }
     Span::new(s.start(), end)
 }
 
@@ -249,42 +240,45 @@ impl Builder {
         }
     }
 
+    /// An `expr` pair: operands and operators in source order, grouped by precedence
+    /// climbing. A prefix operator applies to the operand right after it; binary operators
+    /// of equal precedence group to the left.
     fn expr(&mut self, pair: Pair<Rule>) -> Expr {
-        PRATT
-            .map_primary(|p| self.primary(p))
-            .map_prefix(|op, rhs| {
-                let op_kind = match op.as_rule() {
-                    Rule::op_pos => UnaryOp::Pos,
-                    Rule::op_neg => UnaryOp::Neg,
-                    _ => UnaryOp::Not,
-                };
-                Expr {
-                    span: span(&op).to(rhs.span),
-                    kind: ExprKind::Unary(op_kind, Box::new(rhs)),
-                }
-            })
-            .map_infix(|lhs, op, rhs| {
-                let op_kind = match op.as_rule() {
-                    Rule::op_or => BinaryOp::Or,
-                    Rule::op_and => BinaryOp::And,
-                    Rule::op_eq => BinaryOp::Eq,
-                    Rule::op_ne => BinaryOp::Ne,
-                    Rule::op_lt => BinaryOp::Lt,
-                    Rule::op_gt => BinaryOp::Gt,
-                    Rule::op_le => BinaryOp::Le,
-                    Rule::op_ge => BinaryOp::Ge,
-                    Rule::op_add => BinaryOp::Add,
-                    Rule::op_sub => BinaryOp::Sub,
-                    Rule::op_mul => BinaryOp::Mul,
-                    Rule::op_div => BinaryOp::Div,
-                    _ => BinaryOp::Rem,
-                };
-                Expr {
-                    span: lhs.span.to(rhs.span),
-                    kind: ExprKind::Binary(op_kind, Box::new(lhs), Box::new(rhs)),
-                }
-            })
-            .parse(pair.into_inner())
+        self.binary(&mut pair.into_inner().peekable(), 0)
+    }
+
+    /// The operand at the front of `items` with the binary operators after it that bind
+    /// tighter than `min` (a precedence; 0 takes them all).
+    fn binary(&mut self, items: &mut Peekable<Pairs<Rule>>, min: u8) -> Expr {
+        let mut lhs = self.operand(items);
+        while let Some(op) = items.peek().and_then(binary_op) {
+            if op.precedence() <= min {
+                break;
+            }
+            items.next();
+            let rhs = self.binary(items, op.precedence());
+            lhs = Expr {
+                span: lhs.span.to(rhs.span),
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            };
+        }
+        lhs
+    }
+
+    /// The primary at the front of `items` under the prefix operators in front of it.
+    fn operand(&mut self, items: &mut Peekable<Pairs<Rule>>) -> Expr {
+        let item = next(items);
+        let op = match item.as_rule() {
+            Rule::op_pos => UnaryOp::Pos,
+            Rule::op_neg => UnaryOp::Neg,
+            Rule::op_not => UnaryOp::Not,
+            _ => return self.primary(item),
+        };
+        let rhs = self.operand(items);
+        Expr {
+            span: span(&item).to(rhs.span),
+            kind: ExprKind::Unary(op, Box::new(rhs)),
+        }
     }
 
     fn primary(&mut self, pair: Pair<Rule>) -> Expr {
@@ -377,6 +371,28 @@ fn ident(pair: Pair<Rule>) -> Ident {
         name: pair.as_str().to_string(),
         span: span(&pair),
     }
+}
+
+/// The binary operator a `binop` pair stands for; `None` for any other pair.
+fn binary_op(pair: &Pair<Rule>) -> Option<BinaryOp> {
+    if pair.as_rule() != Rule::binop {
+        return None;
+    }
+    Some(match pair.as_str() {
+        "||" => BinaryOp::Or,
+        "&&" => BinaryOp::And,
+        "==" => BinaryOp::Eq,
+        "!=" => BinaryOp::Ne,
+        "<" => BinaryOp::Lt,
+        ">" => BinaryOp::Gt,
+        "<=" => BinaryOp::Le,
+        ">=" => BinaryOp::Ge,
+        "+" => BinaryOp::Add,
+        "-" => BinaryOp::Sub,
+        "*" => BinaryOp::Mul,
+        "/" => BinaryOp::Div,
+        _ => BinaryOp::Rem,
+    })
 }
 
 fn base_type(pair: Pair<Rule>) -> BaseType {

@@ -19,11 +19,10 @@ pub fn describe(text: &str, err: Error<Rule>) -> Diagnostic {
         let len = lexical.1.max(1);
         return Diagnostic::error(Span::new(pos, pos + len), lexical.0);
     }
-    let (positives, negatives) = match err.variant {
-        ErrorVariant::ParsingError {
-            positives,
-            negatives,
-        } => (positives, negatives),
+    // No rule is ever tried inside a negative lookahead outside an atomic rule, so there are
+    // never negative attempts to report.
+    let positives = match err.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
         ErrorVariant::CustomError { .. } => {
             return Diagnostic::error(at(pos), "program is nested too deeply to parse");
         }
@@ -61,10 +60,8 @@ pub fn describe(text: &str, err: Error<Rule>) -> Diagnostic {
     } else if expected.is_empty() {
         format!("unexpected {found}")
     } else {
-        let keyword_instead = negatives.contains(&Rule::keyword)
-            || (expected.contains(&"identifier") && is_keyword(rest));
         let mut m = format!("expected {}", join_words(&expected));
-        if keyword_instead {
+        if expected.contains(&"identifier") && is_keyword(rest) {
             m.push_str(&format!(", found keyword {found}"));
         }
         m
@@ -147,19 +144,7 @@ fn expected_word(rule: Rule) -> Option<&'static str> {
         Rule::func_type | Rule::kw_void => "function definition",
         Rule::param | Rule::params => "parameter",
         Rule::kw_else => "'else'",
-        Rule::op_or
-        | Rule::op_and
-        | Rule::op_eq
-        | Rule::op_ne
-        | Rule::op_lt
-        | Rule::op_gt
-        | Rule::op_le
-        | Rule::op_ge
-        | Rule::op_add
-        | Rule::op_sub
-        | Rule::op_mul
-        | Rule::op_div
-        | Rule::op_rem => "operator",
+        Rule::binop => "operator",
         Rule::EOI => "end of file",
         _ => return None,
     })
@@ -211,8 +196,11 @@ fn lexical_error(rest: &str) -> Option<(String, usize)> {
     None
 }
 
+/// Whether `rest` starts with a keyword: a word that starts as an identifier does, yet is not
+/// one.
 fn is_keyword(rest: &str) -> bool {
-    SysYParser::parse(Rule::keyword, rest).is_ok()
+    rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && SysYParser::parse(Rule::ident, rest).is_err()
 }
 
 /// Words for the token at the start of `rest`, e.g. `'int'` or `end of file`.
