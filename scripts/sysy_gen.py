@@ -237,7 +237,7 @@ class Gen:
             op = self.pick(["+", "-", "*"])
             return f"({self.int_expr(depth - 1)} {op} {self.int_expr(depth - 1)})"
         if r < 0.42:
-            c = self.pick([2, 3, 4, 7, 10, 16, -2, -3, -5, 1])
+            c = self.pick([2, 3, 4, 7, 10, 16, -2, -3, -5, 1, 8, 1024, -4, -64, 65536, 1073741824])
             op = self.pick(["/", "%"])
             return f"({self.int_expr(depth - 1)} {op} {c})"
         if r < 0.48:
@@ -268,10 +268,11 @@ class Gen:
     def combining_expr(self, depth):
         """Shapes that instruction combining and reassociation rewrite: chains of constant
         additions, the same terms summed over and over, terms scaled by one constant,
-        products of one value, terms that cancel, negated comparisons."""
+        products of one value, terms that cancel, negated comparisons, remainders by powers of
+        two tested against zero."""
         x = self.scalar_ref("int") or self.int_literal()
         y = self.scalar_ref("int") or self.int_literal()
-        kind = self.r.randrange(6)
+        kind = self.r.randrange(7)
         if kind == 0:
             steps = " ".join(f"{self.pick(['+', '-'])} {self.r.randint(1, 9)}" for _ in range(self.r.randint(2, 8)))
             return f"({self.int_expr(depth - 1)} {steps})"
@@ -284,6 +285,9 @@ class Gen:
             return "(" + " * ".join([x] * self.r.randint(3, 9)) + ")"
         if kind == 4:
             return f"(({x} + {y}) - ({x} - {self.int_expr(depth - 1)}) - {y})"
+        if kind == 5:
+            p = self.pick([2, 4, 8, 64, -2, -16, 1 << 30])
+            return f"(({self.int_expr(depth - 1)} % {p}) {self.pick(['==', '!='])} 0)"
         op = self.pick(["<", ">", "<=", ">=", "==", "!="])
         return f"(({x} {op} {y}) {self.pick(['==', '!='])} {self.pick([0, 1])})"
 
@@ -923,6 +927,7 @@ FEATURES = [
     ("implicit float to int conversion", r"int v\d+ = [\d.]+([eE][+-]?\d+)?;"),
     ("arithmetic + - * / %", r" / -?\d+\)"),
     ("remainder", r" % -?\d+\)"),
+    ("remainder by a power of two tested against zero", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) 0\)"),
     ("comparisons", r" (<=|>=|==|!=) "),
     ("unary - ! +", r"!\("),
     ("getint", r"getint\(\)"),

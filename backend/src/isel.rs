@@ -96,7 +96,7 @@ impl Selector<'_> {
             }
         }
         for i in f.all_insts() {
-            if self.is_fused_compare(i) || self.is_folded_gep(i) {
+            if self.is_fused_compare(i) || self.is_folded_gep(i) || self.is_folded_shift(i) {
                 self.skipped[i.index()] = true;
             }
         }
@@ -355,7 +355,7 @@ impl Selector<'_> {
                     op: AluOp::Add,
                     rd,
                     rn,
-                    src: Operand2::Lsl(ri, stride.trailing_zeros() as u8),
+                    src: Operand2::Shifted(ri, Shift::Lsl, stride.trailing_zeros() as u8),
                 });
             }
             _ => {
@@ -398,19 +398,51 @@ impl Selector<'_> {
         }
         match op {
             BinaryOp::Add | BinaryOp::Sub => {
-                let (alu, a, b) = match (op, a.is_constant() && !b.is_constant()) {
+                // The operand that can be the flexible second one goes right: a shift folded
+                // into this instruction, else a constant.
+                let swap = self.shift_of(a).is_some()
+                    || (a.is_constant() && !b.is_constant() && self.shift_of(b).is_none());
+                let (alu, a, b) = match (op, swap) {
                     (BinaryOp::Add, true) => (AluOp::Add, b, a),
                     (BinaryOp::Sub, true) => (AluOp::Rsb, b, a),
                     (BinaryOp::Add, false) => (AluOp::Add, a, b),
                     _ => (AluOp::Sub, a, b),
                 };
                 let rn = self.reg(a);
-                let src = self.op2(b);
+                let src = match self.shift_of(b) {
+                    Some((x, shift, amount)) => Operand2::Shifted(self.reg(x), shift, amount),
+                    None => self.op2(b),
+                };
                 self.emit(MInst::Alu {
                     op: alu,
                     rd,
                     rn,
                     src,
+                });
+            }
+            BinaryOp::And => {
+                let (a, b) = if a.is_constant() { (b, a) } else { (a, b) };
+                let rn = self.reg(a);
+                let (alu, src) = match b {
+                    Value::Int(c) if !is_operand2(c as u32) && is_operand2(!c as u32) => {
+                        (AluOp::Bic, Operand2::Imm(!c as u32))
+                    }
+                    _ => (AluOp::And, self.op2(b)),
+                };
+                self.emit(MInst::Alu {
+                    op: alu,
+                    rd,
+                    rn,
+                    src,
+                });
+            }
+            BinaryOp::LShr | BinaryOp::AShr => {
+                let (shift, amount) = shift_operand(op, b);
+                let rn = self.reg(a);
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd,
+                    src: Operand2::Shifted(rn, shift, amount),
                 });
             }
             BinaryOp::Mul => {
@@ -457,6 +489,53 @@ impl Selector<'_> {
                 float_conds(pred).to_vec()
             }
             _ => unreachable!("not a comparison"),
+        }
+    }
+
+    /// A right shift whose only user is an addition or subtraction, which takes it as its
+    /// shifted-register operand (`add rd, rn, rm, lsr #k`).
+    fn is_folded_shift(&self, i: Inst) -> bool {
+        let f = self.f;
+        let is_right_shift = |v: Value| {
+            v.as_inst().is_some_and(|i| {
+                matches!(
+                    f.kind(i),
+                    InstKind::Binary {
+                        op: BinaryOp::LShr | BinaryOp::AShr,
+                        ..
+                    }
+                )
+            })
+        };
+        let v = Value::Inst(i);
+        if !is_right_shift(v) {
+            return false;
+        }
+        // Of two shifted operands only one can fold: neither does.
+        match f.uses(v) {
+            [u] => match *f.kind(u.inst) {
+                InstKind::Binary {
+                    op: BinaryOp::Add | BinaryOp::Sub,
+                    args: [a, b],
+                } => !is_right_shift(if a == v { b } else { a }),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The source and shift of `v` when it is a shift folded into its user.
+    fn shift_of(&self, v: Value) -> Option<(Value, Shift, u8)> {
+        let i = v.as_inst().filter(|i| self.skipped[i.index()])?;
+        match *self.f.kind(i) {
+            InstKind::Binary {
+                op: op @ (BinaryOp::LShr | BinaryOp::AShr),
+                args: [x, amount],
+            } => {
+                let (shift, amount) = shift_operand(op, amount);
+                Some((x, shift, amount))
+            }
+            _ => None,
         }
     }
 
@@ -717,6 +796,19 @@ enum AddrPlan {
     Index(Value, Value, u8),
 }
 
+/// The machine shift of a right shift `op` by `amount` (a constant: the verifier says so).
+fn shift_operand(op: BinaryOp, amount: Value) -> (Shift, u8) {
+    let shift = if op == BinaryOp::LShr {
+        Shift::Lsr
+    } else {
+        Shift::Asr
+    };
+    match amount {
+        Value::Int(k @ 0..=31) => (shift, k as u8),
+        _ => unreachable!("the verifier keeps shift amounts constants in 0..=31"),
+    }
+}
+
 fn int_cond(p: IntPred) -> Cond {
     match p {
         IntPred::Eq => Cond::Eq,
@@ -752,3 +844,7 @@ fn float_conds(p: FloatPred) -> &'static [Cond] {
         FloatPred::Uno => &[Cond::Vs],
     }
 }
+
+#[cfg(test)]
+#[path = "isel_tests.rs"]
+mod tests;

@@ -40,6 +40,21 @@ pub fn srem(x: i32, y: i32) -> i32 {
     }
 }
 
+pub fn and(x: i32, y: i32) -> i32 {
+    x & y
+}
+
+/// Shifts right filling with zeros, by the low five bits of `y` (the IR only shifts by
+/// constants in 0..=31, which `lsr #n` encodes).
+pub fn lshr(x: i32, y: i32) -> i32 {
+    ((x as u32) >> (y & 31)) as i32
+}
+
+/// Shifts right filling with copies of the sign bit, by the low five bits of `y` (`asr #n`).
+pub fn ashr(x: i32, y: i32) -> i32 {
+    x >> (y & 31)
+}
+
 pub fn fadd(x: f32, y: f32) -> f32 {
     nan_result(x, y, x + y)
 }
@@ -106,6 +121,10 @@ mod tests {
         assert_eq!(sdiv(-7, 2), -3);
         assert_eq!(srem(-7, 2), -1);
         assert_eq!(srem(7, -2), 1);
+        assert_eq!(and(-8, 13), 8);
+        assert_eq!(lshr(-1, 28), 15);
+        assert_eq!(ashr(-16, 2), -4);
+        assert_eq!(ashr(i32::MIN, 31), -1);
     }
 
     #[test]

@@ -69,6 +69,8 @@ pub enum AluOp {
     Sub,
     Rsb,
     And,
+    /// `rd = rn & !src`.
+    Bic,
     Orr,
     Eor,
 }
@@ -80,6 +82,7 @@ impl AluOp {
             AluOp::Sub => "sub",
             AluOp::Rsb => "rsb",
             AluOp::And => "and",
+            AluOp::Bic => "bic",
             AluOp::Orr => "orr",
             AluOp::Eor => "eor",
         }
@@ -111,8 +114,28 @@ pub enum Operand2 {
     /// An immediate that `imm::is_operand2` accepts.
     Imm(u32),
     Reg(Reg),
-    /// A register shifted left by a constant.
-    Lsl(Reg, u8),
+    /// A register shifted by a constant in 0..=31.
+    Shifted(Reg, Shift, u8),
+}
+
+/// The shifts of a shifted-register operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shift {
+    Lsl,
+    /// Logical shift right (zeros in).
+    Lsr,
+    /// Arithmetic shift right (copies of the sign bit in).
+    Asr,
+}
+
+impl Shift {
+    pub fn name(self) -> &'static str {
+        match self {
+            Shift::Lsl => "lsl",
+            Shift::Lsr => "lsr",
+            Shift::Asr => "asr",
+        }
+    }
 }
 
 /// A stack location whose offset from sp is known only after frame layout.
@@ -297,7 +320,7 @@ macro_rules! visit_operands {
         macro_rules! op2 {
             ($o:expr) => {
                 match $o {
-                    Operand2::Reg(r) | Operand2::Lsl(r, _) => $g(r, Use),
+                    Operand2::Reg(r) | Operand2::Shifted(r, ..) => $g(r, Use),
                     Operand2::Imm(_) => {}
                 }
             };

@@ -25,8 +25,9 @@ impl fmt::Display for Operand2 {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             Operand2::Imm(v) => write!(f, "#{v}"),
-            Operand2::Reg(r) | Operand2::Lsl(r, 0) => r.fmt(f),
-            Operand2::Lsl(r, s) => write!(f, "{r}, lsl #{s}"),
+            // `lsr #0` and `asr #0` would encode shifts by 32.
+            Operand2::Reg(r) | Operand2::Shifted(r, _, 0) => r.fmt(f),
+            Operand2::Shifted(r, shift, s) => write!(f, "{r}, {} #{s}", shift.name()),
         }
     }
 }

@@ -34,13 +34,19 @@ macro_rules! named_enum {
 
 named_enum!(
     /// Two-operand arithmetic. Integer operations wrap; `sdiv` truncates toward zero and
-    /// `srem` takes the dividend's sign. Float operations round to single precision.
+    /// `srem` takes the dividend's sign; `and` is bitwise; `lshr` and `ashr` shift right by a
+    /// constant in 0..=31, filling with zeros or with the sign bit (the front end never
+    /// produces these three: they come from rewrites such as division by a power of two).
+    /// Float operations round to single precision.
     BinaryOp {
         Add = "add",
         Sub = "sub",
         Mul = "mul",
         SDiv = "sdiv",
         SRem = "srem",
+        And = "and",
+        LShr = "lshr",
+        AShr = "ashr",
         FAdd = "fadd",
         FSub = "fsub",
         FMul = "fmul",

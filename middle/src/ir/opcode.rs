@@ -9,7 +9,7 @@
 //! commutative bit for bit: an operation with two NaN operands returns the first, so
 //! `fadd NaN, -NaN` and `fadd -NaN, NaN` differ in sign. Swapping is exact when one operand
 //! is a constant other than NaN; a rule that canonicalises float operands must check that.
-//! No operation is idempotent (`x op x == x`): the IR has no and, or, min or max.
+//! `and` is the one idempotent operation (`x & x == x`).
 
 use super::entities::Value;
 use super::instructions::{BinaryOp, CastOp, InstKind};
@@ -24,6 +24,9 @@ pub enum Opcode {
     Mul,
     SDiv,
     SRem,
+    And,
+    LShr,
+    AShr,
     FAdd,
     FSub,
     FMul,
@@ -148,13 +151,17 @@ use Opcode::*;
 
 /// Indexed by `Opcode as usize` (checked at compile time below).
 #[rustfmt::skip]
-static TABLE: [OpcodeInfo; 24] = [
+static TABLE: [OpcodeInfo; 27] = [
     //  opcode   flags                      identity           absorbing     cost class
     row(Add,     COMMUTATIVE | ASSOCIATIVE, both(int(0)),      None,         Some(C::Alu)),
     row(Sub,     0,                         right(int(0)),     None,         Some(C::Alu)),
     row(Mul,     COMMUTATIVE | ASSOCIATIVE, both(int(1)),      both(int(0)), Some(C::Multiply)),
     row(SDiv,    0,                         right(int(1)),     None,         Some(C::Divide)),
     row(SRem,    0,                         None,              None,         Some(C::Divide)),
+    row(And,     COMMUTATIVE | ASSOCIATIVE | IDEMPOTENT,
+                                            both(int(-1)),     both(int(0)), Some(C::Alu)),
+    row(LShr,    0,                         right(int(0)),     None,         Some(C::Alu)),
+    row(AShr,    0,                         right(int(0)),     None,         Some(C::Alu)),
     // x + -0.0 is x for every x, -0.0 included (but -0.0 + +0.0 is +0.0).
     row(FAdd,    0,                         both(float(-0.0)), None,         Some(C::VfpArith)),
     row(FSub,    0,                         right(float(0.0)), None,         Some(C::VfpArith)),
@@ -195,9 +202,9 @@ const _: () = {
 
 impl Opcode {
     /// Every opcode, in table order.
-    pub const ALL: [Opcode; 24] = [
-        Add, Sub, Mul, SDiv, SRem, FAdd, FSub, FMul, FDiv, FNeg, Icmp, Fcmp, Zext, SiToFp, FpToSi,
-        Load, Store, Gep, Alloca, Call, Phi, Br, CondBr, Ret,
+    pub const ALL: [Opcode; 27] = [
+        Add, Sub, Mul, SDiv, SRem, And, LShr, AShr, FAdd, FSub, FMul, FDiv, FNeg, Icmp, Fcmp, Zext,
+        SiToFp, FpToSi, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr, Ret,
     ];
 
     /// This opcode's row of the table.
@@ -219,7 +226,7 @@ impl Opcode {
         self.has(ASSOCIATIVE)
     }
 
-    /// `x op x == x` for every `x` (no opcode of this IR).
+    /// `x op x == x` for every `x` (`and`).
     pub fn is_idempotent(self) -> bool {
         self.has(IDEMPOTENT)
     }
@@ -274,6 +281,9 @@ impl BinaryOp {
             BinaryOp::Mul => Mul,
             BinaryOp::SDiv => SDiv,
             BinaryOp::SRem => SRem,
+            BinaryOp::And => And,
+            BinaryOp::LShr => LShr,
+            BinaryOp::AShr => AShr,
             BinaryOp::FAdd => FAdd,
             BinaryOp::FSub => FSub,
             BinaryOp::FMul => FMul,

@@ -15,6 +15,9 @@ pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
         BinaryOp::Mul => int(arith::mul),
         BinaryOp::SDiv => int(arith::sdiv),
         BinaryOp::SRem => int(arith::srem),
+        BinaryOp::And => int(arith::and),
+        BinaryOp::LShr => int(arith::lshr),
+        BinaryOp::AShr => int(arith::ashr),
         BinaryOp::FAdd => float(arith::fadd),
         BinaryOp::FSub => float(arith::fsub),
         BinaryOp::FMul => float(arith::fmul),
@@ -84,6 +87,9 @@ mod tests {
             (BinaryOp::Mul, 14),
             (BinaryOp::SDiv, 3),
             (BinaryOp::SRem, 1),
+            (BinaryOp::And, 2),
+            (BinaryOp::LShr, 1),
+            (BinaryOp::AShr, 1),
         ];
         for (op, r) in expect {
             assert_eq!(binary(op, seven, two), r, "{op:?}");

@@ -6,7 +6,7 @@
 
 use super::entities::{Block, Inst, Value};
 use super::function::Function;
-use super::instructions::{Callee, InstKind};
+use super::instructions::{BinaryOp, Callee, InstKind};
 use super::module::Module;
 use super::printer::{print_inst, Names};
 use super::types::Type;
@@ -211,6 +211,13 @@ impl Verifier<'_> {
                 let t = op.ty();
                 if !(ty(a) == t && ty(b) == t && data.ty == t) {
                     expect(false, self, &format!("{} works on {t}", op.name()));
+                }
+                if matches!(op, BinaryOp::LShr | BinaryOp::AShr) {
+                    expect(
+                        matches!(b, Value::Int(0..=31)),
+                        self,
+                        &format!("{} shifts by a constant in 0..=31", op.name()),
+                    );
                 }
             }
             InstKind::FNeg { args: [a] } => {

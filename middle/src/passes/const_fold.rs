@@ -76,9 +76,13 @@ pub fn simplify_kind(kind: &InstKind, ty: Type) -> Option<Value> {
 }
 
 /// Identities that hold for every value of the non-constant operand: the opcode table's
-/// identity and absorbing constants, `x - x == 0`, and `x % 1 == x % -1 == 0`.
+/// identity and absorbing constants, `x op x == x` for idempotent operations, `x - x == 0`,
+/// and `x % 1 == x % -1 == 0`.
 fn identity(op: BinaryOp, a: Value, b: Value) -> Option<Value> {
     let opcode = op.opcode();
+    if opcode.is_idempotent() && a == b {
+        return Some(a);
+    }
     if let Some(x) = opcode.identity().and_then(|e| e.other_operand(a, b)) {
         return Some(x);
     }

@@ -11,7 +11,8 @@
 //! Integer rules are exact in wrapping 32-bit arithmetic. Float rules are exact in IEEE
 //! single precision, NaN payloads included: `x * 2.0` is `x + x`, a division by a power of
 //! two whose reciprocal is a normal float is the multiplication by that reciprocal, and
-//! `-(-x)` is `x`. Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
+//! `-(-x)` is `x`. Signed division and remainder by a power of two become shifts and masks
+//! (`power_of_two_division`). Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
 //! `reassociate`'s.
 //!
 //! Needs: nothing. Preserves: behaviour and the CFG.
@@ -112,6 +113,7 @@ pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
         let before = f.prev_inst(i);
         let replacement = simplify(f, i)
             .or_else(|| negation(f, i))
+            .or_else(|| power_of_two_division(f, i))
             .or_else(|| RULES.iter().find_map(|rule| rule.apply(f, i)));
         if let Some(v) = replacement {
             work.push_created(f, i, before);
@@ -220,6 +222,74 @@ fn negation(f: &mut Function, i: Inst) -> Option<Value> {
         _ => return None,
     };
     Some(Value::Inst(f.insert_inst_before(i, kind, Type::I1)))
+}
+
+/// Signed division and remainder by `d = ±2^k` without `sdiv`.
+///
+/// A remainder whose every user compares it with zero only needs the low bits:
+/// `x % d == 0` exactly when `x & (|d| - 1) == 0` (also for `d = INT_MIN`). Otherwise, for
+/// `1 <= k <= 30`: shifting right rounds toward minus infinity and division toward zero, so a
+/// negative dividend first gets `2^k - 1` added, the low `k` bits of its sign mask:
+/// `bias = lshr (ashr x, 31), 32 - k` (for `k = 1` simply `lshr x, 31`), `t = x + bias`,
+/// `x / 2^k = ashr t, k` and `x % 2^k = x - (t & -2^k)`; `x / -2^k` is `0 - x / 2^k`, and
+/// `x % -2^k` is `x % 2^k` (the remainder takes the dividend's sign).
+fn power_of_two_division(f: &mut Function, i: Inst) -> Option<Value> {
+    let InstKind::Binary {
+        op: op @ (BinaryOp::SDiv | BinaryOp::SRem),
+        args: [x, Value::Int(d)],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    let magnitude = d.unsigned_abs();
+    if !magnitude.is_power_of_two() || magnitude == 1 {
+        return None;
+    }
+    let low_bits = Value::Int((magnitude - 1) as i32);
+    if op == BinaryOp::SRem && only_compared_with_zero(f, i) {
+        return Some(binary_before(f, i, BinaryOp::And, x, low_bits));
+    }
+    let k = magnitude.trailing_zeros() as i32;
+    if k > 30 {
+        return None;
+    }
+    let bias = if k == 1 {
+        binary_before(f, i, BinaryOp::LShr, x, Value::Int(31))
+    } else {
+        let sign = binary_before(f, i, BinaryOp::AShr, x, Value::Int(31));
+        binary_before(f, i, BinaryOp::LShr, sign, Value::Int(32 - k))
+    };
+    let t = binary_before(f, i, BinaryOp::Add, x, bias);
+    Some(match op {
+        BinaryOp::SDiv => {
+            let q = binary_before(f, i, BinaryOp::AShr, t, Value::Int(k));
+            if d < 0 {
+                binary_before(f, i, BinaryOp::Sub, Value::Int(0), q)
+            } else {
+                q
+            }
+        }
+        _ => {
+            let multiple = binary_before(f, i, BinaryOp::And, t, Value::Int(-(1 << k)));
+            binary_before(f, i, BinaryOp::Sub, x, multiple)
+        }
+    })
+}
+
+/// Whether every user of `i` is an equality comparison of it with zero.
+fn only_compared_with_zero(f: &Function, i: Inst) -> bool {
+    f.uses(Value::Inst(i))
+        .iter()
+        .all(|u| match *f.kind(u.inst) {
+            InstKind::Icmp { pred, args: [a, b] } => {
+                is_equality(pred) && (a == Value::Int(0) || b == Value::Int(0))
+            }
+            _ => false,
+        })
+}
+
+fn binary_before(f: &mut Function, i: Inst, op: BinaryOp, a: Value, b: Value) -> Value {
+    Value::Inst(f.insert_inst_before(i, InstKind::Binary { op, args: [a, b] }, Type::I32))
 }
 
 /// The float predicate that holds exactly when `p` does not, NaN operands included.

@@ -1,0 +1,90 @@
+//! Selection of the bit operations that division by powers of two produces: right shifts as
+//! `mov` with a shifted operand, a shift used once by an add or sub folded into it as its
+//! flexible second operand, and `and` with a mask that only its complement encodes as `bic`.
+
+use super::select;
+use middle::ir::parser::parse_module;
+
+/// The machine IR of the first function of an IR module, one trimmed line per instruction.
+fn selected(ir: &str) -> Vec<String> {
+    let m = parse_module(ir).expect("the test IR parses");
+    let mf = select(&m, &m.functions[0]);
+    mf.to_string()
+        .lines()
+        .filter(|l| l.starts_with('\t'))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn a_shift_used_once_by_an_add_folds_into_it() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = ashr %a0, 31
+  %1 = lshr %0, 29
+  %2 = add %a0, %1
+  %3 = ashr %2, 3
+  ret %3
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"mov %v1, %v0, asr #31"), "{body:#?}");
+    assert!(body.contains(&"add %v3, %v0, %v1, lsr #29"), "{body:#?}");
+    assert!(body.contains(&"mov %v4, %v3, asr #3"), "{body:#?}");
+    assert!(!body.iter().any(|l| l.contains("%v2")), "{body:#?}");
+}
+
+#[test]
+fn a_shift_on_the_left_of_a_sub_becomes_a_reverse_subtract() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = lshr %a0, 31
+  %1 = sub %0, %a1
+  ret %1
+}
+",
+    );
+    assert!(
+        lines.iter().any(|l| l == "rsb %v3, %v1, %v0, lsr #31"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn two_shifted_operands_do_not_fold_and_shared_shifts_stay() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = lshr %a0, 1
+  %1 = ashr %a0, 2
+  %2 = add %0, %1
+  %3 = ashr %a0, 3
+  %4 = add %3, %3
+  ret %4
+}
+",
+    );
+    let shifts = lines.iter().filter(|l| l.starts_with("mov ")).count();
+    assert_eq!(shifts, 3, "{lines:#?}");
+}
+
+#[test]
+fn masks_use_and_or_bic_whichever_encodes() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = and %a0, -8
+  %1 = and 255, %0
+  ret %1
+}
+",
+    );
+    assert!(lines.iter().any(|l| l == "bic %v1, %v0, #7"), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l == "and %v2, %v1, #255"),
+        "{lines:#?}"
+    );
+}
