@@ -408,6 +408,20 @@ impl Selector<'_> {
                     (BinaryOp::Add, false) => (AluOp::Add, a, b),
                     _ => (AluOp::Sub, a, b),
                 };
+                // `x + -1` is `sub x, #1`: a constant whose negation encodes where it does not.
+                let (alu, b) = match (alu, b) {
+                    (AluOp::Add | AluOp::Sub, Value::Int(c))
+                        if !is_operand2(c as u32) && is_operand2(c.wrapping_neg() as u32) =>
+                    {
+                        let flipped = if alu == AluOp::Add {
+                            AluOp::Sub
+                        } else {
+                            AluOp::Add
+                        };
+                        (flipped, Value::Int(c.wrapping_neg()))
+                    }
+                    _ => (alu, b),
+                };
                 let rn = self.reg(a);
                 let src = match self.shift_of(b) {
                     Some((x, shift, amount)) => Operand2::Shifted(self.reg(x), shift, amount),

@@ -1,6 +1,7 @@
 //! Selection of the bit operations that division by powers of two produces: right shifts as
 //! `mov` with a shifted operand, a shift used once by an add or sub folded into it as its
-//! flexible second operand, and `and` with a mask that only its complement encodes as `bic`.
+//! flexible second operand, `and` with a mask that only its complement encodes as `bic`, and
+//! an addition of a constant that only its negation encodes as a subtraction.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -87,4 +88,24 @@ bb0:
         lines.iter().any(|l| l == "and %v2, %v1, #255"),
         "{lines:#?}"
     );
+}
+
+#[test]
+fn adding_a_negative_constant_subtracts_its_magnitude() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = add %a0, -1
+  %1 = sub %0, -256
+  %2 = add %1, -257
+  ret %2
+}
+",
+    );
+    assert!(lines.iter().any(|l| l == "sub %v1, %v0, #1"), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l == "add %v2, %v1, #256"),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("#-")), "{lines:#?}");
 }
