@@ -13,6 +13,7 @@ pub mod dce;
 pub mod dead_functions;
 pub mod gcm;
 pub mod gvn;
+pub mod inline;
 pub mod instcombine;
 pub mod lcm;
 mod manager;
@@ -152,6 +153,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "dead-functions",
         description: "remove functions that main cannot reach",
         kind: PassKind::Module(dead_functions::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "inline",
+        description: "inline small functions and functions called once, bottom-up",
+        kind: PassKind::Module(inline::run),
         needs_facts: false,
     },
     Pass {
