@@ -178,6 +178,10 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm",
+        _ => concat!(
+            "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "inline,dead-functions,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm"
+        ),
     }
 }
