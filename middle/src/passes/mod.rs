@@ -13,6 +13,7 @@ pub mod dce;
 pub mod dead_functions;
 pub mod gcm;
 pub mod gvn;
+pub mod inline;
 pub mod instcombine;
 pub mod lcm;
 mod manager;
@@ -155,6 +156,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "inline",
+        description: "inline small functions and functions called once, bottom-up",
+        kind: PassKind::Module(inline::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "split-critical-edges",
         description: "give every critical edge a block of its own",
         kind: PassKind::Function(split_critical_edges::run),
@@ -171,6 +178,10 @@ pub fn pipeline(level: u8) -> &'static str {
     match level {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
-        _ => "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm",
+        _ => concat!(
+            "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "inline,dead-functions,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm"
+        ),
     }
 }

@@ -1,0 +1,260 @@
+//! Inlining: replaces calls of small functions, and of functions called from one place
+//! only, by a copy of the callee's body.
+//!
+//! Functions are visited bottom-up over the call graph's strongly connected components, so
+//! a callee has had its own calls inlined before its size is measured and before it is
+//! copied into its callers. A call is never inlined when its callee is `main`, lies in the
+//! caller's own component or is recursive (no unrolling of recursion). A call is inlined
+//! when the callee's size (`cost_model::function_size`) is at most `SMALL_CALLEE`, or when
+//! it is the callee's only call site in the module, as long as the caller stays within
+//! `MAX_CALLER_SIZE` and the module within `2 * original + MODULE_SLACK`.
+//!
+//! The call's block is split after the call: the rest of it moves to a continuation block
+//! (phis in its successors now name the continuation). The callee's blocks are copied
+//! after the call's block, parameters replaced by the arguments; its `alloca`s go to the
+//! caller's entry block, so stack slots stay static. Each `ret` becomes a branch to the
+//! continuation, which merges several returned values with a phi.
+//!
+//! Needs: nothing (builds the call graph through the module facts). Preserves: behaviour;
+//! the functions keep their numbering, but every changed function's analyses are dropped.
+
+use crate::analysis::Preserved;
+use crate::cost_model::function_size;
+use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
+use crate::passes::ModuleAnalyses;
+
+/// Callees of at most this many machine instructions are inlined at every call site. A
+/// call costs about 10 instructions' worth (the `bl`, saving and restoring the link
+/// register, argument moves, caller-saved registers spilled around it) and hides the
+/// arguments' values from the callee; a body of 40 instructions grows each caller by
+/// little more than that while letting constants and loop invariants flow in.
+const SMALL_CALLEE: u32 = 40;
+
+/// A caller is not grown past this many machine instructions, so that the register
+/// allocator and the quadratic parts of other passes keep their compile time.
+const MAX_CALLER_SIZE: u32 = 4000;
+
+/// The module may grow to twice its size plus this much, so that small modules can still
+/// inline freely while large ones stay bounded.
+const MODULE_SLACK: u32 = 2000;
+
+pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
+    let facts = am.facts(m);
+    let graph = &facts.call_graph;
+    let main = m.find_function("main");
+    let mut sizes: Vec<u32> = m.functions.iter().map(function_size).collect();
+    let mut sites = vec![0u32; m.functions.len()];
+    for f in &m.functions {
+        for (_, g) in calls(f) {
+            sites[g.index()] += 1;
+        }
+    }
+    let original: u32 = sizes.iter().sum();
+    let limit = original.saturating_mul(2).saturating_add(MODULE_SLACK);
+    let mut total = original;
+    let mut changed = false;
+    for (scc_index, scc) in graph.sccs().iter().enumerate() {
+        for &caller in scc {
+            for (call, g) in calls(m.function(caller)) {
+                let growth = sizes[g.index()];
+                let wanted = Some(g) != main
+                    && graph.scc_of(g) != scc_index
+                    && !graph.is_recursive(g)
+                    && (growth <= SMALL_CALLEE || sites[g.index()] == 1);
+                if !wanted
+                    || sizes[caller.index()] + growth > MAX_CALLER_SIZE
+                    || total + growth > limit
+                {
+                    continue;
+                }
+                let (f, callee) = pair(&mut m.functions, caller, g);
+                inline_call(f, call, callee);
+                for (_, h) in calls(callee) {
+                    sites[h.index()] += 1;
+                }
+                sites[g.index()] -= 1;
+                sizes[caller.index()] += growth;
+                total += growth;
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        Preserved::Nothing
+    } else {
+        Preserved::All
+    }
+}
+
+/// The calls of `f` to functions of the module, with their callees, in layout order.
+fn calls(f: &Function) -> Vec<(Inst, FuncId)> {
+    f.all_insts()
+        .filter_map(|i| match f.kind(i) {
+            InstKind::Call {
+                callee: Callee::Function(g),
+                ..
+            } => Some((i, *g)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The caller mutably and the callee shared; they are different functions.
+fn pair(functions: &mut [Function], caller: FuncId, callee: FuncId) -> (&mut Function, &Function) {
+    let (a, b) = (caller.index(), callee.index());
+    if a < b {
+        let (low, high) = functions.split_at_mut(b);
+        (&mut low[a], &high[0])
+    } else {
+        let (low, high) = functions.split_at_mut(a);
+        (&mut high[0], &low[b])
+    }
+}
+
+/// Replaces `call` in `f` by a copy of `callee`'s body.
+fn inline_call(f: &mut Function, call: Inst, callee: &Function) {
+    let (block, args) = match (f.inst_block(call), f.kind(call)) {
+        (Some(b), InstKind::Call { args, .. }) => (b, args.clone()),
+        _ => unreachable!("inlining a call that is no longer in the function"),
+    };
+    let ty = f.inst(call).ty;
+    let entry = f
+        .entry()
+        .expect("a function with a call has an entry block");
+    let cont = split_after(f, call, block);
+
+    // The callee's blocks, copied in its layout order right after the call's block.
+    let mut block_map: Vec<Option<Block>> = vec![None; callee.block_capacity()];
+    let mut last = block;
+    for b in callee.blocks() {
+        let copy = f.create_block();
+        f.insert_block_after(copy, last);
+        block_map[b.index()] = Some(copy);
+        last = copy;
+    }
+    f.insert_block_after(cont, last);
+    let map_block =
+        |b: Block| block_map[b.index()].expect("a target of the callee is a block of it");
+
+    // First pass: every instruction copied, operands defined later in the layout left as
+    // `undef` for the second pass.
+    let alloca_anchor = f
+        .block_insts(entry)
+        .find(|&i| !matches!(f.kind(i), InstKind::Alloca { .. }))
+        .expect("the entry block holds a terminator or the call");
+    let mut inst_map: Vec<Option<Inst>> = vec![None; callee.inst_capacity()];
+    let mut copies: Vec<(Inst, Inst)> = Vec::new();
+    let mut returns: Vec<(Value, Block)> = Vec::new();
+    for b in callee.blocks() {
+        let copy_block = map_block(b);
+        for i in callee.block_insts(b) {
+            let data = callee.inst(i);
+            let mut kind = data.kind.clone();
+            match &mut kind {
+                InstKind::Alloca { .. } => {
+                    inst_map[i.index()] = Some(f.insert_inst_before(alloca_anchor, kind, data.ty));
+                    continue;
+                }
+                InstKind::Ret { args } => {
+                    if let Some(v) = args {
+                        returns.push((*v, copy_block));
+                    }
+                    f.append_inst(copy_block, InstKind::Br { targets: [cont] }, Type::Void);
+                    continue;
+                }
+                InstKind::Phi { blocks, .. } => {
+                    for target in blocks.iter_mut() {
+                        *target = map_block(*target);
+                    }
+                }
+                _ => {
+                    for target in kind.targets_mut() {
+                        *target = map_block(*target);
+                    }
+                }
+            }
+            for v in kind.operands_mut() {
+                *v = map_value(*v, &args, &inst_map, callee);
+            }
+            let copy = f.append_inst(copy_block, kind, data.ty);
+            inst_map[i.index()] = Some(copy);
+            copies.push((i, copy));
+        }
+    }
+    // Second pass: the operands that were not copied yet when their user was.
+    for (i, copy) in copies {
+        for (index, &v) in callee.kind(i).operands().iter().enumerate() {
+            if let Value::Inst(_) = v {
+                f.set_operand(copy, index, map_value(v, &args, &inst_map, callee));
+            }
+        }
+    }
+
+    let result = match returns.as_slice() {
+        [] => Value::Undef(ty),
+        [(v, _)] => map_value(*v, &args, &inst_map, callee),
+        _ => {
+            let (values, blocks) = returns
+                .iter()
+                .map(|&(v, b)| (map_value(v, &args, &inst_map, callee), b))
+                .unzip();
+            let phi = InstKind::Phi {
+                args: values,
+                blocks,
+            };
+            Value::Inst(f.prepend_inst(cont, phi, ty))
+        }
+    };
+    if ty != Type::Void {
+        f.replace_all_uses(Value::Inst(call), result);
+    }
+    f.remove_inst(call);
+    let callee_entry = callee.entry().expect("a callee has an entry block");
+    f.append_inst(
+        block,
+        InstKind::Br {
+            targets: [map_block(callee_entry)],
+        },
+        Type::Void,
+    );
+}
+
+/// The caller's value for the callee's `v`: an argument for a parameter, the copy of an
+/// instruction (`undef` while it has none), constants and globals as they are.
+fn map_value(v: Value, args: &[Value], inst_map: &[Option<Inst>], callee: &Function) -> Value {
+    match v {
+        Value::Param(p) => args[p as usize],
+        Value::Inst(i) => match inst_map[i.index()] {
+            Some(copy) => Value::Inst(copy),
+            None => Value::Undef(callee.value_type(v)),
+        },
+        _ => v,
+    }
+}
+
+/// Moves the instructions after `call` in `block` to a new block, not yet in the layout,
+/// and renames `block` to the new block in the phis of its former successors. Returns the
+/// new block.
+fn split_after(f: &mut Function, call: Inst, block: Block) -> Block {
+    let cont = f.create_block();
+    while let Some(i) = f.next_inst(call) {
+        f.move_inst_to_end(i, cont);
+    }
+    let mut successors = f.successors(cont).to_vec();
+    successors.sort_unstable();
+    successors.dedup();
+    for s in successors {
+        let phis: Vec<Inst> = f
+            .block_insts(s)
+            .take_while(|&i| f.kind(i).is_phi())
+            .collect();
+        for phi in phis {
+            for from in f.kind_mut_targets(phi) {
+                if *from == block {
+                    *from = cont;
+                }
+            }
+        }
+    }
+    cont
+}
