@@ -16,6 +16,7 @@ pub mod gvn;
 pub mod inline;
 pub mod instcombine;
 pub mod lcm;
+pub mod loop_deletion;
 mod manager;
 pub mod mem2reg;
 mod phi_edits;
@@ -144,6 +145,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "loop-deletion",
+        description: "delete loops without effects whose results nothing uses",
+        kind: PassKind::Function(loop_deletion::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "simplify-cfg",
         description: "fold constant branches, delete unreachable blocks, merge blocks",
         kind: PassKind::Function(simplify_cfg::run),
@@ -181,7 +188,7 @@ pub fn pipeline(level: u8) -> &'static str {
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
             "inline,dead-functions,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,adce,simplify-cfg,gcm"
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }
 }

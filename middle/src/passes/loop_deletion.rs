@@ -1,0 +1,130 @@
+//! Loop deletion: a loop that writes no memory, does no input or output and computes nothing
+//! used after it is replaced by a jump from its preheader to its exit.
+//!
+//! `adce` cannot remove such a loop when its exit block has phis: a live phi makes each of
+//! its incoming blocks live, and those lie in the loop, so the loop's branches stay live even
+//! though every value the phis take from the loop was computed before it (an inner loop
+//! counting up to a bound nobody reads, left by inlining a function whose result is unused).
+//!
+//! A loop goes when it has a preheader and a single exit block, no instruction in it is a
+//! store or a call that writes memory or does I/O (by the module's function summaries), no
+//! value defined in it is used outside it, and each phi of the exit block takes one value
+//! from all of the loop's exiting blocks. The exit's phis then take that value from the
+//! preheader instead. Removing a loop that might not end rests on the judge, as in `adce`:
+//! only a run that ends has an output to compare. Loops are visited innermost first; a loop
+//! around a deleted one waits for the next run (the loop forest is not rebuilt in between).
+//!
+//! Needs: the loop forest and the module's function summaries. Preserves: behaviour.
+
+use super::phi_edits::{Edit, PhiEdits};
+use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
+use crate::ir::{Block, Callee, Function, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let loops = cx.analyses.loops(f);
+    let facts = cx.facts();
+    // Loops that contain a deleted loop: their blocks are no longer all there.
+    let mut stale = vec![false; loops.loops.len()];
+    let mut changed = false;
+    for k in (0..loops.loops.len()).rev() {
+        if stale[k] {
+            continue;
+        }
+        let Some((preheader, exit)) = deletable(f, &loops, k, facts) else {
+            continue;
+        };
+        delete(f, &loops, k, preheader, exit);
+        changed = true;
+        let mut parent = loops.loops[k].parent;
+        while let Some(p) = parent {
+            stale[p] = true;
+            parent = loops.loops[p].parent;
+        }
+    }
+    if changed {
+        Preserved::Nothing
+    } else {
+        Preserved::All
+    }
+}
+
+/// The preheader and the exit of loop `k` when it can go.
+fn deletable(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+    facts: &ModuleFacts,
+) -> Option<(Block, Block)> {
+    let l = &loops.loops[k];
+    let preheader = l.preheader?;
+    let &[exit] = l.exits.as_slice() else {
+        return None;
+    };
+    for &b in loops.blocks_of(k) {
+        for i in f.block_insts(b) {
+            let effect = match f.kind(i) {
+                InstKind::Store { .. } => true,
+                InstKind::Call { callee, .. } => match callee {
+                    Callee::Function(g) => !facts.summary(*g).is_read_only(),
+                    _ => true,
+                },
+                _ => false,
+            };
+            let used_outside = f
+                .uses(Value::Inst(i))
+                .iter()
+                .any(|u| f.inst_block(u.inst).is_none_or(|ub| !loops.contains(k, ub)));
+            if effect || used_outside {
+                return None;
+            }
+        }
+    }
+    let one_value_from_the_loop =
+        f.block_insts(exit)
+            .take_while(|&i| f.kind(i).is_phi())
+            .all(|phi| match f.kind(phi) {
+                InstKind::Phi { args, blocks } => {
+                    let mut from_loop = args
+                        .iter()
+                        .zip(blocks)
+                        .filter(|(_, b)| loops.contains(k, **b))
+                        .map(|(v, _)| *v);
+                    let first = from_loop.next();
+                    from_loop.all(|v| Some(v) == first)
+                }
+                _ => unreachable!("only phis are taken"),
+            });
+    one_value_from_the_loop.then_some((preheader, exit))
+}
+
+/// Sends the preheader of loop `k` straight to `exit` and removes the loop's blocks.
+fn delete(f: &mut Function, loops: &LoopInfo, k: usize, preheader: Block, exit: Block) {
+    let l = &loops.loops[k];
+    let mut edits = PhiEdits::new(f.block_capacity());
+    for (n, &b) in l.exiting.iter().enumerate() {
+        let edit = if n == 0 {
+            Edit::Rename(b, preheader)
+        } else {
+            Edit::Remove(b)
+        };
+        edits.queue(f, exit, edit);
+    }
+    edits.flush_all(f);
+    let jump = f
+        .terminator(preheader)
+        .expect("a preheader ends in a jump to the header");
+    f.replace_kind(jump, InstKind::Br { targets: [exit] }, Type::Void);
+    let body = loops.blocks_of(k).to_vec();
+    for &b in &body {
+        for i in f.block_insts(b).collect::<Vec<_>>() {
+            let ty = f.inst(i).ty;
+            if ty != Type::Void {
+                f.replace_all_uses(Value::Inst(i), Value::Undef(ty));
+            }
+        }
+    }
+    for b in body {
+        f.remove_block(b);
+    }
+}
