@@ -622,14 +622,19 @@ class Gen:
         self.line("}")
 
     def dead_loop(self):
-        """A block whose loop computes a value nothing reads (dead code elimination removes
-        the loop whole)."""
+        """A block whose loop computes a value nothing reads (dead code elimination or loop
+        deletion removes the loop whole), sometimes with a second exit."""
         acc, k = self.fresh("dead"), self.fresh("k")
         self.line("{")
         self.indent += 1
         self.line(f"int {acc} = {self.int_literal()};")
         self.line(f"int {k} = 0;")
-        self.line(f"while ({k} < {self.r.randint(2, 50)}) {{")
+        bound = f"{k} < {self.r.randint(2, 50)}"
+        other = self.scalar_ref("int") if self.chance(0.5) else None
+        if other:
+            # Two ways out of the loop (two exiting blocks), neither computing what follows.
+            bound = f"{bound} && {k} < {other}"
+        self.line(f"while ({bound}) {{")
         self.indent += 1
         self.line(f"{acc} = {acc} * 3 + {k};")
         self.line(f"{k} = {k} + 1;")
@@ -943,6 +948,7 @@ FEATURES = [
     ("product of one value", r"\((\w+) \* \1 \* \1"),
     ("negated comparison", r"\) (==|!=) [01]\)"),
     ("dead loop", r"^\s+int dead\d+ ="),
+    ("dead loop with two exits", r"while \(k\d+ < \d+ && k\d+ < "),
     ("bounded recursion", r"f\d+\(depth - 1"),
     ("void function", r"^void f\d+\("),
     ("float function", r"^float f\d+\("),
