@@ -17,6 +17,7 @@
 //! Needs: the loop forest and the module's function summaries. Preserves: behaviour.
 
 use super::phi_edits::{Edit, PhiEdits};
+use super::simplify_cfg::remove_blocks;
 use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, Callee, Function, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -115,16 +116,5 @@ fn delete(f: &mut Function, loops: &LoopInfo, k: usize, preheader: Block, exit: 
         .terminator(preheader)
         .expect("a preheader ends in a jump to the header");
     f.replace_kind(jump, InstKind::Br { targets: [exit] }, Type::Void);
-    let body = loops.blocks_of(k).to_vec();
-    for &b in &body {
-        for i in f.block_insts(b).collect::<Vec<_>>() {
-            let ty = f.inst(i).ty;
-            if ty != Type::Void {
-                f.replace_all_uses(Value::Inst(i), Value::Undef(ty));
-            }
-        }
-    }
-    for b in body {
-        f.remove_block(b);
-    }
+    remove_blocks(f, loops.blocks_of(k));
 }

@@ -90,8 +90,15 @@ pub(crate) fn remove_unreachable(f: &mut Function, cfg: &Cfg) -> bool {
         }
     }
     edits.flush_all(f);
-    // Values of dead blocks may be used only by other dead code.
-    for &b in &dead {
+    remove_blocks(f, &dead);
+    true
+}
+
+/// Removes `blocks`, which no block outside them reaches any more and whose edges out have
+/// been taken from the phis they led to. Their values may still be used by each other, and
+/// by nothing else: those uses become `undef` first.
+pub(crate) fn remove_blocks(f: &mut Function, blocks: &[Block]) {
+    for &b in blocks {
         for i in f.block_insts(b).collect::<Vec<_>>() {
             let ty = f.inst(i).ty;
             if ty != Type::Void {
@@ -99,10 +106,9 @@ pub(crate) fn remove_unreachable(f: &mut Function, cfg: &Cfg) -> bool {
             }
         }
     }
-    for b in dead {
+    for &b in blocks {
         f.remove_block(b);
     }
-    true
 }
 
 /// Block positions with some property, smallest first: a min-heap whose entries for
