@@ -455,16 +455,7 @@ class Gen:
             same = self.pick([str(c), f"{c - 1} + 1", k, f"{k} * 1"])
             self.line(f"if ({self.int_expr(2)}) {k} = {c}; else {k} = {same};")
         self.declare(Var(k, "int", []))
-        self.line(f"if ({k} {self.pick(['==', '<=', '>='])} {c}) {{")
-        self.indent += 1
-        self.block(self.r.randint(1, 2))
-        self.indent -= 1
-        if self.chance(0.7):
-            self.line("} else {")
-            self.indent += 1
-            self.block(self.r.randint(1, 2))
-            self.indent -= 1
-        self.line("}")
+        self.if_else(f"{k} {self.pick(['==', '<=', '>='])} {c}", 2, 0.7)
 
     def repeated_subexpression(self):
         ints = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
@@ -589,14 +580,19 @@ class Gen:
             self.assignment()
 
     def if_stmt(self):
-        self.line(f"if ({self.int_expr(3) if self.chance(0.8) else self.float_expr(2)}) {{")
+        self.if_else(self.int_expr(3) if self.chance(0.8) else self.float_expr(2), 3, 0.5)
+
+    def if_else(self, cond, most, else_chance):
+        """`if (cond)` with a block of 1 to `most` statements, and with chance `else_chance`
+        an `else` with another."""
+        self.line(f"if ({cond}) {{")
         self.indent += 1
-        self.block(self.r.randint(1, 3))
+        self.block(self.r.randint(1, most))
         self.indent -= 1
-        if self.chance(0.5):
+        if self.chance(else_chance):
             self.line("} else {")
             self.indent += 1
-            self.block(self.r.randint(1, 3))
+            self.block(self.r.randint(1, most))
             self.indent -= 1
         self.line("}")
 
