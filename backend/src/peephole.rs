@@ -6,10 +6,10 @@
 //! Needs: physical registers only. Preserves: behaviour.
 
 use crate::mir::*;
-use std::collections::{HashMap, HashSet};
+use middle::fast_hash::{FastHashMap, FastHashSet};
 
 pub fn run(mf: &mut MFunction) {
-    let address_taken: HashSet<Slot> = mf
+    let address_taken: FastHashSet<Slot> = mf
         .blocks
         .iter()
         .flat_map(|b| &b.insts)
@@ -20,7 +20,7 @@ pub fn run(mf: &mut MFunction) {
         .collect();
     for block in &mut mf.blocks {
         // (slot, offset) -> the register holding its value.
-        let mut holds: HashMap<(Slot, i32), Reg> = HashMap::new();
+        let mut holds: FastHashMap<(Slot, i32), Reg> = FastHashMap::default();
         let mut out = Vec::with_capacity(block.insts.len());
         for inst in std::mem::take(&mut block.insts) {
             let slot_access = inst.slot_access();

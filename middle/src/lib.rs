@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod bitset;
 pub mod cost_model;
+pub mod fast_hash;
 pub mod interp;
 pub mod ir;
 pub mod lower;

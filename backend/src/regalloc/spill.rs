@@ -6,7 +6,7 @@
 //! before each use, each into a fresh short-lived register that is never spilled again.
 
 use crate::mir::*;
-use std::collections::{HashMap, HashSet};
+use middle::fast_hash::{FastHashMap, FastHashSet};
 
 fn is_rematerializable(inst: &MInst) -> bool {
     matches!(
@@ -51,9 +51,9 @@ fn new_temporary(mf: &mut MFunction, class: RegClass, unspillable: &mut Vec<bool
 /// recomputed; the temporaries this creates are marked in `unspillable` (by vreg index).
 pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>) {
     let order: Vec<Reg> = spilled.iter().map(|&v| Reg::Virt(v)).collect();
-    let spilled: HashSet<Reg> = order.iter().copied().collect();
+    let spilled: FastHashSet<Reg> = order.iter().copied().collect();
     // The defining instructions of each spilled register, in order.
-    let mut defs: HashMap<Reg, Vec<MInst>> = HashMap::new();
+    let mut defs: FastHashMap<Reg, Vec<MInst>> = FastHashMap::default();
     for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
         inst.for_each_reg(|r, role| {
             if role != Role::Use && spilled.contains(&r) {
@@ -64,7 +64,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
             }
         });
     }
-    let remat: HashSet<Reg> = order
+    let remat: FastHashSet<Reg> = order
         .iter()
         .copied()
         .filter(|r| {
@@ -73,7 +73,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
         })
         .collect();
     // Slots are numbered in the order of `spilled`, never in hash order.
-    let slots: HashMap<Reg, u32> = order
+    let slots: FastHashMap<Reg, u32> = order
         .iter()
         .filter(|r| !remat.contains(r))
         .map(|&r| (r, mf.new_object(4)))

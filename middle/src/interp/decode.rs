@@ -3,12 +3,12 @@
 //! registers), branches are indices into an edge table whose entries carry the phi copies
 //! of that edge.
 
+use crate::fast_hash::FastHashMap;
 use crate::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
     Value,
 };
 use frontend::runtime::RuntimeFn;
-use std::collections::HashMap;
 
 pub type Reg = u32;
 
@@ -155,21 +155,21 @@ pub fn decode(m: &Module) -> DecodedModule {
 struct FnDecoder<'a> {
     f: &'a Function,
     global_addrs: &'a [u32],
-    regs: HashMap<Value, Reg>,
+    regs: FastHashMap<Value, Reg>,
     next_reg: Reg,
     consts: Vec<(Reg, u32)>,
     code: Vec<Op>,
     edges: Vec<Edge>,
     copies: Vec<(Reg, Reg)>,
     call_args: Vec<(Reg, bool)>,
-    block_pc: HashMap<Block, u32>,
+    block_pc: FastHashMap<Block, u32>,
     /// Edges whose target pc is filled in once every block has been placed.
     pending_edges: Vec<(u32, Block)>,
 }
 
 impl<'a> FnDecoder<'a> {
     fn new(f: &'a Function, global_addrs: &'a [u32]) -> Self {
-        let mut regs = HashMap::new();
+        let mut regs = FastHashMap::default();
         for p in 0..f.params.len() as u32 {
             regs.insert(Value::Param(p), p);
         }
@@ -183,7 +183,7 @@ impl<'a> FnDecoder<'a> {
             edges: Vec::new(),
             copies: Vec::new(),
             call_args: Vec::new(),
-            block_pc: HashMap::new(),
+            block_pc: FastHashMap::default(),
             pending_edges: Vec::new(),
         }
     }

@@ -209,6 +209,23 @@ impl Pattern {
         }
     }
 
+    /// How many nodes the pattern's tree has.
+    fn nodes(&self) -> usize {
+        1 + match self {
+            Pattern::Bind(_, sub) | Pattern::OneUse(sub) | Pattern::FNeg(sub) => sub.nodes(),
+            Pattern::Cast(_, sub) => sub.nodes(),
+            Pattern::Binary { args, .. } | Pattern::Icmp { args, .. } => {
+                args[0].nodes() + args[1].nodes()
+            }
+            Pattern::Any
+            | Pattern::Int(_)
+            | Pattern::Float(_)
+            | Pattern::IntConst(_)
+            | Pattern::FloatConst(_)
+            | Pattern::Fold(..) => 0,
+        }
+    }
+
     /// Also match with the operands swapped when the matched operation is commutative.
     pub fn commute(self) -> Pattern {
         match self {
@@ -343,18 +360,56 @@ pub fn matches(f: &Function, v: Value, p: &Pattern) -> Option<Bindings> {
             return None;
         }
     }
-    solve(f, vec![(v, p)], Bindings::default())
+    let mut goals = Goals::default();
+    goals.push(v, p);
+    solve(f, goals, Bindings::default())
+}
+
+/// At most how many goals a match has pending: as many as its pattern has nodes.
+const MAX_GOALS: usize = 16;
+
+/// The goals of a match still to meet, a stack of fixed size: matching runs on every
+/// instruction a pass visits, and a stack on the heap made allocation most of its cost.
+#[derive(Clone, Copy)]
+struct Goals<'p> {
+    items: [(Value, &'p Pattern); MAX_GOALS],
+    len: usize,
+}
+
+impl Default for Goals<'_> {
+    fn default() -> Self {
+        Goals {
+            items: [(Value::Int(0), &Pattern::Any); MAX_GOALS],
+            len: 0,
+        }
+    }
+}
+
+impl<'p> Goals<'p> {
+    fn push(&mut self, v: Value, p: &'p Pattern) {
+        assert!(
+            self.len < MAX_GOALS,
+            "a pattern of more than {MAX_GOALS} nodes"
+        );
+        self.items[self.len] = (v, p);
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<(Value, &'p Pattern)> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.items[self.len])
+    }
 }
 
 /// Matches every (value, pattern) goal, the last first; a commutable operation tries the
 /// written order with all remaining goals before the swapped one.
-fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Option<Bindings> {
+fn solve(f: &Function, mut goals: Goals, mut b: Bindings) -> Option<Bindings> {
     while let Some((v, p)) = goals.pop() {
         let kind = v.as_inst().map(|i| f.kind(i));
         let ok = match (p, kind) {
             (Pattern::Any, _) => true,
             (Pattern::Bind(var, sub), _) => {
-                goals.push((v, sub));
+                goals.push(v, sub);
                 b.bind(*var, Bound::Value(v))
             }
             (Pattern::Int(c), _) => v == Value::Int(*c),
@@ -366,7 +421,7 @@ fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Op
                 matches!(v, Value::Float(_)) && b.bind(*var, Bound::Value(v))
             }
             (Pattern::OneUse(sub), _) => {
-                goals.push((v, sub));
+                goals.push(v, sub);
                 f.uses(v).len() == 1
             }
             (
@@ -380,19 +435,22 @@ fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Op
                     return None;
                 }
                 if *commute && actual.is_commutative() {
-                    let mut written = goals.clone();
-                    written.extend([(y, &args[1]), (x, &args[0])]);
+                    let mut written = goals;
+                    written.push(y, &args[1]);
+                    written.push(x, &args[0]);
                     if let Some(found) = solve(f, written, b) {
                         return Some(found);
                     }
-                    goals.extend([(x, &args[1]), (y, &args[0])]);
+                    goals.push(x, &args[1]);
+                    goals.push(y, &args[0]);
                 } else {
-                    goals.extend([(y, &args[1]), (x, &args[0])]);
+                    goals.push(y, &args[1]);
+                    goals.push(x, &args[0]);
                 }
                 true
             }
             (Pattern::FNeg(sub), Some(&InstKind::FNeg { args: [x] })) => {
-                goals.push((x, sub));
+                goals.push(x, sub);
                 true
             }
             (
@@ -402,7 +460,8 @@ fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Op
                     args: [x, y],
                 }),
             ) => {
-                goals.extend([(y, &args[1]), (x, &args[0])]);
+                goals.push(y, &args[1]);
+                goals.push(x, &args[0]);
                 b.bind_sel(*pred, actual)
             }
             (
@@ -412,7 +471,7 @@ fn solve(f: &Function, mut goals: Vec<(Value, &Pattern)>, mut b: Bindings) -> Op
                     args: [x],
                 }),
             ) => {
-                goals.push((x, sub));
+                goals.push(x, sub);
                 *op == actual
             }
             (Pattern::Fold(..), _) => panic!("fold() only appears in a rule's result"),
@@ -439,6 +498,10 @@ pub struct Rule {
 
 impl Rule {
     pub fn new(name: &'static str, pattern: Pattern, result: Pattern) -> Rule {
+        assert!(
+            pattern.nodes() <= MAX_GOALS,
+            "rule {name}: a pattern of more than {MAX_GOALS} nodes"
+        );
         Rule {
             name,
             pattern,
@@ -513,4 +576,33 @@ pub fn build(f: &mut Function, before: Inst, result: &Pattern, b: &Bindings) -> 
         other => panic!("{other:?} cannot be built: a result names values with var()"),
     };
     Value::Inst(f.insert_inst_before(before, kind, ty))
+}
+
+/// Rules filed by the opcode at the root of their patterns, so that an instruction is tried
+/// against only the rules that can match it.
+pub struct RuleTable {
+    rules: Vec<Rule>,
+    /// For each opcode, the rules whose root is that opcode or not fixed, in table order.
+    by_root: Vec<Vec<usize>>,
+}
+
+impl RuleTable {
+    pub fn new(rules: Vec<Rule>) -> RuleTable {
+        let by_root = Opcode::ALL
+            .iter()
+            .map(|&op| {
+                (0..rules.len())
+                    .filter(|&r| rules[r].pattern.root_opcode().is_none_or(|root| root == op))
+                    .collect()
+            })
+            .collect();
+        RuleTable { rules, by_root }
+    }
+
+    /// The result of the first rule in the table that matches `inst`, built right before
+    /// `inst`; replacing `inst`'s uses is the caller's choice.
+    pub fn apply(&self, f: &mut Function, inst: Inst) -> Option<Value> {
+        let filed = &self.by_root[f.kind(inst).opcode() as usize];
+        filed.iter().find_map(|&r| self.rules[r].apply(f, inst))
+    }
 }

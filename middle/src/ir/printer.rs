@@ -18,7 +18,7 @@ use super::function::Function;
 use super::instructions::{Callee, InstKind};
 use super::module::{Global, Module};
 use super::types::Type;
-use std::collections::HashMap;
+use crate::fast_hash::FastHashMap;
 use std::fmt::Write;
 
 pub fn print_module(m: &Module) -> String {
@@ -87,14 +87,14 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
 
 /// Names for values and blocks in one function, numbered in layout order.
 pub struct Names {
-    insts: HashMap<Inst, u32>,
-    blocks: HashMap<Block, u32>,
+    insts: FastHashMap<Inst, u32>,
+    blocks: FastHashMap<Block, u32>,
 }
 
 impl Names {
     pub fn new(f: &Function) -> Names {
-        let mut insts = HashMap::new();
-        let mut blocks = HashMap::new();
+        let mut insts = FastHashMap::default();
+        let mut blocks = FastHashMap::default();
         for (n, b) in f.blocks().enumerate() {
             blocks.insert(b, n as u32);
         }

@@ -26,9 +26,9 @@
 //! Needs: the dominator tree. Preserves: behaviour and the CFG.
 
 use crate::analysis::Preserved;
+use crate::fast_hash::FastHashMap;
 use crate::ir::{load_key, value_key, Block, Function, Inst, InstKind, Value, ValueKey};
 use crate::passes::FunctionContext;
-use std::collections::HashMap;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let Some(entry) = f.entry() else {
@@ -37,8 +37,8 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let dom = cx.analyses.dom(f);
     let mut gvn = Gvn {
         first_other: f.inst_capacity() as u32,
-        others: HashMap::new(),
-        scoped: HashMap::new(),
+        others: FastHashMap::default(),
+        scoped: FastHashMap::default(),
         undo: Vec::new(),
         changed: false,
     };
@@ -71,10 +71,10 @@ type PhiKey = Vec<(u32, Block)>;
 struct Gvn {
     /// Numbers of values other than instructions start here.
     first_other: u32,
-    others: HashMap<Value, u32>,
+    others: FastHashMap<Value, u32>,
     /// The keys of the instructions that dominate the current block, with the instruction
     /// that computes each. Looked up, never iterated.
-    scoped: HashMap<ValueKey, Inst>,
+    scoped: FastHashMap<ValueKey, Inst>,
     /// The keys in `scoped`, in the order they entered, to forget on leaving a subtree.
     /// A key in the table never enters again, so nothing is shadowed.
     undo: Vec<ValueKey>,
@@ -101,8 +101,8 @@ impl Gvn {
     }
 
     fn number_block(&mut self, f: &mut Function, b: Block) {
-        let mut phis: HashMap<PhiKey, Inst> = HashMap::new();
-        let mut loads: HashMap<ValueKey, Inst> = HashMap::new();
+        let mut phis: FastHashMap<PhiKey, Inst> = FastHashMap::default();
+        let mut loads: FastHashMap<ValueKey, Inst> = FastHashMap::default();
         let insts: Vec<Inst> = f.block_insts(b).collect();
         for i in insts {
             self.number_others(f.kind(i));

@@ -25,8 +25,8 @@ use crate::passes::FunctionContext;
 use std::sync::LazyLock;
 
 /// The rewrite rules, each a pattern and the value it equals.
-static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    vec![
+static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
+    RuleTable::new(vec![
         Rule::new(
             "(x+c1)+c2",
             add(add(var(X), int_const(C1)), int_const(C2)),
@@ -90,7 +90,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         Rule::new("x*2.0", fmul(var(X), float(2.0)), fadd(var(X), var(X))),
         Rule::new("-(-x)", fneg(fneg(var(X))), var(X)),
-    ]
+    ])
 });
 
 fn is_equality(p: IntPred) -> bool {
@@ -114,7 +114,7 @@ pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
         let replacement = simplify(f, i)
             .or_else(|| negation(f, i))
             .or_else(|| power_of_two_division(f, i))
-            .or_else(|| RULES.iter().find_map(|rule| rule.apply(f, i)));
+            .or_else(|| RULES.apply(f, i));
         if let Some(v) = replacement {
             work.push_created(f, i, before);
             work.push_users(f, i);

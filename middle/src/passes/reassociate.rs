@@ -22,9 +22,9 @@
 
 use crate::analysis::{LoopInfo, Preserved};
 use crate::cost_model::inst_cost;
+use crate::fast_hash::FastIndexMap;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
-use indexmap::IndexMap;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
@@ -80,7 +80,7 @@ fn is_interior(f: &Function, i: Inst) -> bool {
 /// A tree as a linear combination.
 struct Combination {
     /// Each leaf's coefficient, leaves in left-to-right order.
-    terms: IndexMap<Value, i32>,
+    terms: FastIndexMap<Value, i32>,
     constant: i32,
     /// The tree's instructions, root first, each before its operands.
     nodes: Vec<Inst>,
@@ -89,7 +89,7 @@ struct Combination {
 fn collect(f: &Function, root: Inst) -> Combination {
     let block = f.inst_block(root);
     let mut c = Combination {
-        terms: IndexMap::new(),
+        terms: FastIndexMap::default(),
         constant: 0,
         nodes: Vec::new(),
     };
@@ -142,7 +142,7 @@ impl Plan {
     fn new(c: &Combination, rank: impl Fn(Value) -> u32) -> Plan {
         let mut leaves: Vec<(Value, i32)> = c.terms.iter().map(|(&v, &k)| (v, k)).collect();
         leaves.sort_by_key(|&(v, _)| rank(v));
-        let mut groups: IndexMap<i32, Vec<Value>> = IndexMap::new();
+        let mut groups: FastIndexMap<i32, Vec<Value>> = FastIndexMap::default();
         for (v, k) in leaves {
             groups.entry(k).or_default().push(v);
         }
@@ -289,7 +289,7 @@ fn squaring_cost(e: u32) -> u32 {
 /// multiplications; returns whether it did.
 fn multiply_by_squaring(f: &mut Function, root: Inst) -> bool {
     let block = f.inst_block(root);
-    let mut powers: IndexMap<Value, u32> = IndexMap::new();
+    let mut powers: FastIndexMap<Value, u32> = FastIndexMap::default();
     let mut nodes = Vec::new();
     let mut stack = vec![Value::Inst(root)];
     while let Some(v) = stack.pop() {
