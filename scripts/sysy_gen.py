@@ -117,6 +117,7 @@ class Gen:
         self.multiplier = 1         # iterations of the enclosing loops
         self.in_base_case = False   # generating a recursive function's base case
         self.nesting = 0            # expressions being generated around the current one
+        self.tree_recursions = []   # (name, arity, largest argument) of tree recursions
 
     # ---- plumbing -----------------------------------------------------------------------
 
@@ -815,12 +816,53 @@ class Gen:
             prev = Func(name, "int", params, pure=True, recursive=False, cost=cost)
             self.funcs.append(prev)
 
+    def tree_recursion(self):
+        """A pure function of small int arguments whose recursion revisits them (Fibonacci,
+        binomial coefficients, a self-call in a loop), for memoisation. main calls it with
+        arguments small enough that its unmemoised call tree stays below 50,000 calls."""
+        name = self.fresh("memo")
+        kind = self.r.randrange(3)
+        c = self.r.randint(1, 9)
+        if kind == 0:
+            self.line(f"int {name}(int n) {{")
+            self.line(f"  if (n < 2) return n + {c};")
+            self.line(f"  return ({name}(n - 1) * {c} + {name}(n - 2)) % 1000;")
+            arity = 1
+        elif kind == 1:
+            self.line(f"int {name}(int n, int k) {{")
+            self.line(f"  if (k <= 0 || k >= n) return {c} + k;")
+            self.line(f"  return ({name}(n - 1, k - 1) + {name}(n - 1, k)) % 10007;")
+            arity = 2
+        else:
+            self.line(f"int {name}(int n) {{")
+            self.line(f"  if (n <= 0) return {c};")
+            self.line("  int s = 0, i = 1;")
+            self.line(f"  while (i <= n) {{ s = (s + {name}(n - i) * i) % 997; i = i + 1; }}")
+            self.line("  return s;")
+            arity = 1
+        self.line("}")
+        largest = [17, 17, 12][kind]
+        self.tree_recursions.append((name, arity, largest))
+
+    def tree_recursion_calls(self):
+        ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
+        for name, arity, largest in self.tree_recursions:
+            args = []
+            for _ in range(arity):
+                if ints and self.chance(0.5):
+                    args.append(f"{self.pick(ints).name} % 5 + {largest - 4}")
+                else:
+                    args.append(str(self.r.randint(-2, largest)))
+            self.line(f"putint({name}({', '.join(args)}));")
+            self.line("putch(10);")
+
     def main(self):
         self.line("int main() {")
         self.indent += 1
         self.func = Func("main", "int", [], False, False)
         self.push()
         self.read_input()
+        self.tree_recursion_calls()
         if self.chance(0.5):
             self.line("starttime();")
         self.stmt_budget = self.r.randint(10, 25)
@@ -912,6 +954,8 @@ class Gen:
         self.global_decls()
         if self.chance(0.6):
             self.call_chain()
+        for _ in range(self.r.choice([0, 0, 1, 2])):
+            self.tree_recursion()
         for _ in range(self.r.randint(2, 6)):
             self.function()
         self.main()
@@ -986,6 +1030,7 @@ FEATURES = [
     ("block comment", r"/\* .* \*/"),
     ("CRLF line ends", r"\r\n"),
     ("branch on a value constant through phis", r"^\s+if \(k\d+ (==|<=|>=) -?\d+\) \{"),
+    ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),
     ("repeated subexpression, commuted", r"int v\d+ = \(\(\w+ [-+*] \w+\) [-+*] -?\w+\);"),
 ]

@@ -474,6 +474,36 @@ impl Function {
         }
     }
 
+    /// Moves the instructions after `inst` to a new block, not yet in the layout, and renames
+    /// `inst`'s block to the new one in the phis of its former successors. Returns the new
+    /// block.
+    pub fn split_after(&mut self, inst: Inst) -> Block {
+        let block = self
+            .inst_block(inst)
+            .expect("splitting after an instruction in a block");
+        let cont = self.create_block();
+        while let Some(i) = self.next_inst(inst) {
+            self.move_inst_to_end(i, cont);
+        }
+        let mut successors = self.successors(cont).to_vec();
+        successors.sort_unstable();
+        successors.dedup();
+        for s in successors {
+            let phis: Vec<Inst> = self
+                .block_insts(s)
+                .take_while(|&i| self.kind(i).is_phi())
+                .collect();
+            for phi in phis {
+                for from in self.kind_mut_targets(phi) {
+                    if *from == block {
+                        *from = cont;
+                    }
+                }
+            }
+        }
+        cont
+    }
+
     /// Appends an incoming (value, block) pair to a phi.
     pub fn add_phi_incoming(&mut self, phi: Inst, v: Value, from: Block) {
         let index = match &mut self.insts[phi.index()].kind {

@@ -121,7 +121,7 @@ fn inline_call(f: &mut Function, call: Inst, callee: &Function) {
     let entry = f
         .entry()
         .expect("a function with a call has an entry block");
-    let cont = split_after(f, call, block);
+    let cont = f.split_after(call);
 
     // The callee's blocks, copied in its layout order right after the call's block.
     let mut block_map: Vec<Option<Block>> = vec![None; callee.block_capacity()];
@@ -230,31 +230,4 @@ fn map_value(v: Value, args: &[Value], inst_map: &[Option<Inst>], callee: &Funct
         },
         _ => v,
     }
-}
-
-/// Moves the instructions after `call` in `block` to a new block, not yet in the layout,
-/// and renames `block` to the new block in the phis of its former successors. Returns the
-/// new block.
-fn split_after(f: &mut Function, call: Inst, block: Block) -> Block {
-    let cont = f.create_block();
-    while let Some(i) = f.next_inst(call) {
-        f.move_inst_to_end(i, cont);
-    }
-    let mut successors = f.successors(cont).to_vec();
-    successors.sort_unstable();
-    successors.dedup();
-    for s in successors {
-        let phis: Vec<Inst> = f
-            .block_insts(s)
-            .take_while(|&i| f.kind(i).is_phi())
-            .collect();
-        for phi in phis {
-            for from in f.kind_mut_targets(phi) {
-                if *from == block {
-                    *from = cont;
-                }
-            }
-        }
-    }
-    cont
 }

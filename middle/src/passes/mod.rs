@@ -19,6 +19,7 @@ pub mod lcm;
 pub mod loop_deletion;
 mod manager;
 pub mod mem2reg;
+pub mod memoize;
 mod phi_edits;
 pub mod pipeline;
 mod positions;
@@ -169,6 +170,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "memoize",
+        description: "give recursive functions of overlapping integer arguments a result table",
+        kind: PassKind::Module(memoize::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "split-critical-edges",
         description: "give every critical edge a block of its own",
         kind: PassKind::Function(split_critical_edges::run),
@@ -187,7 +194,7 @@ pub fn pipeline(level: u8) -> &'static str {
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
-            "inline,dead-functions,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "inline,dead-functions,memoize,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }

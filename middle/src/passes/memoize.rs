@@ -1,0 +1,297 @@
+//! Memoisation: a recursive function whose result depends only on its integer arguments,
+//! and whose recursion revisits the same arguments (Fibonacci, binomial coefficients, path
+//! counts), remembers its results in a table emitted into the program, turning exponential
+//! call trees into as many calls as there are distinct arguments.
+//!
+//! A function qualifies when it is not `main`, takes only `i32` parameters (at least one),
+//! returns `i32` or `f32`, neither reads nor writes memory its callers can see nor does I/O
+//! (the module facts' summary; it may use stack arrays of its own), and calls itself from at
+//! least two places, or from one place inside a loop, with arguments computed from its
+//! parameters, constants and phis by `add`, `sub` and `mul` only. That last condition picks
+//! recursions whose subproblems overlap (`f(n - 1) + f(n - 2)`); a divide-and-conquer
+//! recursion on `(l + r) / 2` visits each range once and gains nothing from a table.
+//!
+//! The table is direct-mapped with `1 << TABLE_BITS` entries in two new globals: `F.memo`
+//! holds per entry a word that is 1 once the entry is filled, then the arguments;
+//! `F.memo.value` the result. (A SysY name has no '.', so these names are free.) The entry
+//! of a call is the top bits of a multiplicative hash of its arguments. On entry the function
+//! compares the entry's arguments with its own and returns the stored result when they are
+//! equal; otherwise it runs its body and, before each `ret`, stores its arguments and result
+//! in the entry. A collision only costs a recomputation: an entry is used only when every
+//! argument matches, so the program computes what it computed before for every input.
+//!
+//! Needs: the module facts (summaries). Preserves: behaviour; adds two globals per memoised
+//! function, so nothing else.
+
+use crate::analysis::{ModuleFacts, Preserved};
+use crate::ir::{
+    BinaryOp, Block, Callee, FuncId, Function, Global, GlobalId, Inst, InstKind, IntPred, Module,
+    Type, Value,
+};
+use crate::passes::ModuleAnalyses;
+
+/// The table of each memoised function has `1 << TABLE_BITS` entries.
+const TABLE_BITS: u32 = 14;
+
+/// Odd multipliers of the hash, one per argument position (cycled): each spreads its
+/// argument's low bits over the top bits the entry index is taken from.
+const HASH_MULTIPLIERS: [u32; 4] = [0x9e37_79b1, 0x85eb_ca77, 0xc2b2_ae3d, 0x27d4_eb2f];
+
+pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
+    let facts = am.facts(m);
+    let mut changed = false;
+    for id in m.function_ids().collect::<Vec<_>>() {
+        if !qualifies(m, &facts, id) {
+            continue;
+        }
+        let tables = add_tables(m, id);
+        memoize(m.function_mut(id), tables);
+        changed = true;
+    }
+    if changed {
+        Preserved::Nothing
+    } else {
+        Preserved::All
+    }
+}
+
+fn qualifies(m: &Module, facts: &ModuleFacts, id: FuncId) -> bool {
+    let f = m.function(id);
+    let summary = facts.summary(id);
+    let signature = !f.params.is_empty()
+        && f.params.iter().all(|&t| t == Type::I32)
+        && matches!(f.ret, Type::I32 | Type::F32);
+    signature
+        && f.name != "main"
+        && !summary.reads_memory
+        && !summary.writes_memory
+        && !summary.has_io
+        && overlapping_self_calls(f, id)
+}
+
+/// Whether `f` calls itself from two places, or from one inside a loop, with every
+/// argument of every such call built from parameters, constants and phis by `add`, `sub`
+/// and `mul`.
+fn overlapping_self_calls(f: &Function, id: FuncId) -> bool {
+    let calls: Vec<Inst> = f
+        .all_insts()
+        .filter(|&i| matches!(f.kind(i), InstKind::Call { callee: Callee::Function(g), .. } if *g == id))
+        .collect();
+    let in_loop = || {
+        calls.iter().any(|&call| {
+            let b = f.inst_block(call).expect("in a block");
+            reaches_itself(f, b)
+        })
+    };
+    !calls.is_empty()
+        && calls.iter().all(|&call| {
+            f.kind(call)
+                .operands()
+                .iter()
+                .all(|&a| is_shift_of_parameters(f, a))
+        })
+        && (calls.len() >= 2 || in_loop())
+}
+
+/// How deep `is_shift_of_parameters` looks before giving up.
+const ARGUMENT_DEPTH: u32 = 8;
+
+/// Whether `v` is built from parameters, constants and phis by `add`, `sub` and `mul`.
+fn is_shift_of_parameters(f: &Function, v: Value) -> bool {
+    fn walk(f: &Function, v: Value, depth: u32) -> bool {
+        match v {
+            Value::Param(_) | Value::Int(_) => true,
+            Value::Inst(i) if depth > 0 => match f.kind(i) {
+                InstKind::Phi { .. } => true,
+                InstKind::Binary {
+                    op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul,
+                    args: [a, b],
+                } => walk(f, *a, depth - 1) && walk(f, *b, depth - 1),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+    walk(f, v, ARGUMENT_DEPTH)
+}
+
+/// Whether block `b` can reach itself: it lies on a cycle of the control flow.
+fn reaches_itself(f: &Function, b: Block) -> bool {
+    let mut seen = vec![false; f.block_capacity()];
+    let mut stack: Vec<Block> = f.successors(b).to_vec();
+    while let Some(x) = stack.pop() {
+        if x == b {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[x.index()], true) {
+            stack.extend_from_slice(f.successors(x));
+        }
+    }
+    false
+}
+
+/// The globals of one function's table.
+#[derive(Clone, Copy)]
+struct Tables {
+    /// Per entry: the filled flag, then the arguments.
+    keys: GlobalId,
+    /// Per entry: the result.
+    values: GlobalId,
+}
+
+fn add_tables(m: &mut Module, id: FuncId) -> Tables {
+    let f = m.function(id);
+    let (name, arity, ret) = (f.name.clone(), f.params.len() as u32, f.ret);
+    let entries = 1u32 << TABLE_BITS;
+    let mut add = |name: String, elem: Type, len: u32| {
+        m.globals.push(Global {
+            name,
+            elem,
+            len,
+            init: Vec::new(),
+            is_const: false,
+        });
+        GlobalId(m.globals.len() as u32 - 1)
+    };
+    Tables {
+        keys: add(format!("{name}.memo"), Type::I32, entries * (arity + 1)),
+        values: add(format!("{name}.memo.value"), ret, entries),
+    }
+}
+
+/// Adds the table lookup to `f`'s entry and the table update before each of its returns.
+fn memoize(f: &mut Function, tables: Tables) {
+    let entry = f.entry().expect("a function with a body");
+    let arity = f.params.len() as u32;
+    let is_alloca = |f: &Function, i: Inst| matches!(f.kind(i), InstKind::Alloca { .. });
+    let at = f
+        .block_insts(entry)
+        .find(|&i| !is_alloca(f, i))
+        .expect("a block ends in a terminator");
+    // Allocas stay ahead of the lookup, in the entry block.
+    let late_allocas: Vec<Inst> = std::iter::successors(Some(at), |&i| f.next_inst(i))
+        .filter(|&i| is_alloca(f, i))
+        .collect();
+    for a in late_allocas {
+        f.move_inst_before(a, at);
+    }
+    let emit = |f: &mut Function, kind: InstKind, ty: Type| {
+        Value::Inst(f.insert_inst_before(at, kind, ty))
+    };
+    let mut hash = Value::Int(0);
+    for p in 0..arity {
+        let multiplier = HASH_MULTIPLIERS[p as usize % HASH_MULTIPLIERS.len()] as i32;
+        let scaled = emit(
+            f,
+            binary(BinaryOp::Mul, Value::Param(p), Value::Int(multiplier)),
+            Type::I32,
+        );
+        hash = match hash {
+            Value::Int(0) => scaled,
+            _ => emit(f, binary(BinaryOp::Add, hash, scaled), Type::I32),
+        };
+    }
+    let index = emit(
+        f,
+        binary(BinaryOp::LShr, hash, Value::Int(32 - TABLE_BITS as i32)),
+        Type::I32,
+    );
+    let key_entry = emit(
+        f,
+        InstKind::Gep {
+            args: [Value::Global(tables.keys), index],
+            stride: 4 * (arity + 1),
+        },
+        Type::Ptr,
+    );
+    let value_slot = emit(
+        f,
+        InstKind::Gep {
+            args: [Value::Global(tables.values), index],
+            stride: 4,
+        },
+        Type::Ptr,
+    );
+    let word = |f: &mut Function, k: u32| {
+        emit(
+            f,
+            InstKind::Gep {
+                args: [key_entry, Value::Int(k as i32)],
+                stride: 4,
+            },
+            Type::Ptr,
+        )
+    };
+    let words: Vec<Value> = (0..=arity).map(|k| word(f, k)).collect();
+    let last = f
+        .prev_inst(at)
+        .expect("the lookup code is right before `at`");
+    let body = f.split_after(last);
+    f.insert_block_after(body, entry);
+    let hit = f.create_block();
+    let ret_ty = f.ret;
+    let value = f.append_inst(hit, InstKind::Load { args: [value_slot] }, ret_ty);
+    f.append_inst(
+        hit,
+        InstKind::Ret {
+            args: Some(Value::Inst(value)),
+        },
+        Type::Void,
+    );
+    // The compare chain: the filled flag against 0, then each argument against its own.
+    let mut from = entry;
+    for k in 0..=arity {
+        let stored = f.append_inst(
+            from,
+            InstKind::Load {
+                args: [words[k as usize]],
+            },
+            Type::I32,
+        );
+        let (pred, expected) = match k {
+            0 => (IntPred::Ne, Value::Int(0)),
+            _ => (IntPred::Eq, Value::Param(k - 1)),
+        };
+        let test = f.append_inst(
+            from,
+            InstKind::Icmp {
+                pred,
+                args: [Value::Inst(stored), expected],
+            },
+            Type::I1,
+        );
+        let next = if k == arity { hit } else { f.create_block() };
+        f.append_inst(
+            from,
+            InstKind::CondBr {
+                args: [Value::Inst(test)],
+                targets: [next, body],
+            },
+            Type::Void,
+        );
+        let after = f.inst_block(test).expect("just appended");
+        f.insert_block_after(next, after);
+        from = next;
+    }
+    let returns: Vec<Inst> = f
+        .blocks()
+        .filter(|&b| b != hit)
+        .filter_map(|b| f.terminator(b))
+        .filter(|&t| matches!(f.kind(t), InstKind::Ret { .. }))
+        .collect();
+    for ret in returns {
+        let result = f.kind(ret).operands()[0];
+        let mut store = |v: Value, at: Value| {
+            f.insert_inst_before(ret, InstKind::Store { args: [v, at] }, Type::Void);
+        };
+        for k in 1..=arity {
+            store(Value::Param(k - 1), words[k as usize]);
+        }
+        store(result, value_slot);
+        store(Value::Int(1), words[0]);
+    }
+}
+
+fn binary(op: BinaryOp, a: Value, b: Value) -> InstKind {
+    InstKind::Binary { op, args: [a, b] }
+}
