@@ -92,15 +92,27 @@ impl<'m, 'io> Machine<'m, 'io> {
         }
     }
 
-    /// Runs function `func` (which takes no arguments) to completion; its return value.
-    pub fn run(&mut self, func: u32) -> Result<u32, String> {
+    /// Instructions left to execute.
+    pub fn fuel(&self) -> u64 {
+        self.fuel
+    }
+
+    pub fn refuel(&mut self, fuel: u64) {
+        self.fuel = fuel;
+    }
+
+    /// Runs function `func` on arguments `args` (bit patterns) to completion, with the
+    /// stack empty at the start; its return value.
+    pub fn run(&mut self, func: u32, args: &[u32]) -> Result<u32, String> {
         let m = self.m;
         let mut frames: Vec<Frame> = Vec::new();
         let mut fid = func;
         let mut f = &m.functions[fid as usize];
         let mut base = 0u32;
         let mut pc = 0usize;
+        self.sp = self.stack_start;
         self.enter(f, base);
+        self.regs[..args.len()].copy_from_slice(args);
         macro_rules! r {
             ($reg:expr) => {
                 self.regs[(base + $reg) as usize]

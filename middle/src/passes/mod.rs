@@ -11,6 +11,7 @@ pub mod bisect;
 pub mod const_fold;
 pub mod dce;
 pub mod dead_functions;
+pub mod evaluate_calls;
 pub mod gcm;
 pub mod gvn;
 pub mod inline;
@@ -170,6 +171,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "evaluate-calls",
+        description: "evaluate calls of pure functions on constant arguments at compile time",
+        kind: PassKind::Module(evaluate_calls::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "memoize",
         description: "give recursive functions of overlapping integer arguments a result table",
         kind: PassKind::Module(memoize::run),
@@ -194,7 +201,7 @@ pub fn pipeline(level: u8) -> &'static str {
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
-            "inline,dead-functions,memoize,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "inline,dead-functions,evaluate-calls,memoize,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }
