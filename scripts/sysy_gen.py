@@ -118,6 +118,7 @@ class Gen:
         self.in_base_case = False   # generating a recursive function's base case
         self.nesting = 0            # expressions being generated around the current one
         self.tree_recursions = []   # (name, arity, largest argument) of tree recursions
+        self.constant_parameter_calls = []  # (name, constant) of constant_parameters
 
     # ---- plumbing -----------------------------------------------------------------------
 
@@ -844,7 +845,24 @@ class Gen:
         largest = [17, 17, 12][kind]
         self.tree_recursions.append((name, arity, largest))
 
+    def constant_parameters(self):
+        """A function that every call passes the same constant in one place, with a parameter
+        it never uses and a constant return, for interprocedural constant propagation and
+        dead arguments; main calls it twice."""
+        name = self.fresh("cp")
+        k, ret = self.r.randint(-9, 9), self.r.randint(0, 99)
+        self.line(f"int {name}(int x, int k, int unused) {{")
+        self.line("  side_count = side_count + x * k + k % 7;")
+        self.line(f"  return {ret};")
+        self.line("}")
+        self.constant_parameter_calls.append((name, k))
+
     def tree_recursion_calls(self):
+        ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
+        for name, k in self.constant_parameter_calls:
+            for _ in range(2):
+                x = self.pick(ints).name if ints else str(self.r.randint(-9, 9))
+                self.line(f"putint({name}({x}, {k}, {self.r.randint(0, 9)}));")
         ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
         for name, arity, largest in self.tree_recursions:
             args = []
@@ -956,6 +974,8 @@ class Gen:
             self.call_chain()
         for _ in range(self.r.choice([0, 0, 1, 2])):
             self.tree_recursion()
+        if self.chance(0.3):
+            self.constant_parameters()
         for _ in range(self.r.randint(2, 6)):
             self.function()
         self.main()
@@ -1030,6 +1050,7 @@ FEATURES = [
     ("block comment", r"/\* .* \*/"),
     ("CRLF line ends", r"\r\n"),
     ("branch on a value constant through phis", r"^\s+if \(k\d+ (==|<=|>=) -?\d+\) \{"),
+    ("parameter passed the same constant everywhere", r"^int cp\d+\(int x, int k, int unused\)"),
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),
     ("repeated subexpression, commuted", r"int v\d+ = \(\(\w+ [-+*] \w+\) [-+*] -?\w+\);"),

@@ -457,6 +457,23 @@ impl Function {
         self.add_operand_uses(inst);
     }
 
+    /// Removes parameter `p`, which must be unused; the parameters after it move down one
+    /// place, their uses renamed.
+    pub fn remove_param(&mut self, p: u32) {
+        assert!(
+            self.param_uses[p as usize].is_empty(),
+            "removing parameter {p}, which still has uses"
+        );
+        for q in p + 1..self.params.len() as u32 {
+            for u in &self.param_uses[q as usize] {
+                self.insts[u.inst.index()].kind.operands_mut()[u.index as usize] =
+                    Value::Param(q - 1);
+            }
+        }
+        self.params.remove(p as usize);
+        self.param_uses.remove(p as usize);
+    }
+
     /// Changes what a call calls, keeping its arguments.
     pub fn set_callee(&mut self, call: Inst, to: Callee) {
         match &mut self.insts[call.index()].kind {

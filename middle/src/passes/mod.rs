@@ -10,12 +10,14 @@ pub mod adce;
 pub mod bisect;
 pub mod const_fold;
 pub mod dce;
+pub mod dead_arguments;
 pub mod dead_functions;
 pub mod evaluate_calls;
 pub mod gcm;
 pub mod gvn;
 pub mod inline;
 pub mod instcombine;
+pub mod ipcp;
 pub mod lcm;
 pub mod loop_deletion;
 mod manager;
@@ -171,6 +173,18 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "ipcp",
+        description: "propagate constant arguments and constant return values across calls",
+        kind: PassKind::Module(ipcp::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "dead-arguments",
+        description: "remove parameters that functions never use",
+        kind: PassKind::Module(dead_arguments::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "evaluate-calls",
         description: "evaluate calls of pure functions on constant arguments at compile time",
         kind: PassKind::Module(evaluate_calls::run),
@@ -201,7 +215,7 @@ pub fn pipeline(level: u8) -> &'static str {
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
-            "inline,dead-functions,evaluate-calls,memoize,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }

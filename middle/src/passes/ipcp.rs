@@ -1,0 +1,97 @@
+//! Interprocedural constant propagation: a parameter that every call site passes the same
+//! constant (a self-call passing the parameter on in its own place counts as passing that
+//! constant) is that constant inside the function; a function whose every `ret` returns the
+//! same constant gives that constant at every call site (the calls stay for their effects,
+//! `adce` removes those without any). `main` and functions nobody calls are left alone.
+//! `dead-arguments` then drops the parameters left unused.
+//!
+//! Needs: nothing. Preserves: behaviour and every function's CFG.
+
+use crate::analysis::Preserved;
+use crate::ir::{Callee, FuncId, Inst, InstKind, Module, Value};
+use crate::passes::ModuleAnalyses;
+
+pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
+    let sites = call_sites(m);
+    let main = m.find_function("main");
+    let mut changed = false;
+    for g in m.function_ids() {
+        if Some(g) == main || sites[g.index()].is_empty() {
+            continue;
+        }
+        for p in 0..m.function(g).params.len() as u32 {
+            if let Some(c) = constant_argument(m, g, p, &sites[g.index()]) {
+                let f = m.function_mut(g);
+                if !f.uses(Value::Param(p)).is_empty() {
+                    f.replace_all_uses(Value::Param(p), c);
+                    changed = true;
+                }
+            }
+        }
+        if let Some(c) = constant_return(m, g) {
+            for &(caller, call) in &sites[g.index()] {
+                let f = m.function_mut(caller);
+                if !f.uses(Value::Inst(call)).is_empty() {
+                    f.replace_all_uses(Value::Inst(call), c);
+                    changed = true;
+                }
+            }
+        }
+    }
+    if changed {
+        Preserved::Cfg
+    } else {
+        Preserved::All
+    }
+}
+
+/// For each function, the calls of it: (caller, call instruction).
+pub fn call_sites(m: &Module) -> Vec<Vec<(FuncId, Inst)>> {
+    let mut sites = vec![Vec::new(); m.functions.len()];
+    for caller in m.function_ids() {
+        let f = m.function(caller);
+        for i in f.all_insts() {
+            if let InstKind::Call {
+                callee: Callee::Function(g),
+                ..
+            } = f.kind(i)
+            {
+                sites[g.index()].push((caller, i));
+            }
+        }
+    }
+    sites
+}
+
+/// The constant every call of `g` passes as parameter `p`, if there is one.
+fn constant_argument(m: &Module, g: FuncId, p: u32, sites: &[(FuncId, Inst)]) -> Option<Value> {
+    let mut found = None;
+    for &(caller, call) in sites {
+        let arg = m.function(caller).kind(call).operands()[p as usize];
+        if caller == g && arg == Value::Param(p) {
+            continue;
+        }
+        if !arg.is_constant() || found.is_some_and(|c| c != arg) {
+            return None;
+        }
+        found = Some(arg);
+    }
+    found
+}
+
+/// The constant every `ret` of `g` returns, if there is one.
+fn constant_return(m: &Module, g: FuncId) -> Option<Value> {
+    let f = m.function(g);
+    let mut found = None;
+    for b in f.blocks() {
+        let Some(t) = f.terminator(b) else { continue };
+        if let InstKind::Ret { args } = f.kind(t) {
+            let v = (*args)?;
+            if !v.is_constant() || found.is_some_and(|c| c != v) {
+                return None;
+            }
+            found = Some(v);
+        }
+    }
+    found
+}
