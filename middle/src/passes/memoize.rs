@@ -55,7 +55,8 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
     }
 }
 
-fn qualifies(m: &Module, facts: &ModuleFacts, id: FuncId) -> bool {
+/// Whether `memoize` gives function `id` a table.
+pub(crate) fn qualifies(m: &Module, facts: &ModuleFacts, id: FuncId) -> bool {
     let f = m.function(id);
     let summary = facts.summary(id);
     let signature = !f.params.is_empty()
