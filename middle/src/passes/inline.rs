@@ -18,6 +18,7 @@
 //! Needs: nothing (builds the call graph through the module facts). Preserves: behaviour;
 //! the functions keep their numbering, but every changed function's analyses are dropped.
 
+use super::phi_edits::rename_in_successors;
 use crate::analysis::Preserved;
 use crate::cost_model::function_size;
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
@@ -240,21 +241,6 @@ fn split_after(f: &mut Function, call: Inst, block: Block) -> Block {
     while let Some(i) = f.next_inst(call) {
         f.move_inst_to_end(i, cont);
     }
-    let mut successors = f.successors(cont).to_vec();
-    successors.sort_unstable();
-    successors.dedup();
-    for s in successors {
-        let phis: Vec<Inst> = f
-            .block_insts(s)
-            .take_while(|&i| f.kind(i).is_phi())
-            .collect();
-        for phi in phis {
-            for from in f.kind_mut_targets(phi) {
-                if *from == block {
-                    *from = cont;
-                }
-            }
-        }
-    }
+    rename_in_successors(f, block, cont);
     cont
 }

@@ -2,6 +2,7 @@
 //! phi. Applying each change at once would cost the phi's size every time (finding the pair,
 //! then rebuilding the operands): a block with thousands of predecessors that lose or change
 //! one at a time would take quadratic time. simplify-cfg queues its changes here.
+//! `rename_in_successors` renames one predecessor at once, for a block split in two.
 
 use crate::ir::{Block, Function, Inst, InstKind, Value};
 
@@ -122,4 +123,25 @@ impl PhiEdits {
 
 pub fn has_phis(f: &Function, b: Block) -> bool {
     f.first_inst(b).is_some_and(|i| f.kind(i).is_phi())
+}
+
+/// After `to` took over the terminator of `from`: the phis of its successors name `to`
+/// where they named `from`.
+pub fn rename_in_successors(f: &mut Function, from: Block, to: Block) {
+    let mut successors = f.successors(to).to_vec();
+    successors.sort_unstable();
+    successors.dedup();
+    for s in successors {
+        let phis: Vec<Inst> = f
+            .block_insts(s)
+            .take_while(|&i| f.kind(i).is_phi())
+            .collect();
+        for phi in phis {
+            for incoming in f.kind_mut_targets(phi) {
+                if *incoming == from {
+                    *incoming = to;
+                }
+            }
+        }
+    }
 }
