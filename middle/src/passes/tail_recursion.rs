@@ -173,7 +173,7 @@ fn returned_from(
         InstKind::Br { targets: [target] } => *target,
         _ => return None,
     };
-    let insts: Vec<Inst> = f.block_insts(target).collect();
+    let insts: Vec<Inst> = f.block_insts(target).take(3).collect();
     let returned = match insts.as_slice() {
         [ret] => match f.kind(*ret) {
             InstKind::Ret { args } => *args,
