@@ -85,6 +85,7 @@ class Func:
     recursive: bool
     cost: int = 1               # estimated statements one call executes
     self_calls: int = 0
+    depth_bound: int = 3        # the largest `depth` a caller passes
 
 
 # Estimated statements one call of a function, or main, may execute at most.
@@ -334,7 +335,7 @@ class Gen:
         args = []
         for p in f.params:
             if p.name == "depth":
-                args.append(str(self.r.randint(0, 3)))
+                args.append(str(self.r.randint(0, f.depth_bound)))
             elif p.is_array:
                 args.append(self.array_arg(p))
             else:
@@ -782,6 +783,103 @@ class Gen:
         self.funcs.append(f)
         self.func = None
 
+    def tail_recursive(self):
+        """A function calling itself in tail position, bounded by `depth` like other recursion
+        but deeper: `return trN(depth - 1, ...)`, a void call then `return`, or (when pure,
+        so that the call may share an expression) an accumulating `x + trN(...)` or
+        `x * trN(...)`. Sometimes what tail-recursion elimination must leave alone: a
+        subtraction, two different operations, a float sum, a local array passed down."""
+        ret = self.pick(["int", "int", "int", "float", "void"])
+        name = self.fresh("tr")
+        pure = self.chance(0.6)
+        params = [Var("depth", "int", [], assignable=False)]
+        for _ in range(self.r.randint(1, 3)):
+            params.append(Var(self.fresh("p"), self.pick(["int", "int", "float"]), []))
+        passes_array = ret == "int" and self.chance(0.2)
+        if passes_array:
+            params.append(Var(self.fresh("p"), "int", [None]))
+        levels = self.r.randint(2, 40)
+        # Its only self-calls are the tail calls written here: not recursive for `stmt`.
+        f = Func(name, ret, params, pure, recursive=False, depth_bound=levels)
+        decl = [f"{p.ty} {p.name}{'[]' if p.is_array else ''}" for p in params]
+        self.line(f"{ret} {name}({', '.join(decl)}) {{")
+        self.indent += 1
+        self.func = f
+        self.multiplier = levels + 1
+        self.push()
+        for p in params:
+            self.declare(p)
+        own = None
+        if passes_array:
+            # Each level's copy is initialised from the caller's, so sharing one between
+            # levels would change what the base case returns.
+            own = self.fresh("lt")
+            self.line(f"int {own}[2] = {{{self.int_expr(1)} + depth, {params[-1].name}[0]}};")
+            self.declare(Var(own, "int", [2]))
+            self.line(f"if (depth <= 0) return {own}[0] - {own}[1];")
+        elif ret == "void":
+            self.line("if (depth <= 0) return;")
+        else:
+            base = self.int_literal() if ret == "int" and self.chance(0.5) else self.return_expr()
+            self.line(f"if (depth <= 0) return {base};")
+        self.stmt_budget = self.r.randint(0, 2)
+        self.output_budget = 1
+        while self.stmt_budget > 0:
+            self.stmt()
+        if ret == "void":
+            self.void_tail_calls(f)
+        elif ret == "float":
+            call = self.tail_call(f, own)
+            if pure and self.chance(0.5):
+                call = f"fclamp({self.float_expr(1)}) + {call}"
+            self.line(f"return {call};")
+        else:
+            self.int_tail_calls(f, own)
+        f.cost += 2 * self.multiplier
+        self.multiplier = 1
+        self.pop()
+        self.indent -= 1
+        self.line("}")
+        self.funcs.append(f)
+        self.func = None
+
+    def tail_call(self, f, own):
+        """`f`'s call of itself one level deeper, passing `own` for an array parameter."""
+        args = ["depth - 1"]
+        for p in f.params[1:]:
+            if p.is_array:
+                args.append(own)
+            else:
+                args.append(self.stored(p.ty, self.expr(p.ty, 1)))
+        return f"{f.name}({', '.join(args)})"
+
+    def void_tail_calls(self, f):
+        if self.chance(0.5):
+            self.line(f"if ({self.int_expr(2)}) {{")
+            self.line(f"  {self.tail_call(f, None)};")
+            self.line("  return;")
+            self.line("}")
+        self.line(f"{self.tail_call(f, None)};")
+
+    def int_tail_calls(self, f, own):
+        """The returns of an int function: a plain tail call, or with an operation around
+        the call; before it, sometimes another in a branch, with the same operation, none,
+        or (for `mixed`) another one."""
+        kind = self.pick(["plain", "+", "*", "-", "mixed"]) if f.pure else "plain"
+        final = self.pick(["+", "*"]) if kind == "mixed" else kind
+        if self.chance(0.5):
+            branch = {"plain": "plain", "mixed": "*" if final == "+" else "+"}.get(kind)
+            op = branch or self.pick(["plain", kind])
+            self.line(f"if ({self.int_expr(2)}) return {self.around(op, self.tail_call(f, own))};")
+        self.line(f"return {self.around(final, self.tail_call(f, own))};")
+
+    def around(self, op, call):
+        """`call`, or `call` and another operand joined by `op`, on either side."""
+        if op == "plain":
+            return call
+        x = self.int_expr(1)
+        return f"{x} {op} {call}" if self.chance(0.5) else f"{call} {op} {x}"
+
     def call_chain(self):
         """Small pure functions each calling the one before, for inlining: a leaf, then
         callers with several returns, a local array or a call in a loop."""
@@ -977,7 +1075,10 @@ class Gen:
         if self.chance(0.3):
             self.constant_parameters()
         for _ in range(self.r.randint(2, 6)):
-            self.function()
+            if self.chance(0.3):
+                self.tail_recursive()
+            else:
+                self.function()
         self.main()
         return "\n".join(self.out) + "\n", "".join(self.input) + "\n"
 
@@ -1010,6 +1111,10 @@ FEATURES = [
     ("dead loop", r"^\s+int dead\d+ ="),
     ("dead loop with two exits", r"while \(k\d+ < \d+ && k\d+ < "),
     ("bounded recursion", r"f\d+\(depth - 1"),
+    ("tail call", r"return tr\d+\(depth - 1[^;]*\);"),
+    ("void tail call", r"^\s+tr\d+\(depth - 1"),
+    ("accumulating tail call", r"return [^;]* [+*] tr\d+\(depth - 1|return tr\d+\(depth - 1.*\) [+*] "),
+    ("local array passed down a recursion", r"tr\d+\(depth - 1, [^;]*lt\d+\)"),
     ("void function", r"^void f\d+\("),
     ("float function", r"^float f\d+\("),
     ("return without value", r"return;"),

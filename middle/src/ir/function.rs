@@ -502,7 +502,14 @@ impl Function {
         while let Some(i) = self.next_inst(inst) {
             self.move_inst_to_end(i, cont);
         }
-        let mut successors = self.successors(cont).to_vec();
+        self.rename_in_successors(block, cont);
+        cont
+    }
+
+    /// After `to` took over the terminator of `from`: the phis of its successors name `to`
+    /// where they named `from`.
+    pub fn rename_in_successors(&mut self, from: Block, to: Block) {
+        let mut successors = self.successors(to).to_vec();
         successors.sort_unstable();
         successors.dedup();
         for s in successors {
@@ -511,14 +518,13 @@ impl Function {
                 .take_while(|&i| self.kind(i).is_phi())
                 .collect();
             for phi in phis {
-                for from in self.kind_mut_targets(phi) {
-                    if *from == block {
-                        *from = cont;
+                for incoming in self.kind_mut_targets(phi) {
+                    if *incoming == from {
+                        *incoming = to;
                     }
                 }
             }
         }
-        cont
     }
 
     /// Appends an incoming (value, block) pair to a phi.

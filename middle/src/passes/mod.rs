@@ -30,6 +30,7 @@ pub mod reassociate;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
+pub mod tail_recursion;
 pub mod trivial_phis;
 mod var_liveness;
 
@@ -131,6 +132,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "tail-recursion",
+        description: "turn self-calls in tail position into loops, with an accumulator",
+        kind: PassKind::Function(tail_recursion::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "trivial-phis",
         description: "remove phis whose incoming values are one value or the phi itself",
         kind: PassKind::Function(trivial_phis::run),
@@ -214,8 +221,9 @@ pub fn pipeline(level: u8) -> &'static str {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
-            "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
-            "inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "dead-functions,mem2reg,sccp,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
+            "inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
+            "sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }
