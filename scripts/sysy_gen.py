@@ -120,6 +120,7 @@ class Gen:
         self.nesting = 0            # expressions being generated around the current one
         self.tree_recursions = []   # (name, arity, largest argument) of tree recursions
         self.constant_parameter_calls = []  # (name, constant) of constant_parameters
+        self.predicates = []        # names of predicate functions
 
     # ---- plumbing -----------------------------------------------------------------------
 
@@ -955,7 +956,25 @@ class Gen:
         self.line("}")
         self.constant_parameter_calls.append((name, k))
 
+    def predicate(self):
+        """A small function returning 0 or 1 from several places, tested by an if in main:
+        once inlined, jump threading sends each return straight to its side of the if."""
+        name = self.fresh("pred")
+        a, b, c = self.r.randint(2, 5), self.r.randint(-9, 0), self.r.randint(1, 9)
+        self.line(f"int {name}(int x) {{")
+        self.line(f"  if (x % {a} == 0) return 1;")
+        self.line(f"  if (x < {b}) return 0;")
+        self.line(f"  if (x > {c}) return 1;")
+        self.line("  return 0;")
+        self.line("}")
+        self.predicates.append(name)
+
     def tree_recursion_calls(self):
+        ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
+        for name in self.predicates:
+            x = self.pick(ints).name if ints else str(self.r.randint(-20, 20))
+            self.line(f"if ({name}({x})) putint({self.r.randint(0, 9)});")
+            self.line(f"else putint({self.r.randint(10, 99)});")
         ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
         for name, k in self.constant_parameter_calls:
             for _ in range(2):
@@ -1074,6 +1093,8 @@ class Gen:
             self.tree_recursion()
         if self.chance(0.3):
             self.constant_parameters()
+        if self.chance(0.3):
+            self.predicate()
         for _ in range(self.r.randint(2, 6)):
             if self.chance(0.3):
                 self.tail_recursive()
@@ -1155,6 +1176,7 @@ FEATURES = [
     ("block comment", r"/\* .* \*/"),
     ("CRLF line ends", r"\r\n"),
     ("branch on a value constant through phis", r"^\s+if \(k\d+ (==|<=|>=) -?\d+\) \{"),
+    ("predicate returning 0 or 1 tested by an if", r"^if \(pred\d+\(|^\s+if \(pred\d+\("),
     ("parameter passed the same constant everywhere", r"^int cp\d+\(int x, int k, int unused\)"),
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),

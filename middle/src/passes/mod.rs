@@ -18,6 +18,7 @@ pub mod gvn;
 pub mod inline;
 pub mod instcombine;
 pub mod ipcp;
+pub mod jump_threading;
 pub mod lcm;
 pub mod loop_deletion;
 mod manager;
@@ -168,6 +169,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "jump-threading",
+        description: "send edges on which a branch's condition is known straight to its target",
+        kind: PassKind::Function(jump_threading::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "dead-functions",
         description: "remove functions that main cannot reach",
         kind: PassKind::Module(dead_functions::run),
@@ -223,7 +230,7 @@ pub fn pipeline(level: u8) -> &'static str {
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
             "inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
-            "sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "sccp,instcombine,trivial-phis,gvn,simplify-cfg,jump-threading,simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }
