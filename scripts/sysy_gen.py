@@ -969,8 +969,26 @@ class Gen:
         self.line("}")
         self.predicates.append(name)
 
-    def tree_recursion_calls(self):
+    def related_ifs(self, x):
+        """Nested ifs and && / || chains testing one value against constants, so that the
+        inner tests are decided by the outer ones (or not, near the boundaries)."""
+        c = [self.r.randint(-6, 6) for _ in range(4)]
+        ops = ["<", "<=", ">", ">=", "==", "!="]
+        op = [self.pick(ops) for _ in range(4)]
+        join = self.pick(["&&", "||"])
+        self.line(f"if ({x} {op[0]} {c[0]}) {{")
+        self.line(f"  if ({x} {op[1]} {c[1]}) putint({c[1]}); else putint({c[2]});")
+        self.line("} else {")
+        self.line(f"  if ({x} {op[2]} {c[2]} {join} {x} {op[3]} {c[3]}) putint({c[3]});")
+        self.line("}")
+
+    def main_shapes(self):
+        """What main does with the shapes made before it: related ifs on one of its values,
+        tests of the predicates, calls of the constant-parameter and tree-recursive
+        functions."""
         ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
+        if ints and self.chance(0.4):
+            self.related_ifs(self.pick(ints).name)
         for name in self.predicates:
             x = self.pick(ints).name if ints else str(self.r.randint(-20, 20))
             self.line(f"if ({name}({x})) putint({self.r.randint(0, 9)});")
@@ -997,7 +1015,7 @@ class Gen:
         self.func = Func("main", "int", [], False, False)
         self.push()
         self.read_input()
-        self.tree_recursion_calls()
+        self.main_shapes()
         if self.chance(0.5):
             self.line("starttime();")
         self.stmt_budget = self.r.randint(10, 25)
@@ -1176,6 +1194,7 @@ FEATURES = [
     ("block comment", r"/\* .* \*/"),
     ("CRLF line ends", r"\r\n"),
     ("branch on a value constant through phis", r"^\s+if \(k\d+ (==|<=|>=) -?\d+\) \{"),
+    ("nested ifs on one value", r"^\s+if \((\w+) [<>=!]+ -?\d+\) \{\r?\n\s+if \(\1 [<>=!]+ -?\d+\) putint"),
     ("predicate returning 0 or 1 tested by an if", r"^if \(pred\d+\(|^\s+if \(pred\d+\("),
     ("parameter passed the same constant everywhere", r"^int cp\d+\(int x, int k, int unused\)"),
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),

@@ -12,6 +12,7 @@ pub mod const_fold;
 pub mod dce;
 pub mod dead_arguments;
 pub mod dead_functions;
+pub mod dominating_conditions;
 pub mod evaluate_calls;
 pub mod gcm;
 pub mod gvn;
@@ -169,6 +170,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "dominating-conditions",
+        description: "decide branches that a dominating branch on the same value decides",
+        kind: PassKind::Function(dominating_conditions::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "jump-threading",
         description: "send edges on which a branch's condition is known straight to its target",
         kind: PassKind::Function(jump_threading::run),
@@ -230,7 +237,8 @@ pub fn pipeline(level: u8) -> &'static str {
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
             "inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
-            "sccp,instcombine,trivial-phis,gvn,simplify-cfg,jump-threading,simplify-cfg,",
+            "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
+            "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }

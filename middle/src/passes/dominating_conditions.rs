@@ -1,0 +1,163 @@
+//! Branches decided by a dominating branch: inside `if (x > 5)`, a test `x > 3` is true and
+//! `x < 2` false; inside its `else`, `x == 9` is false. Nested `if`s and `&&`/`||` chains
+//! that test one value against constants several times reduce to the tests that matter.
+//!
+//! A walk over the dominator tree keeps, for each value, the signed range it is known to lie
+//! in: entering a block whose only predecessor ends in `condbr (icmp pred x, c)` (the block
+//! being one of its two different targets) narrows `x`'s range by the comparison, or by its
+//! inverse on the false side, for every block that block dominates. A `condbr` on
+//! `icmp pred x, c` whose outcome the range of `x` decides gets that outcome as a constant
+//! condition; `simplify-cfg` then removes the branch. Comparisons with a constant on the left
+//! count after swapping; unsigned comparisons and `!=` (not a range) add nothing, though a
+//! range can still decide a `!=` test.
+//!
+//! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG (only branch
+//! conditions change).
+
+use crate::analysis::Preserved;
+use crate::ir::{Block, Function, InstKind, IntPred, Value};
+use crate::passes::FunctionContext;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let Some(entry) = f.entry() else {
+        return Preserved::All;
+    };
+    let cfg = cx.analyses.cfg(f);
+    let dom = cx.analyses.dom(f);
+    // The known ranges, innermost last; a block's entries go when its subtree is done.
+    let mut known: Vec<(Value, Range)> = Vec::new();
+    let mut stack = vec![Walk::Enter(entry)];
+    let mut changed = false;
+    while let Some(step) = stack.pop() {
+        let b = match step {
+            Walk::Enter(b) => b,
+            Walk::Leave(mark) => {
+                known.truncate(mark);
+                continue;
+            }
+        };
+        stack.push(Walk::Leave(known.len()));
+        stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
+        if let [p] = cfg.preds(b) {
+            if let Some((x, range)) = edge_fact(f, *p, b) {
+                known.push((x, range));
+            }
+        }
+        changed |= decide_branch(f, b, &known);
+    }
+    if changed {
+        Preserved::Cfg
+    } else {
+        Preserved::All
+    }
+}
+
+enum Walk {
+    Enter(Block),
+    /// Leaving a subtree: forget the ranges learnt after the first this many.
+    Leave(usize),
+}
+
+/// A closed interval of signed 32-bit values.
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Range {
+    lo: i64,
+    hi: i64,
+}
+
+const FULL: Range = Range {
+    lo: i32::MIN as i64,
+    hi: i32::MAX as i64,
+};
+
+impl Range {
+    /// The values `v` for which `v pred c` holds, when they form an interval.
+    fn of(pred: IntPred, c: i32) -> Option<Range> {
+        let c = c as i64;
+        let (lo, hi) = match pred {
+            IntPred::Eq => (c, c),
+            IntPred::Slt => (FULL.lo, c - 1),
+            IntPred::Sle => (FULL.lo, c),
+            IntPred::Sgt => (c + 1, FULL.hi),
+            IntPred::Sge => (c, FULL.hi),
+            _ => return None,
+        };
+        Some(Range { lo, hi })
+    }
+
+    fn intersect(self, other: Range) -> Range {
+        Range {
+            lo: self.lo.max(other.lo),
+            hi: self.hi.min(other.hi),
+        }
+    }
+
+    fn contains(self, other: Range) -> bool {
+        self.lo <= other.lo && other.hi <= self.hi
+    }
+
+    fn is_disjoint(self, other: Range) -> bool {
+        self.hi < other.lo || other.hi < self.lo
+    }
+}
+
+/// `icmp pred x, c` with the constant on the right, if `cond` is such a comparison.
+fn comparison(f: &Function, cond: Value) -> Option<(IntPred, Value, i32)> {
+    match *f.kind(cond.as_inst()?) {
+        InstKind::Icmp {
+            pred,
+            args: [x, Value::Int(c)],
+        } if !x.is_constant() => Some((pred, x, c)),
+        InstKind::Icmp {
+            pred,
+            args: [Value::Int(c), x],
+        } if !x.is_constant() => Some((pred.swapped(), x, c)),
+        _ => None,
+    }
+}
+
+/// The range its predecessor `p`'s branch guarantees on entry to `b`.
+fn edge_fact(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
+    let InstKind::CondBr {
+        args: [cond],
+        targets: [t, e],
+    } = *f.kind(f.terminator(p)?)
+    else {
+        return None;
+    };
+    if t == e {
+        return None;
+    }
+    let (pred, x, c) = comparison(f, cond)?;
+    let pred = if b == t { pred } else { pred.inverse() };
+    Some((x, Range::of(pred, c)?))
+}
+
+/// Replaces `b`'s branch condition by a constant if the ranges in `known` decide it.
+fn decide_branch(f: &mut Function, b: Block, known: &[(Value, Range)]) -> bool {
+    let Some(term) = f.terminator(b) else {
+        return false;
+    };
+    let InstKind::CondBr { args: [cond], .. } = *f.kind(term) else {
+        return false;
+    };
+    let Some((pred, x, c)) = comparison(f, cond) else {
+        return false;
+    };
+    let range = known
+        .iter()
+        .filter(|(v, _)| *v == x)
+        .fold(FULL, |r, (_, k)| r.intersect(*k));
+    if range == FULL {
+        return false;
+    }
+    let outcome = match (Range::of(pred, c), Range::of(pred.inverse(), c)) {
+        (Some(holds), _) if holds.contains(range) => true,
+        (Some(holds), _) if holds.is_disjoint(range) => false,
+        (_, Some(fails)) if fails.contains(range) => false,
+        (_, Some(fails)) if fails.is_disjoint(range) => true,
+        _ => return false,
+    };
+    f.set_operand(term, 0, Value::Bool(outcome));
+    true
+}
