@@ -19,6 +19,7 @@ pub mod lcm;
 pub mod loop_deletion;
 mod manager;
 pub mod mem2reg;
+pub mod merge_functions;
 mod phi_edits;
 pub mod pipeline;
 mod positions;
@@ -163,6 +164,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "merge-functions",
+        description: "merge functions equal up to names, pointing calls at one of them",
+        kind: PassKind::Module(merge_functions::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "inline",
         description: "inline small functions and functions called once, bottom-up",
         kind: PassKind::Module(inline::run),
@@ -187,7 +194,8 @@ pub fn pipeline(level: u8) -> &'static str {
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
-            "inline,dead-functions,sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
+            "merge-functions,inline,dead-functions,",
+            "sccp,instcombine,trivial-phis,gvn,simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
         ),
     }
