@@ -21,20 +21,24 @@
 //! buckets; only functions of one bucket are compared, each bucket a vector kept sorted by
 //! the comparator and searched by bisection. Functions are inserted in module order; one
 //! equal to a function already in its bucket is merged: of the two, the one earlier in the
-//! module stays, every call of the other is pointed at it and the other is deleted. Its
-//! callers changed, so those in the buckets leave them and, with those still waiting, are
-//! compared again in a later round (two callers of two equal functions now call the same
-//! one and may have become equal), until a round merges nothing.
+//! module stays and the other is recorded as replaced by it. Its callers changed, so those
+//! in the buckets leave them and, with those still waiting, are compared again in a later
+//! round (two callers of two equal functions now call the same one and may have become
+//! equal), until a round merges nothing. The comparison looks callees up in the record of
+//! replacements, so no body changes until the end: then one sweep points every call of a
+//! merged function at the function that replaced it, and the merged functions are
+//! deleted. (Rewriting callers at each merge would cost a sweep of a caller such as a
+//! `main` of 5,000 calls per merge.)
 //!
 //! SysY has no function pointers and no address-taken functions: every use of a function
 //! is a direct call, so a merged function needs no thunk or alias. `main` is never merged
 //! into another function, nor another into it.
 //!
-//! Needs: nothing (the callers come from the module facts' call graph). Preserves:
+//! Needs: nothing (builds the call graph for the callers). Preserves:
 //! behaviour; the functions that stay keep their order and, but for callees, their bodies,
 //! but the function numbering changes when one is deleted.
 
-use crate::analysis::Preserved;
+use crate::analysis::{CallGraph, Preserved};
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
 use crate::passes::dead_functions::remove_functions;
 use crate::passes::ModuleAnalyses;
@@ -46,12 +50,15 @@ use std::hash::{Hash, Hasher};
 /// No canonical number: an unreachable block, or a value not met yet.
 const NONE: u32 = u32::MAX;
 
-pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
+pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
     let main = m.find_function("main");
-    let facts = am.facts(m);
+    if !signatures_repeat(m, main) {
+        return Preserved::All;
+    }
+    let graph = CallGraph::new(m);
     let callers = m
         .function_ids()
-        .map(|f| facts.call_graph.callers(f).to_vec())
+        .map(|f| graph.callers(f).to_vec())
         .collect();
     let mut merger = Merger::new(m, main, callers);
     let mut worklist: Vec<FuncId> = m.function_ids().filter(|&f| Some(f) != main).collect();
@@ -65,8 +72,23 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
     if keep.iter().all(|&k| k) {
         return Preserved::All;
     }
+    retarget_calls(m, &keep, &merger.replacement);
     remove_functions(m, &keep);
     Preserved::Nothing
+}
+
+/// Whether two functions other than `main` have one signature: else none can merge.
+fn signatures_repeat(m: &Module, main: Option<FuncId>) -> bool {
+    let mut signatures: Vec<Vec<u8>> = m
+        .function_ids()
+        .filter(|&f| Some(f) != main)
+        .map(|f| {
+            let f = m.function(f);
+            f.params.iter().chain([&f.ret]).map(|&t| t as u8).collect()
+        })
+        .collect();
+    signatures.sort_unstable();
+    signatures.windows(2).any(|pair| pair[0] == pair[1])
 }
 
 /// Where a function stands in the merging.
@@ -76,13 +98,32 @@ enum State {
     Excluded,
     /// To be inserted into its bucket (again, after its callees changed).
     Waiting,
+    /// In its bucket, equal to no other function there.
     InTree,
     /// Merged into another function; deleted at the end.
     Merged,
 }
 
+/// What a comparison reads: the module, every function's shape, and for each function
+/// the one its calls go to (itself unless it was merged).
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    m: &'a Module,
+    shapes: &'a [Shape],
+    replacement: &'a [FuncId],
+}
+
+/// The function a call of `f` goes to once the merges recorded in `replacement` are done.
+fn resolve(replacement: &[FuncId], mut f: FuncId) -> FuncId {
+    while replacement[f.index()] != f {
+        f = replacement[f.index()];
+    }
+    f
+}
+
 /// A function's canonical block order and structural hash; merging changes callees only,
-/// never blocks or opcodes, so both stay valid throughout.
+/// never blocks or opcodes, so both stay valid throughout. `main`'s is left empty.
+#[derive(Default)]
 struct Shape {
     /// Reachable blocks, depth-first from the entry following successor order.
     order: Vec<Block>,
@@ -113,8 +154,10 @@ impl Shape {
     }
 }
 
-/// The signature, the block count and each block's opcodes and result types: equal for
-/// equal functions, and unchanged by retargeting calls.
+/// The signature, the block count and each block's instructions but for their local
+/// operands and callees: opcode, result type, immediates and the constants, globals and
+/// undefined values among their operands (not a phi's, whose incoming order may differ).
+/// Equal for equal functions, and unchanged by merging, which changes only callees.
 fn structural_hash(f: &Function, order: &[Block]) -> u64 {
     let mut h = DefaultHasher::new();
     f.params.hash(&mut h);
@@ -123,8 +166,17 @@ fn structural_hash(f: &Function, order: &[Block]) -> u64 {
     for &b in order {
         let mut count = 0usize;
         for i in f.block_insts(b) {
-            f.kind(i).opcode().hash(&mut h);
-            f.inst(i).ty.hash(&mut h);
+            let data = f.inst(i);
+            data.kind.opcode().hash(&mut h);
+            data.ty.hash(&mut h);
+            hash_immediates(&data.kind, &mut h);
+            if !data.kind.is_phi() {
+                for v in data.kind.operands() {
+                    if !matches!(v, Value::Param(_) | Value::Inst(_)) {
+                        v.hash(&mut h);
+                    }
+                }
+            }
             count += 1;
         }
         count.hash(&mut h);
@@ -132,10 +184,30 @@ fn structural_hash(f: &Function, order: &[Block]) -> u64 {
     h.finish()
 }
 
+/// The immediates that merging cannot change: all but callees of the module.
+fn hash_immediates(kind: &InstKind, h: &mut DefaultHasher) {
+    match kind {
+        InstKind::Alloca { elem, count } => (elem, count).hash(h),
+        InstKind::Gep { stride, .. } => stride.hash(h),
+        InstKind::Icmp { pred, .. } => pred.hash(h),
+        InstKind::Fcmp { pred, .. } => pred.hash(h),
+        InstKind::Call {
+            callee: Callee::Function(_),
+            ..
+        } => {}
+        InstKind::Call { callee, .. } => callee.hash(h),
+        _ => {}
+    }
+}
+
 struct Merger {
     shapes: Vec<Shape>,
     state: Vec<State>,
-    /// The functions in the tree, by structural hash, each bucket sorted by `compare`.
+    /// For each function, the one it was merged into, or itself. The calls are rewritten
+    /// once at the end; until then the comparison looks callees up here.
+    replacement: Vec<FuncId>,
+    /// The functions in the tree, by structural hash, each bucket sorted by `compare`
+    /// (empty buckets may stay).
     buckets: BTreeMap<u64, Vec<FuncId>>,
     /// Callers of each function, possibly repeated, possibly merged since.
     callers: Vec<Vec<FuncId>>,
@@ -145,7 +217,7 @@ struct Merger {
 
 impl Merger {
     fn new(m: &Module, main: Option<FuncId>, callers: Vec<Vec<FuncId>>) -> Merger {
-        let state = m
+        let state: Vec<State> = m
             .function_ids()
             .map(|f| {
                 if Some(f) == main {
@@ -155,9 +227,22 @@ impl Merger {
                 }
             })
             .collect();
+        let shapes = m
+            .functions
+            .iter()
+            .zip(&state)
+            .map(|(f, &s)| {
+                if s == State::Excluded {
+                    Shape::default()
+                } else {
+                    Shape::new(f)
+                }
+            })
+            .collect();
         Merger {
-            shapes: m.functions.iter().map(Shape::new).collect(),
+            shapes,
             state,
+            replacement: m.function_ids().collect(),
             buckets: BTreeMap::new(),
             callers,
             deferred: Vec::new(),
@@ -165,13 +250,17 @@ impl Merger {
     }
 
     /// Puts `f` into its bucket, or merges it with the equal function found there.
-    fn insert(&mut self, m: &mut Module, f: FuncId) {
+    fn insert(&mut self, m: &Module, f: FuncId) {
         if self.state[f.index()] != State::Waiting {
             return;
         }
-        let shapes = &self.shapes;
-        let bucket = self.buckets.entry(shapes[f.index()].hash).or_default();
-        let found = bucket.binary_search_by(|&probe| compare(m, shapes, probe, f));
+        let cx = Context {
+            m,
+            shapes: &self.shapes,
+            replacement: &self.replacement,
+        };
+        let bucket = self.buckets.entry(cx.shapes[f.index()].hash).or_default();
+        let found = bucket.binary_search_by(|&probe| compare(cx, probe, f));
         let (keep, gone) = match found {
             Err(pos) => {
                 bucket.insert(pos, f);
@@ -188,19 +277,20 @@ impl Merger {
         };
         self.state[keep.index()] = State::InTree;
         self.state[gone.index()] = State::Merged;
-        self.redirect_callers(m, gone, keep);
+        self.replacement[gone.index()] = keep;
+        self.requeue_callers(gone, keep);
     }
 
-    /// Points every call of `gone` at `keep`, and queues the changed callers.
-    fn redirect_callers(&mut self, m: &mut Module, gone: FuncId, keep: FuncId) {
-        for caller in std::mem::take(&mut self.callers[gone.index()]) {
-            if self.state[caller.index()] == State::Merged {
-                continue;
-            }
-            retarget_calls(m.function_mut(caller), gone, keep);
-            self.callers[keep.index()].push(caller);
+    /// Hands the callers of `gone` to `keep` and queues them: their calls now go elsewhere.
+    fn requeue_callers(&mut self, gone: FuncId, keep: FuncId) {
+        let callers = std::mem::take(&mut self.callers[gone.index()]);
+        for &caller in &callers {
             self.requeue(caller);
         }
+        let kept = &mut self.callers[keep.index()];
+        kept.extend(callers);
+        kept.sort_unstable();
+        kept.dedup();
     }
 
     /// Takes a function whose body changed out of its bucket and defers it.
@@ -228,24 +318,35 @@ impl Merger {
     }
 }
 
-/// Makes every call of `from` in `f` call `to`.
-fn retarget_calls(f: &mut Function, from: FuncId, to: FuncId) {
-    let calls: Vec<Inst> = f
-        .all_insts()
-        .filter(|&i| {
-            matches!(f.kind(i), InstKind::Call { callee: Callee::Function(g), .. } if *g == from)
-        })
-        .collect();
-    for call in calls {
-        f.set_callee(call, Callee::Function(to));
+/// Points every call of a merged function, in the functions that stay, at the function
+/// it was merged into.
+fn retarget_calls(m: &mut Module, keep: &[bool], replacement: &[FuncId]) {
+    let mut calls: Vec<(FuncId, Inst, FuncId)> = Vec::new();
+    for id in m.function_ids().filter(|f| keep[f.index()]) {
+        let f = m.function(id);
+        for i in f.all_insts() {
+            if let InstKind::Call {
+                callee: Callee::Function(g),
+                ..
+            } = f.kind(i)
+            {
+                let to = resolve(replacement, *g);
+                if to != *g {
+                    calls.push((id, i, to));
+                }
+            }
+        }
+    }
+    for (id, call, to) in calls {
+        m.function_mut(id).set_callee(call, Callee::Function(to));
     }
 }
 
-/// The total order of functions `left` and `right` of `m`.
-fn compare(m: &Module, shapes: &[Shape], left: FuncId, right: FuncId) -> Ordering {
+/// The total order of functions `left` and `right`.
+fn compare(cx: Context, left: FuncId, right: FuncId) -> Ordering {
     FunctionComparator {
-        left: Side::new(m, shapes, left),
-        right: Side::new(m, shapes, right),
+        left: Side::new(cx, left),
+        right: Side::new(cx, right),
     }
     .compare()
 }
@@ -255,6 +356,7 @@ struct Side<'a> {
     id: FuncId,
     f: &'a Function,
     shape: &'a Shape,
+    replacement: &'a [FuncId],
     /// Each instruction's serial number, by instruction index; `NONE` until met.
     serial: Vec<u32>,
     /// The next serial number; parameters have the first ones.
@@ -262,12 +364,13 @@ struct Side<'a> {
 }
 
 impl<'a> Side<'a> {
-    fn new(m: &'a Module, shapes: &'a [Shape], id: FuncId) -> Side<'a> {
-        let f = m.function(id);
+    fn new(cx: Context<'a>, id: FuncId) -> Side<'a> {
+        let f = cx.m.function(id);
         Side {
             id,
             f,
-            shape: &shapes[id.index()],
+            shape: &cx.shapes[id.index()],
+            replacement: cx.replacement,
             serial: vec![NONE; f.inst_capacity()],
             next: f.params.len() as u32,
         }
@@ -293,11 +396,14 @@ impl<'a> Side<'a> {
     }
 
     /// What a callee is, as compared: a call of the function itself first, then other
-    /// functions, runtime functions, `putf` formats and `memset`, each by identity.
+    /// functions (as merged so far), runtime functions, `putf` formats and `memset`, each
+    /// by identity.
     fn callee_key(&self, callee: &Callee) -> (u8, u32) {
         match *callee {
-            Callee::Function(g) if g == self.id => (0, 0),
-            Callee::Function(g) => (1, g.0),
+            Callee::Function(g) => match resolve(self.replacement, g) {
+                g if g == self.id => (0, 0),
+                g => (1, g.0),
+            },
             Callee::Runtime(r) => (2, r as u32),
             Callee::Putf(format) => (3, format),
             Callee::Memset => (4, 0),
@@ -514,8 +620,8 @@ mod tests {
     use super::*;
     use crate::ir::parser::parse_module;
 
-    /// Functions of one shape (so of one hash) that differ in constants, in which operand
-    /// each instruction uses and in their callee (themselves or @sink), some of them equal.
+    /// Functions of one shape that differ in constants, in which operand each instruction
+    /// uses and in their callee (themselves or @sink), some of them equal.
     fn variants() -> Module {
         let mut text = String::from("func @sink(%a0: i32, %a1: i32) -> void {\nbb0:\n  ret\n}\n");
         let mut index = 0;
@@ -545,7 +651,13 @@ mod tests {
         let m = variants();
         let shapes: Vec<Shape> = m.functions.iter().map(Shape::new).collect();
         let ids: Vec<FuncId> = m.function_ids().collect();
-        let cmp = |a, b| compare(&m, &shapes, a, b);
+        let replacement: Vec<FuncId> = m.function_ids().collect();
+        let cx = Context {
+            m: &m,
+            shapes: &shapes,
+            replacement: &replacement,
+        };
+        let cmp = |a, b| compare(cx, a, b);
         for &a in &ids {
             assert_eq!(cmp(a, a), Ordering::Equal);
             for &b in &ids {
