@@ -16,10 +16,11 @@
 //! blocks never flow and are skipped. Since both sides' numbers come from their own walks,
 //! the order is a lexicographic comparison of canonical encodings: total and transitive.
 //!
-//! A cheap structural hash (signature, block count, the opcodes and result types in
-//! canonical order, never constants or callees, which merging changes) sorts functions into
-//! buckets; only functions of one bucket are compared, each bucket a vector kept sorted by
-//! the comparator and searched by bisection. Functions are inserted in module order; one
+//! Nothing is done when no two functions but `main` share a signature. Otherwise a cheap
+//! structural hash (signature, block count, and in canonical order each instruction's
+//! opcode, result type, immediates and constant operands, never callees of the module,
+//! which merging changes) sorts functions into buckets; only functions of one bucket are
+//! compared, each bucket a vector kept sorted by the comparator and searched by bisection. Functions are inserted in module order; one
 //! equal to a function already in its bucket is merged: of the two, the one earlier in the
 //! module stays and the other is recorded as replaced by it. Its callers changed, so those
 //! in the buckets leave them and, with those still waiting, are compared again in a later
@@ -121,8 +122,8 @@ fn resolve(replacement: &[FuncId], mut f: FuncId) -> FuncId {
     f
 }
 
-/// A function's canonical block order and structural hash; merging changes callees only,
-/// never blocks or opcodes, so both stay valid throughout. `main`'s is left empty.
+/// A function's canonical block order and structural hash; merging changes what callees
+/// resolve to, nothing these depend on, so both stay valid throughout. `main`'s is empty.
 #[derive(Default)]
 struct Shape {
     /// Reachable blocks, depth-first from the entry following successor order.
@@ -293,7 +294,7 @@ impl Merger {
         kept.dedup();
     }
 
-    /// Takes a function whose body changed out of its bucket and defers it.
+    /// Takes a function whose callees changed out of its bucket and defers it.
     fn requeue(&mut self, f: FuncId) {
         match self.state[f.index()] {
             State::InTree => {
