@@ -19,7 +19,7 @@ import argparse
 import random
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 HELPERS = """\
@@ -109,6 +109,7 @@ class Gen:
         self.names = 0
         self.scopes = [Scope()]
         self.funcs = []
+        self.copies = {}            # function name -> name of its copy
         self.input = []
         self.func = None            # the function being generated
         self.loop_depth = 0
@@ -757,6 +758,7 @@ class Gen:
             else:
                 decl.append(f"{p.ty} {p.name}")
         self.line(f"{ret} {name}({', '.join(decl)}) {{")
+        start = len(self.out) - 1
         self.indent += 1
         self.func = f
         self.push()
@@ -783,6 +785,20 @@ class Gen:
         self.line("}")
         self.funcs.append(f)
         self.func = None
+        if self.chance(0.25):
+            self.copy_function(f, start)
+
+    def copy_function(self, f, start):
+        """A copy of the function whose text starts at line `start`, named `..._copy`, for
+        merge-functions: its calls of itself and of functions already copied call the
+        copies, so a caller's copy equals the caller only once the copies of its callees
+        have been merged. Main calls both."""
+        renames = {**self.copies, f.name: f"{f.name}_copy"}
+        call = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\(")
+        for text in self.out[start:]:
+            self.out.append(call.sub(lambda m: renames[m.group(1)] + "(", text))
+        self.copies[f.name] = renames[f.name]
+        self.funcs.append(replace(f, name=renames[f.name]))
 
     def tail_recursive(self):
         """A function calling itself in tail position, bounded by `depth` like other recursion
@@ -1198,6 +1214,8 @@ FEATURES = [
     ("predicate returning 0 or 1 tested by an if", r"^if \(pred\d+\(|^\s+if \(pred\d+\("),
     ("parameter passed the same constant everywhere", r"^int cp\d+\(int x, int k, int unused\)"),
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
+    ("function copied under another name", r"^(int|float|void) f\d+_copy\("),
+    ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),
     ("repeated subexpression, commuted", r"int v\d+ = \(\(\w+ [-+*] \w+\) [-+*] -?\w+\);"),
 ]

@@ -34,10 +34,17 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
     if live.iter().all(|&l| l) {
         return Preserved::All;
     }
-    let mut new_id = vec![None; live.len()];
+    remove_functions(m, &live);
+    Preserved::Nothing
+}
+
+/// Removes every function whose `keep` entry is false and renumbers the calls of those that
+/// stay, which must not call a removed one.
+pub(crate) fn remove_functions(m: &mut Module, keep: &[bool]) {
+    let mut new_id = vec![None; keep.len()];
     let mut next = 0;
-    for (old, &l) in live.iter().enumerate() {
-        if l {
+    for (old, &k) in keep.iter().enumerate() {
+        if k {
             new_id[old] = Some(FuncId(next));
             next += 1;
         }
@@ -45,7 +52,7 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
     let mut index = 0;
     m.functions.retain(|_| {
         index += 1;
-        live[index - 1]
+        keep[index - 1]
     });
     for f in &mut m.functions {
         let calls: Vec<_> = f
@@ -59,9 +66,8 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
             })
             .collect();
         for (i, c) in calls {
-            let to = new_id[c.index()].expect("a live function calls only live functions");
+            let to = new_id[c.index()].expect("a function that stays calls only those that stay");
             f.set_callee(i, Callee::Function(to));
         }
     }
-    Preserved::Nothing
 }

@@ -25,6 +25,7 @@ pub mod loop_deletion;
 mod manager;
 pub mod mem2reg;
 pub mod memoize;
+pub mod merge_functions;
 mod phi_edits;
 pub mod pipeline;
 mod positions;
@@ -188,6 +189,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "merge-functions",
+        description: "merge functions equal up to names, pointing calls at one of them",
+        kind: PassKind::Module(merge_functions::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "inline",
         description: "inline small functions and functions called once, bottom-up",
         kind: PassKind::Module(inline::run),
@@ -236,7 +243,7 @@ pub fn pipeline(level: u8) -> &'static str {
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
             "dead-functions,mem2reg,sccp,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
-            "inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
+            "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
