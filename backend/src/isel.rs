@@ -25,6 +25,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         param_regs: Vec::new(),
         allocas: vec![None; f.inst_capacity()],
         skipped: vec![false; f.inst_capacity()],
+        global_regs: vec![None; m.globals.len()],
         cur: Vec::new(),
     };
     s.run();
@@ -67,6 +68,9 @@ struct Selector<'a> {
     /// Instructions emitted elsewhere (compares at their branch) or folded into addresses,
     /// by instruction index.
     skipped: Vec<bool>,
+    /// The register holding the address of each global used more than once, set in the
+    /// entry block (rematerialised at its uses if it is spilled), by global index.
+    global_regs: Vec<Option<Reg>>,
     cur: Vec<MInst>,
 }
 
@@ -103,6 +107,7 @@ impl Selector<'_> {
         for b in f.blocks().collect::<Vec<_>>() {
             if Some(b) == f.entry() {
                 self.receive_params();
+                self.global_addresses();
             }
             let mut succs = Vec::new();
             for i in f.block_insts(b).collect::<Vec<_>>() {
@@ -126,6 +131,28 @@ impl Selector<'_> {
 
     fn emit(&mut self, inst: MInst) {
         self.cur.push(inst);
+    }
+
+    /// Takes the address of every global the function uses more than once into a register
+    /// of its own: an address used in a loop is then not rebuilt (`movw` and `movt`) on
+    /// every iteration.
+    fn global_addresses(&mut self) {
+        let mut uses = vec![0u32; self.m.globals.len()];
+        for i in self.f.all_insts() {
+            for &v in self.f.kind(i).operands() {
+                if let Value::Global(g) = v {
+                    uses[g.index()] += 1;
+                }
+            }
+        }
+        for (g, &n) in uses.iter().enumerate() {
+            if n > 1 {
+                let r = self.new_vreg(RegClass::Int);
+                let sym = symbol(&self.m.globals[g].name);
+                self.emit(MInst::LoadSym { rd: r, sym });
+                self.global_regs[g] = Some(r);
+            }
+        }
     }
 
     fn new_vreg(&mut self, class: RegClass) -> Reg {
@@ -166,6 +193,9 @@ impl Selector<'_> {
                 } else {
                     zero
                 }
+            }
+            Value::Global(g) if self.global_regs[g.index()].is_some() => {
+                self.global_regs[g.index()].expect("just checked")
             }
             Value::Global(g) => {
                 let r = self.new_vreg(RegClass::Int);
