@@ -1,7 +1,8 @@
 //! Selection of the bit operations that division by powers of two produces: right shifts as
 //! `mov` with a shifted operand, a shift used once by an add or sub folded into it as its
 //! flexible second operand, `and` with a mask that only its complement encodes as `bic`, and
-//! an addition of a constant that only its negation encodes as a subtraction.
+//! an addition of a constant that only its negation encodes as a subtraction; and the
+//! address of a global used more than once, taken once in the entry block.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -108,4 +109,35 @@ bb0:
         "{lines:#?}"
     );
     assert!(!lines.iter().any(|l| l.contains("#-")), "{lines:#?}");
+}
+
+#[test]
+fn a_global_used_twice_has_its_address_taken_once_in_the_entry() {
+    let m = parse_module(
+        "@a = global i32 x 8
+
+func @f(%a0: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %1 = phi i32 [0, bb0], [%4, bb1]
+  %2 = gep @a, %1, 4
+  %3 = load i32 %2
+  store %3, %2
+  %4 = add %1, 1
+  %5 = icmp slt %4, %a0
+  condbr %5, bb1, bb2
+bb2:
+  %6 = gep @a, 0, 4
+  %7 = load i32 %6
+  ret %7
+}
+",
+    )
+    .expect("the test IR parses");
+    let text = select(&m, &m.functions[0]).to_string();
+    let loop_start = text.find("bb1:").expect("the loop block");
+    let taken: Vec<usize> = text.match_indices("movsym").map(|(at, _)| at).collect();
+    assert_eq!(taken.len(), 1, "{text}");
+    assert!(taken[0] < loop_start, "{text}");
 }
