@@ -3,7 +3,7 @@
 //! components by Tarjan's algorithm with an explicit stack, listed bottom-up (callees
 //! before callers). Needs only the module; linear in its size.
 
-use crate::ir::{Callee, FuncId, InstKind, Module};
+use crate::ir::{FuncId, Module};
 
 const NONE: u32 = u32::MAX;
 
@@ -28,18 +28,11 @@ impl CallGraph {
         // The last caller that listed each function as a callee.
         let mut listed_by = vec![NONE; count];
         for caller in m.function_ids() {
-            let f = m.function(caller);
-            for i in f.all_insts() {
-                if let InstKind::Call {
-                    callee: Callee::Function(g),
-                    ..
-                } = f.kind(i)
-                {
-                    if listed_by[g.index()] != caller.0 {
-                        listed_by[g.index()] = caller.0;
-                        callees[caller.index()].push(*g);
-                        callers[g.index()].push(caller);
-                    }
+            for (_, g) in m.function(caller).calls() {
+                if listed_by[g.index()] != caller.0 {
+                    listed_by[g.index()] = caller.0;
+                    callees[caller.index()].push(g);
+                    callers[g.index()].push(caller);
                 }
             }
         }

@@ -7,7 +7,7 @@
 //! live in one array, a run of it per instruction, so that a million instructions do not
 //! cost a million small allocations.
 
-use super::entities::{Block, Inst, Use, Value};
+use super::entities::{Block, FuncId, Inst, Use, Value};
 use super::instructions::{Callee, InstData, InstKind};
 use super::types::Type;
 
@@ -489,6 +489,17 @@ impl Function {
             InstKind::Phi { blocks, .. } => blocks,
             other => other.targets_mut(),
         }
+    }
+
+    /// The calls of functions of the module, with their callees, in layout order.
+    pub fn calls(&self) -> impl Iterator<Item = (Inst, FuncId)> + '_ {
+        self.all_insts().filter_map(|i| match self.kind(i) {
+            InstKind::Call {
+                callee: Callee::Function(g),
+                ..
+            } => Some((i, *g)),
+            _ => None,
+        })
     }
 
     /// Moves the instructions after `inst` to a new block, not yet in the layout, and renames

@@ -18,16 +18,10 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
     let mut worklist = vec![main];
     while let Some(id) = worklist.pop() {
         let f = m.function(id);
-        for i in f.all_insts() {
-            if let InstKind::Call {
-                callee: Callee::Function(c),
-                ..
-            } = f.kind(i)
-            {
-                if !live[c.index()] {
-                    live[c.index()] = true;
-                    worklist.push(*c);
-                }
+        for (_, c) in f.calls() {
+            if !live[c.index()] {
+                live[c.index()] = true;
+                worklist.push(c);
             }
         }
     }

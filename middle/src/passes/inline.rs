@@ -22,7 +22,7 @@
 
 use crate::analysis::Preserved;
 use crate::cost_model::function_size;
-use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
+use crate::ir::{Block, FuncId, Function, Inst, InstKind, Module, Type, Value};
 use crate::passes::{memoize, ModuleAnalyses};
 
 /// Callees of at most this many machine instructions are inlined at every call site. A
@@ -55,7 +55,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
     let mut sizes: Vec<u32> = m.functions.iter().map(function_size).collect();
     let mut sites = vec![0u32; m.functions.len()];
     for f in &m.functions {
-        for (_, g) in calls(f) {
+        for (_, g) in f.calls() {
             sites[g.index()] += 1;
         }
     }
@@ -74,7 +74,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
             }
         }
         for &caller in scc {
-            for (call, g) in calls(m.function(caller)) {
+            for (call, g) in m.function(caller).calls().collect::<Vec<_>>() {
                 let growth = sizes[g.index()];
                 let wanted = Some(g) != main
                     && graph.scc_of(g) != scc_index
@@ -88,7 +88,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
                 }
                 let (f, callee) = pair(&mut m.functions, caller, g);
                 inline_call(f, call, callee);
-                for (_, h) in calls(callee) {
+                for (_, h) in callee.calls() {
                     sites[h.index()] += 1;
                 }
                 sites[g.index()] -= 1;
@@ -110,12 +110,12 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
 /// much it grew.
 fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32]) -> u32 {
     let original = f.clone();
-    let original_calls = calls(&original);
+    let original_calls: Vec<(Inst, FuncId)> = original.calls().collect();
     let size = function_size(&original);
     let mut grown = 0;
     for _ in 0..SELF_INLINE_LEVELS {
-        let self_calls: Vec<Inst> = calls(f)
-            .into_iter()
+        let self_calls: Vec<Inst> = f
+            .calls()
             .filter(|&(_, h)| h == g)
             .map(|(call, _)| call)
             .collect();
@@ -136,19 +136,6 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
         grown += growth;
     }
     grown
-}
-
-/// The calls of `f` to functions of the module, with their callees, in layout order.
-fn calls(f: &Function) -> Vec<(Inst, FuncId)> {
-    f.all_insts()
-        .filter_map(|i| match f.kind(i) {
-            InstKind::Call {
-                callee: Callee::Function(g),
-                ..
-            } => Some((i, *g)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The caller mutably and the callee shared; they are different functions.

@@ -8,7 +8,7 @@
 //! Needs: nothing. Preserves: behaviour and every function's CFG.
 
 use crate::analysis::Preserved;
-use crate::ir::{Callee, FuncId, Inst, InstKind, Module, Value};
+use crate::ir::{FuncId, Inst, InstKind, Module, Value};
 use crate::passes::ModuleAnalyses;
 
 pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
@@ -49,15 +49,8 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
 pub fn call_sites(m: &Module) -> Vec<Vec<(FuncId, Inst)>> {
     let mut sites = vec![Vec::new(); m.functions.len()];
     for caller in m.function_ids() {
-        let f = m.function(caller);
-        for i in f.all_insts() {
-            if let InstKind::Call {
-                callee: Callee::Function(g),
-                ..
-            } = f.kind(i)
-            {
-                sites[g.index()].push((caller, i));
-            }
+        for (i, g) in m.function(caller).calls() {
+            sites[g.index()].push((caller, i));
         }
     }
     sites

@@ -25,8 +25,8 @@
 
 use crate::analysis::{ModuleFacts, Preserved};
 use crate::ir::{
-    BinaryOp, Block, Callee, FuncId, Function, Global, GlobalId, Inst, InstKind, IntPred, Module,
-    Type, Value,
+    BinaryOp, Block, FuncId, Function, Global, GlobalId, Inst, InstKind, IntPred, Module, Type,
+    Value,
 };
 use crate::passes::ModuleAnalyses;
 
@@ -75,8 +75,9 @@ pub(crate) fn qualifies(m: &Module, facts: &ModuleFacts, id: FuncId) -> bool {
 /// and `mul`.
 fn overlapping_self_calls(f: &Function, id: FuncId) -> bool {
     let calls: Vec<Inst> = f
-        .all_insts()
-        .filter(|&i| matches!(f.kind(i), InstKind::Call { callee: Callee::Function(g), .. } if *g == id))
+        .calls()
+        .filter(|&(_, g)| g == id)
+        .map(|(call, _)| call)
         .collect();
     let in_loop = || {
         calls.iter().any(|&call| {
