@@ -170,6 +170,7 @@ impl Selector<'_> {
         let known = match v {
             Value::Inst(i) => self.inst_regs[i.index()],
             Value::Param(p) => Some(self.param_regs[p as usize]),
+            Value::Global(g) => self.global_regs[g.index()],
             _ => None,
         };
         if let Some(r) = known {
@@ -193,9 +194,6 @@ impl Selector<'_> {
                 } else {
                     zero
                 }
-            }
-            Value::Global(g) if self.global_regs[g.index()].is_some() => {
-                self.global_regs[g.index()].expect("just checked")
             }
             Value::Global(g) => {
                 let r = self.new_vreg(RegClass::Int);
