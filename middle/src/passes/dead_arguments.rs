@@ -45,11 +45,7 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
         }
         changed = true;
     }
-    if changed {
-        Preserved::Cfg
-    } else {
-        Preserved::All
-    }
+    Preserved::cfg_if(changed)
 }
 
 /// Whether parameter `p` of `f` (function `g`) is unused but for passing itself on as

@@ -6,7 +6,7 @@
 //! their bodies, so their analyses would stay valid, but the function numbering changes.
 
 use crate::analysis::Preserved;
-use crate::ir::{Callee, FuncId, InstKind, Module};
+use crate::ir::{Callee, FuncId, Module};
 use crate::passes::ModuleAnalyses;
 
 pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
@@ -49,16 +49,7 @@ pub(crate) fn remove_functions(m: &mut Module, keep: &[bool]) {
         keep[index - 1]
     });
     for f in &mut m.functions {
-        let calls: Vec<_> = f
-            .all_insts()
-            .filter_map(|i| match f.kind(i) {
-                InstKind::Call {
-                    callee: Callee::Function(c),
-                    ..
-                } => Some((i, *c)),
-                _ => None,
-            })
-            .collect();
+        let calls: Vec<_> = f.calls().collect();
         for (i, c) in calls {
             let to = new_id[c.index()].expect("a function that stays calls only those that stay");
             f.set_callee(i, Callee::Function(to));

@@ -45,11 +45,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         }
         changed |= decide_branch(f, b, &known);
     }
-    if changed {
-        Preserved::Cfg
-    } else {
-        Preserved::All
-    }
+    Preserved::cfg_if(changed)
 }
 
 enum Walk {

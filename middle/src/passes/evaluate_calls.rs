@@ -11,7 +11,7 @@
 
 use crate::analysis::Preserved;
 use crate::interp::evaluate_calls;
-use crate::ir::{Callee, FuncId, Inst, InstKind, Module, Type, Value};
+use crate::ir::{FuncId, Inst, Module, Type, Value};
 use crate::passes::ModuleAnalyses;
 use indexmap::IndexMap;
 
@@ -30,23 +30,17 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
     let mut wanted: IndexMap<Evaluation, Vec<Site>> = IndexMap::new();
     for caller in m.function_ids() {
         let f = m.function(caller);
-        for i in f.all_insts() {
-            let InstKind::Call {
-                callee: Callee::Function(g),
-                args,
-            } = f.kind(i)
-            else {
-                continue;
-            };
-            let s = facts.summary(*g);
-            let returns_value = matches!(m.function(*g).ret, Type::I32 | Type::F32);
+        for (i, g) in f.calls() {
+            let s = facts.summary(g);
+            let returns_value = matches!(m.function(g).ret, Type::I32 | Type::F32);
             if !returns_value || s.reads_memory || s.writes_memory || s.has_io {
                 continue;
             }
+            let args = f.kind(i).operands();
             let Some(bits) = args.iter().map(|&a| constant_bits(a)).collect() else {
                 continue;
             };
-            wanted.entry((*g, bits)).or_default().push((caller, i));
+            wanted.entry((g, bits)).or_default().push((caller, i));
         }
     }
     if wanted.is_empty() {
@@ -68,11 +62,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
             changed = true;
         }
     }
-    if changed {
-        Preserved::Cfg
-    } else {
-        Preserved::All
-    }
+    Preserved::cfg_if(changed)
 }
 
 /// The bits of a constant argument; `None` for any other value.

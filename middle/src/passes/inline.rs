@@ -98,11 +98,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
             }
         }
     }
-    if changed {
-        Preserved::Nothing
-    } else {
-        Preserved::All
-    }
+    Preserved::nothing_if(changed)
 }
 
 /// Inlines function `g`, `f`, into itself level by level (see `SELF_INLINE_LEVELS`), growing

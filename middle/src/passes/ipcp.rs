@@ -38,11 +38,7 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
             }
         }
     }
-    if changed {
-        Preserved::Cfg
-    } else {
-        Preserved::All
-    }
+    Preserved::cfg_if(changed)
 }
 
 /// For each function, the calls of it: (caller, call instruction).

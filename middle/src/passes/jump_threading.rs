@@ -81,11 +81,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             remove_blocks(f, &[b]);
         }
     }
-    if changed {
-        Preserved::Nothing
-    } else {
-        Preserved::All
-    }
+    Preserved::nothing_if(changed)
 }
 
 /// The condition and the (true, false) targets of `b`'s conditional branch.

@@ -43,11 +43,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             parent = loops.loops[p].parent;
         }
     }
-    if changed {
-        Preserved::Nothing
-    } else {
-        Preserved::All
-    }
+    Preserved::nothing_if(changed)
 }
 
 /// The preheader and the exit of loop `k` when it can go.

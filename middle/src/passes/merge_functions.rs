@@ -324,17 +324,10 @@ impl Merger {
 fn retarget_calls(m: &mut Module, keep: &[bool], replacement: &[FuncId]) {
     let mut calls: Vec<(FuncId, Inst, FuncId)> = Vec::new();
     for id in m.function_ids().filter(|f| keep[f.index()]) {
-        let f = m.function(id);
-        for i in f.all_insts() {
-            if let InstKind::Call {
-                callee: Callee::Function(g),
-                ..
-            } = f.kind(i)
-            {
-                let to = resolve(replacement, *g);
-                if to != *g {
-                    calls.push((id, i, to));
-                }
+        for (i, g) in m.function(id).calls() {
+            let to = resolve(replacement, g);
+            if to != g {
+                calls.push((id, i, to));
             }
         }
     }
