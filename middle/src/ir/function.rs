@@ -517,6 +517,26 @@ impl Function {
         cont
     }
 
+    /// Moves everything of the entry block but its `alloca`s to a new block after it, which
+    /// the entry jumps to; returns the new block.
+    pub fn split_entry(&mut self) -> Block {
+        let entry = self
+            .entry()
+            .expect("a function with a body has an entry block");
+        let rest = self.create_block();
+        self.insert_block_after(rest, entry);
+        let moved: Vec<Inst> = self
+            .block_insts(entry)
+            .filter(|&i| !matches!(self.kind(i), InstKind::Alloca { .. }))
+            .collect();
+        for i in moved {
+            self.move_inst_to_end(i, rest);
+        }
+        self.append_inst(entry, InstKind::Br { targets: [rest] }, Type::Void);
+        self.rename_in_successors(entry, rest);
+        rest
+    }
+
     /// After `to` took over the terminator of `from`: the phis of its successors name `to`
     /// where they named `from`.
     pub fn rename_in_successors(&mut self, from: Block, to: Block) {

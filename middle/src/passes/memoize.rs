@@ -48,11 +48,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
         memoize(m.function_mut(id), tables);
         changed = true;
     }
-    if changed {
-        Preserved::Nothing
-    } else {
-        Preserved::All
-    }
+    Preserved::nothing_if(changed)
 }
 
 /// Whether `memoize` gives function `id` a table.
@@ -165,21 +161,14 @@ fn add_tables(m: &mut Module, id: FuncId) -> Tables {
 fn memoize(f: &mut Function, tables: Tables) {
     let entry = f.entry().expect("a function with a body");
     let arity = f.params.len() as u32;
-    let is_alloca = |f: &Function, i: Inst| matches!(f.kind(i), InstKind::Alloca { .. });
-    let at = f
-        .block_insts(entry)
-        .find(|&i| !is_alloca(f, i))
-        .expect("a block ends in a terminator");
-    // Allocas stay ahead of the lookup, in the entry block.
-    let late_allocas: Vec<Inst> = std::iter::successors(Some(at), |&i| f.next_inst(i))
-        .filter(|&i| is_alloca(f, i))
-        .collect();
-    for a in late_allocas {
-        f.move_inst_before(a, at);
-    }
-    let emit = |f: &mut Function, kind: InstKind, ty: Type| {
-        Value::Inst(f.insert_inst_before(at, kind, ty))
-    };
+    // The entry keeps its allocas and gets the lookup; the rest of it runs on a miss.
+    let body = f.split_entry();
+    let jump = f
+        .terminator(entry)
+        .expect("the entry jumps to the rest of it");
+    f.remove_inst(jump);
+    let emit =
+        |f: &mut Function, kind: InstKind, ty: Type| Value::Inst(f.append_inst(entry, kind, ty));
     let mut hash = Value::Int(0);
     for p in 0..arity {
         let multiplier = HASH_MULTIPLIERS[p as usize % HASH_MULTIPLIERS.len()] as i32;
@@ -225,11 +214,6 @@ fn memoize(f: &mut Function, tables: Tables) {
         )
     };
     let words: Vec<Value> = (0..=arity).map(|k| word(f, k)).collect();
-    let last = f
-        .prev_inst(at)
-        .expect("the lookup code is right before `at`");
-    let body = f.split_after(last);
-    f.insert_block_after(body, entry);
     let hit = f.create_block();
     let ret_ty = f.ret;
     let value = f.append_inst(hit, InstKind::Load { args: [value_slot] }, ret_ty);

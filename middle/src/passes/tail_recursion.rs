@@ -65,10 +65,9 @@ fn tail_calls(f: &Function, me: FuncId, facts: &ModuleFacts) -> Vec<TailCall> {
     let has_slots = f
         .all_insts()
         .any(|i| matches!(f.kind(i), InstKind::Alloca { .. }));
-    f.all_insts()
-        .filter(|&i| {
-            matches!(f.kind(i), InstKind::Call { callee: Callee::Function(g), .. } if *g == me)
-        })
+    f.calls()
+        .filter(|&(_, g)| g == me)
+        .map(|(call, _)| call)
         .filter(|&call| !has_slots || !passes_own_slots(f, call))
         .filter_map(|call| tail_call(f, call, facts))
         .collect()
@@ -212,7 +211,7 @@ fn with_one_operation(calls: Vec<TailCall>) -> (Vec<TailCall>, Option<BinaryOp>)
 /// `op` if given.
 fn eliminate(f: &mut Function, calls: &[TailCall], op: Option<BinaryOp>) {
     let entry = f.entry().expect("a function with calls has an entry block");
-    let header = split_entry(f, entry);
+    let header = f.split_entry();
     let params = parameter_phis(f, entry, header);
     let accumulator = op.map(|op| accumulator_phi(f, op, entry, header));
     let mut edits = PhiEdits::new(f.block_capacity());
@@ -252,23 +251,6 @@ fn eliminate(f: &mut Function, calls: &[TailCall], op: Option<BinaryOp>) {
     if let (Some(op), Some(acc)) = (op, accumulator) {
         accumulate_returns(f, op, acc);
     }
-}
-
-/// Moves everything of the entry block but its `alloca`s to a new block after it, which
-/// the entry jumps to; returns the new block.
-fn split_entry(f: &mut Function, entry: Block) -> Block {
-    let header = f.create_block();
-    f.insert_block_after(header, entry);
-    let body: Vec<Inst> = f
-        .block_insts(entry)
-        .filter(|&i| !matches!(f.kind(i), InstKind::Alloca { .. }))
-        .collect();
-    for i in body {
-        f.move_inst_to_end(i, header);
-    }
-    f.append_inst(entry, InstKind::Br { targets: [header] }, Type::Void);
-    f.rename_in_successors(entry, header);
-    header
 }
 
 /// A phi in `header` for each used parameter, taking the parameter from `entry` and
