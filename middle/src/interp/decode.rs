@@ -216,12 +216,9 @@ impl<'a> FnDecoder<'a> {
     /// An edge from `from` to `to` with the copies for `to`'s phis.
     fn edge(&mut self, from: Block, to: Block) -> u32 {
         let start = self.copies.len() as u32;
-        for phi in self.f.block_insts(to) {
-            let InstKind::Phi { args, blocks } = self.f.kind(phi) else {
-                break;
-            };
-            if let Some(k) = blocks.iter().position(|&b| b == from) {
-                let src = self.reg(args[k]);
+        for phi in self.f.phis(to) {
+            if let Some(v) = self.f.phi_incoming(phi, from) {
+                let src = self.reg(v);
                 let dst = self.dst(phi);
                 self.copies.push((dst, src));
             }

@@ -491,6 +491,21 @@ impl Function {
         }
     }
 
+    /// The phis at the start of `b`.
+    pub fn phis(&self, b: Block) -> impl Iterator<Item = Inst> + '_ {
+        self.block_insts(b).take_while(|&i| self.kind(i).is_phi())
+    }
+
+    /// The value phi `phi` takes from block `from`, if `from` is one of its incoming blocks.
+    pub fn phi_incoming(&self, phi: Inst, from: Block) -> Option<Value> {
+        match self.kind(phi) {
+            InstKind::Phi { args, blocks } => {
+                blocks.iter().position(|&b| b == from).map(|k| args[k])
+            }
+            _ => None,
+        }
+    }
+
     /// The calls of functions of the module, with their callees, in layout order.
     pub fn calls(&self) -> impl Iterator<Item = (Inst, FuncId)> + '_ {
         self.all_insts().filter_map(|i| match self.kind(i) {
@@ -544,10 +559,7 @@ impl Function {
         successors.sort_unstable();
         successors.dedup();
         for s in successors {
-            let phis: Vec<Inst> = self
-                .block_insts(s)
-                .take_while(|&i| self.kind(i).is_phi())
-                .collect();
+            let phis: Vec<Inst> = self.phis(s).collect();
             for phi in phis {
                 for incoming in self.kind_mut_targets(phi) {
                     if *incoming == from {

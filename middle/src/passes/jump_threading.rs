@@ -54,10 +54,8 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             if p == b || f.successors(p).contains(&s) {
                 continue;
             }
-            let from_b: Vec<(Inst, Value)> = phis(f, s)
-                .into_iter()
-                .map(|phi| (phi, incoming(f, phi, b)))
-                .collect();
+            let from_b: Vec<(Inst, Value)> =
+                f.phis(s).map(|phi| (phi, incoming(f, phi, b))).collect();
             let term = f.terminator(p).expect("a predecessor ends in a branch");
             for target in f.kind_mut_targets(term) {
                 if *target == b {
@@ -133,20 +131,8 @@ fn known_condition(f: &Function, b: Block, cond: Value, p: Block) -> Option<bool
     }
 }
 
-/// The value phi `phi` takes from block `from`.
+/// The value phi `phi` takes from block `from`, one of its block's predecessors.
 fn incoming(f: &Function, phi: Inst, from: Block) -> Value {
-    match f.kind(phi) {
-        InstKind::Phi { args, blocks } => blocks
-            .iter()
-            .position(|&x| x == from)
-            .map(|k| args[k])
-            .expect("a phi has a value for each predecessor"),
-        _ => unreachable!("not a phi"),
-    }
-}
-
-fn phis(f: &Function, b: Block) -> Vec<Inst> {
-    f.block_insts(b)
-        .take_while(|&i| f.kind(i).is_phi())
-        .collect()
+    f.phi_incoming(phi, from)
+        .expect("a phi has a value for each predecessor")
 }

@@ -77,21 +77,18 @@ fn deletable(
             }
         }
     }
-    let one_value_from_the_loop =
-        f.block_insts(exit)
-            .take_while(|&i| f.kind(i).is_phi())
-            .all(|phi| match f.kind(phi) {
-                InstKind::Phi { args, blocks } => {
-                    let mut from_loop = args
-                        .iter()
-                        .zip(blocks)
-                        .filter(|(_, b)| loops.contains(k, **b))
-                        .map(|(v, _)| *v);
-                    let first = from_loop.next();
-                    from_loop.all(|v| Some(v) == first)
-                }
-                _ => unreachable!("only phis are taken"),
-            });
+    let one_value_from_the_loop = f.phis(exit).all(|phi| match f.kind(phi) {
+        InstKind::Phi { args, blocks } => {
+            let mut from_loop = args
+                .iter()
+                .zip(blocks)
+                .filter(|(_, b)| loops.contains(k, **b))
+                .map(|(v, _)| *v);
+            let first = from_loop.next();
+            from_loop.all(|v| Some(v) == first)
+        }
+        _ => unreachable!("only phis are taken"),
+    });
     one_value_from_the_loop.then_some((preheader, exit))
 }
 

@@ -109,7 +109,7 @@ impl Solver {
                     continue;
                 }
                 if self.reached[to.index()] {
-                    for phi in f.block_insts(to).take_while(|&i| f.kind(i).is_phi()) {
+                    for phi in f.phis(to) {
                         self.visit(f, phi);
                     }
                 } else {
@@ -308,10 +308,7 @@ impl Solver {
 
     /// Removes from the phis of `b` the pairs of edges that never executed.
     fn drop_dead_incoming(&self, f: &mut Function, b: Block) {
-        let phis: Vec<Inst> = f
-            .block_insts(b)
-            .take_while(|&i| f.kind(i).is_phi())
-            .collect();
+        let phis: Vec<Inst> = f.phis(b).collect();
         for phi in phis {
             let InstKind::Phi { args, blocks } = f.kind(phi) else {
                 continue;

@@ -16,7 +16,7 @@
 
 use super::phi_edits::{has_phis, Edit, PhiEdits};
 use crate::analysis::{Cfg, Preserved};
-use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::ir::{Block, Function, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -33,13 +33,6 @@ pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
             return Preserved::nothing_if(changed);
         }
     }
-}
-
-/// The phis at the start of `b`.
-fn phis(f: &Function, b: Block) -> Vec<Inst> {
-    f.block_insts(b)
-        .take_while(|&i| f.kind(i).is_phi())
-        .collect()
 }
 
 fn fold_constant_branches(f: &mut Function) -> bool {
@@ -297,7 +290,7 @@ impl<'f> Steps<'f> {
         let p = self.pred_list(b)[0];
         self.edits.flush(self.f, b);
         let f = &mut *self.f;
-        for phi in phis(f, b) {
+        for phi in f.phis(b).collect::<Vec<_>>() {
             let v = f.kind(phi).operands()[0];
             if matches!(v, Value::Bool(_))
                 && f.uses(Value::Inst(phi))

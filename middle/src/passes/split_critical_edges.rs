@@ -63,10 +63,7 @@ pub fn split(f: &mut Function) -> bool {
         for &(_, b, mid) in group {
             renamed[b.index()] = Some(mid);
         }
-        let phis: Vec<_> = f
-            .block_insts(s)
-            .take_while(|&i| f.kind(i).is_phi())
-            .collect();
+        let phis: Vec<_> = f.phis(s).collect();
         for phi in phis {
             for incoming in f.kind_mut_targets(phi) {
                 if let Some(mid) = renamed[incoming.index()] {

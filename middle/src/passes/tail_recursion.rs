@@ -179,11 +179,8 @@ fn returned_from(
             _ => return None,
         },
         [phi, ret] => match (f.kind(*phi), f.kind(*ret)) {
-            (InstKind::Phi { args, blocks }, InstKind::Ret { args: Some(v) })
-                if *v == Value::Inst(*phi) =>
-            {
-                let k = blocks.iter().position(|&b| b == block)?;
-                Some(args[k])
+            (InstKind::Phi { .. }, InstKind::Ret { args: Some(v) }) if *v == Value::Inst(*phi) => {
+                Some(f.phi_incoming(*phi, block)?)
             }
             _ => return None,
         },
