@@ -1,6 +1,10 @@
 //! The SysY front end: parsing (pest grammar to AST) and semantic checking (AST to the typed,
 //! resolved tree in `hir`), with diagnostics that point at the source.
 
+// pest is built without its `std` feature (see the workspace manifest), and the parser its
+// derive generates then names the `alloc` crate.
+extern crate alloc;
+
 pub mod arith;
 pub mod ast;
 pub mod check;
