@@ -425,13 +425,54 @@ class Gen:
             self.assignment()
 
     def optimiser_shapes(self):
-        """Code that constant propagation and value numbering transform: a value constant
-        only through phis that a later branch tests, or a subexpression repeated with its
-        operands commuted, in the same block and in a block it dominates."""
-        if self.indent < 5 and self.chance(0.5):
+        """Code that constant propagation, value numbering and if-to-select transform: a
+        value constant only through phis that a later branch tests, a subexpression repeated
+        with its operands commuted, in the same block and in a block it dominates, or a value
+        picked by a small if."""
+        r = self.r.random()
+        if self.indent < 5 and r < 0.4:
             self.constant_through_phis()
+        elif r < 0.7:
+            self.picked_value()
         else:
             self.repeated_subexpression()
+
+    def picked_value(self):
+        """A value picked by a small if, as if-to-select turns into selects: a minimum or
+        maximum (a triangle), a diamond of cheap expressions, a clamp, an absolute value, a
+        conditional count, or two values picked by one condition."""
+        ints = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
+        if len(ints) < 2:
+            self.assignment()
+            return
+        a, b = self.pick(ints), self.pick(ints)
+        m = self.fresh("m")
+        op = self.pick(["<", ">", "<=", ">=", "==", "!="])
+        k = self.r.randint(1, 9)
+        form = self.r.randrange(6)
+        if form == 0:
+            self.line(f"int {m} = {a};")
+            self.line(f"if ({b} {op} {m}) {m} = {b};")
+        elif form == 1:
+            self.line(f"int {m};")
+            self.line(f"if ({a} {op} {b}) {m} = {a} + {k}; else {m} = {b} - {k};")
+        elif form == 2:
+            lo = self.r.randint(-50, 0)
+            self.line(f"int {m} = {a};")
+            self.line(f"if ({m} > {lo + 100}) {m} = {lo + 100};")
+            self.line(f"if ({m} < {lo}) {m} = {lo};")
+        elif form == 3:
+            self.line(f"int {m} = {a};")
+            self.line(f"if ({m} < 0) {m} = -{m};")
+        elif form == 4:
+            self.line(f"int {m} = 0;")
+            self.line(f"if ({a} {op} {b}) {m} = {m} + 1;")
+        else:
+            n = self.fresh("m")
+            self.line(f"int {m} = {a}, {n} = {b};")
+            self.line(f"if ({a} {op} {b}) {{ {m} = {b}; {n} = {a}; }}")
+            self.declare(Var(n, "int", []))
+        self.declare(Var(m, "int", []))
 
     def constant_through_phis(self):
         k = self.fresh("k")
@@ -1218,6 +1259,11 @@ FEATURES = [
     ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),
     ("repeated subexpression, commuted", r"int v\d+ = \(\(\w+ [-+*] \w+\) [-+*] -?\w+\);"),
+    ("minimum or maximum by a triangle", r"^\s+if \((\w+) [<>=!]+ (m\d+)\) \2 = \1;"),
+    ("diamond of cheap expressions", r"^\s+if \(\w+ [<>=!]+ \w+\) (m\d+) = \w+ \+ \d; else \1 = \w+ - \d;"),
+    ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
+    ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
+    ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 
 

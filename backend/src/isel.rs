@@ -356,6 +356,7 @@ impl Selector<'_> {
                 }
             }
             InstKind::Cast { op, args: [a] } => self.cast(i, op, a),
+            InstKind::Select { args: [c, a, b] } => self.select(i, c, a, b),
             InstKind::Call { callee, args } => self.call(i, &callee, &args),
             InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. } => {
                 unreachable!("terminators are selected separately")
@@ -510,6 +511,43 @@ impl Selector<'_> {
         }
     }
 
+    /// `mov rd, b` and `mov<cond> rd, a` after the flags for `c`. The operands are
+    /// materialised before the comparison.
+    fn select(&mut self, i: Inst, c: Value, a: Value, b: Value) {
+        let (a, b) = (self.op2(a), self.op2(b));
+        let conds = self.condition(c);
+        let rd = self.def(i);
+        self.emit(MInst::Mov {
+            cond: None,
+            rd,
+            src: b,
+        });
+        for cond in conds {
+            self.emit(MInst::Mov {
+                cond: Some(cond),
+                rd,
+                src: a,
+            });
+        }
+    }
+
+    /// Sets the flags for the truth value `c` and returns the conditions (any of which
+    /// holding means true): a fused comparison is emitted here, anything else is compared
+    /// with 0.
+    fn condition(&mut self, c: Value) -> Vec<Cond> {
+        match c.as_inst() {
+            Some(ci) if self.skipped[ci.index()] => self.compare(ci),
+            _ => {
+                let rn = self.reg(c);
+                self.emit(MInst::Cmp {
+                    rn,
+                    src: Operand2::Imm(0),
+                });
+                vec![Cond::Ne]
+            }
+        }
+    }
+
     /// Emits the comparison of instruction `i` and returns the conditions (any of which
     /// holding means true) that it sets the flags for.
     fn compare(&mut self, i: Inst) -> Vec<Cond> {
@@ -581,18 +619,24 @@ impl Selector<'_> {
         }
     }
 
+    /// A comparison used only as the condition of branches and selects in its own block:
+    /// each of them emits the comparison again right before it reads the flags, which costs
+    /// no more than comparing the materialised truth value with 0.
     fn is_fused_compare(&self, i: Inst) -> bool {
         let f = self.f;
         if !matches!(f.kind(i), InstKind::Icmp { .. } | InstKind::Fcmp { .. }) {
             return false;
         }
-        match f.uses(Value::Inst(i)) {
-            [u] => {
-                matches!(f.kind(u.inst), InstKind::CondBr { .. })
+        let uses = f.uses(Value::Inst(i));
+        !uses.is_empty()
+            && uses.iter().all(|u| {
+                u.index == 0
+                    && matches!(
+                        f.kind(u.inst),
+                        InstKind::CondBr { .. } | InstKind::Select { .. }
+                    )
                     && f.inst_block(u.inst) == f.inst_block(i)
-            }
-            _ => false,
-        }
+            })
     }
 
     fn cast(&mut self, i: Inst, op: CastOp, a: Value) {
@@ -781,17 +825,7 @@ impl Selector<'_> {
                 args: [c],
                 targets: [t, e],
             } => {
-                let conds = match c.as_inst() {
-                    Some(ci) if self.skipped[ci.index()] => self.compare(ci),
-                    _ => {
-                        let rn = self.reg(c);
-                        self.emit(MInst::Cmp {
-                            rn,
-                            src: Operand2::Imm(0),
-                        });
-                        vec![Cond::Ne]
-                    }
-                };
+                let conds = self.condition(c);
                 let (then_target, else_target) =
                     (self.block_index[t.index()], self.block_index[e.index()]);
                 for cond in conds {

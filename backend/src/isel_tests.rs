@@ -2,7 +2,8 @@
 //! `mov` with a shifted operand, a shift used once by an add or sub folded into it as its
 //! flexible second operand, `and` with a mask that only its complement encodes as `bic`, and
 //! an addition of a constant that only its negation encodes as a subtraction; and the
-//! address of a global used more than once, taken once in the entry block.
+//! address of a global used more than once, taken once in the entry block; and selects as
+//! conditional moves.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -140,4 +141,56 @@ bb2:
     let taken: Vec<usize> = text.match_indices("movsym").map(|(at, _)| at).collect();
     assert_eq!(taken.len(), 1, "{text}");
     assert!(taken[0] < loop_start, "{text}");
+}
+
+#[test]
+fn a_select_is_a_move_and_a_conditional_move_after_its_fused_comparison() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp slt %a0, %a1
+  %1 = select i32 %0, %a0, 7
+  %2 = select i32 %0, %a1, %a0
+  ret %2
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // The comparison is emitted again before each select that reads its flags, and never
+    // materialised as 0 or 1.
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("cmp %v0, %v1")).count(),
+        2,
+        "{body:#?}"
+    );
+    assert!(!body.iter().any(|l| l.contains("%v2")), "{body:#?}");
+    let at = |line: &str| body.iter().position(|l| *l == line);
+    let first = at("mov %v3, #7").expect("the false value first");
+    assert_eq!(at("movlt %v3, %v0"), Some(first + 1), "{body:#?}");
+    let second = at("mov %v4, %v0").expect("the false value first");
+    assert_eq!(at("movlt %v4, %v1"), Some(second + 1), "{body:#?}");
+}
+
+#[test]
+fn a_select_on_a_truth_value_from_elsewhere_compares_it_with_zero() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp eq %a0, %a1
+  condbr %0, bb1, bb2
+bb1:
+  %1 = select i32 %0, %a0, %a1
+  ret %1
+bb2:
+  ret 0
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"moveq %v2, #1"), "{body:#?}");
+    let cmp = body
+        .iter()
+        .rposition(|l| *l == "cmp %v2, #0")
+        .expect("the truth value compared with 0 (by the branch, then by the select)");
+    assert_eq!(body[cmp + 1..cmp + 3], ["mov %v3, %v1", "movne %v3, %v0"], "{body:#?}");
 }

@@ -42,6 +42,12 @@ pub enum Op {
         dst: Reg,
         a: Reg,
     },
+    Select {
+        dst: Reg,
+        cond: Reg,
+        a: Reg,
+        b: Reg,
+    },
     Icmp {
         pred: IntPred,
         dst: Reg,
@@ -297,6 +303,12 @@ impl<'a> FnDecoder<'a> {
             },
             InstKind::FNeg { args: [a] } => Op::FNeg {
                 a: self.reg(a),
+                dst: self.dst(i),
+            },
+            InstKind::Select { args: [c, a, d] } => Op::Select {
+                cond: self.reg(c),
+                a: self.reg(a),
+                b: self.reg(d),
                 dst: self.dst(i),
             },
             InstKind::Icmp { pred, args: [a, c] } => Op::Icmp {

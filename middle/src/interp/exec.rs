@@ -137,6 +137,9 @@ impl<'m, 'io> Machine<'m, 'io> {
                 } => r!(dst) = r!(b).wrapping_add(r!(index).wrapping_mul(stride)),
                 Op::Binary { op, dst, a, b } => r!(dst) = semantics::binary(op, r!(a), r!(b)),
                 Op::FNeg { dst, a } => r!(dst) = semantics::fneg(r!(a)),
+                Op::Select { dst, cond, a, b } => {
+                    r!(dst) = if r!(cond) != 0 { r!(a) } else { r!(b) }
+                }
                 Op::Icmp { pred, dst, a, b } => {
                     r!(dst) = semantics::icmp(pred, r!(a), r!(b)) as u32
                 }

@@ -229,6 +229,10 @@ pub enum InstKind {
         op: CastOp,
         args: [Value; 1],
     },
+    /// `[cond, a, b]`: `a` when `cond` holds, else `b`.
+    Select {
+        args: [Value; 3],
+    },
     Call {
         callee: Callee,
         args: Vec<Value>,
@@ -266,6 +270,7 @@ macro_rules! operand_slice {
             | InstKind::Binary { args, .. }
             | InstKind::Icmp { args, .. }
             | InstKind::Fcmp { args, .. } => args,
+            InstKind::Select { args } => args,
             InstKind::Call { args, .. } | InstKind::Phi { args, .. } => args,
             InstKind::Ret { args } => args.$as_slice(),
         }

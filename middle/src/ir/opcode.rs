@@ -37,6 +37,7 @@ pub enum Opcode {
     Zext,
     SiToFp,
     FpToSi,
+    Select,
     Load,
     Store,
     Gep,
@@ -151,7 +152,7 @@ use Opcode::*;
 
 /// Indexed by `Opcode as usize` (checked at compile time below).
 #[rustfmt::skip]
-static TABLE: [OpcodeInfo; 27] = [
+static TABLE: [OpcodeInfo; 28] = [
     //  opcode   flags                      identity           absorbing     cost class
     row(Add,     COMMUTATIVE | ASSOCIATIVE, both(int(0)),      None,         Some(C::Alu)),
     row(Sub,     0,                         right(int(0)),     None,         Some(C::Alu)),
@@ -175,6 +176,8 @@ static TABLE: [OpcodeInfo; 27] = [
     row(Zext,    0,                         None,              None,         Some(C::Alu)),
     row(SiToFp,  0,                         None,              None,         Some(C::VfpConvert)),
     row(FpToSi,  0,                         None,              None,         Some(C::VfpConvert)),
+    // A move and a conditional move, after the comparison the condition needs anyway.
+    row(Select,  0,                         None,              None,         Some(C::Alu)),
     row(Load,    LOAD,                      None,              None,         Some(C::Load)),
     row(Store,   STORE,                     None,              None,         Some(C::Store)),
     row(Gep,     0,                         None,              None,         Some(C::Alu)),
@@ -202,9 +205,9 @@ const _: () = {
 
 impl Opcode {
     /// Every opcode, in table order.
-    pub const ALL: [Opcode; 27] = [
+    pub const ALL: [Opcode; 28] = [
         Add, Sub, Mul, SDiv, SRem, And, LShr, AShr, FAdd, FSub, FMul, FDiv, FNeg, Icmp, Fcmp, Zext,
-        SiToFp, FpToSi, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr, Ret,
+        SiToFp, FpToSi, Select, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr, Ret,
     ];
 
     /// This opcode's row of the table.
@@ -314,6 +317,7 @@ impl InstKind {
             InstKind::Icmp { .. } => Icmp,
             InstKind::Fcmp { .. } => Fcmp,
             InstKind::Cast { op, .. } => op.opcode(),
+            InstKind::Select { .. } => Select,
             InstKind::Call { .. } => Call,
             InstKind::Phi { .. } => Phi,
             InstKind::Br { .. } => Br,

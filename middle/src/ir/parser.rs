@@ -484,6 +484,11 @@ impl Parser {
                 };
                 (kind, Type::I1)
             }
+            "select" => {
+                let ty = self.ty()?;
+                operands = self.operands(3)?;
+                (InstKind::Select { args: [u, u, u] }, ty)
+            }
             "call" => {
                 let ty = self.ty()?;
                 callee = Some(self.global_name()?);

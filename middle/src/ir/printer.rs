@@ -179,6 +179,9 @@ pub fn print_inst(m: &Module, f: &Function, names: &Names, i: Inst) -> String {
             format!("fcmp {} {}, {}", pred.name(), v(a), v(b))
         }
         InstKind::Cast { op, args: [a] } => format!("{} {}", op.name(), v(a)),
+        InstKind::Select { args: [c, a, b] } => {
+            format!("select {} {}, {}, {}", data.ty, v(c), v(a), v(b))
+        }
         InstKind::Call { callee, args } => {
             let (name, format) = match callee {
                 Callee::Function(id) => (

@@ -27,9 +27,9 @@ pub struct ValueKey {
     pub opcode: Opcode,
     pub immediate: Immediate,
     pub ty: Type,
-    /// The operands' numbers; a unary operation's second is 0. Sorted for commutative
+    /// The operands' numbers, 0 past the last one. The first two are sorted for commutative
     /// opcodes and for comparisons (whose predicate is then swapped to match).
-    pub operands: [u32; 2],
+    pub operands: [u32; 3],
 }
 
 /// The key of `inst` with operand numbers from `number`, which must give equal numbers to
@@ -59,7 +59,7 @@ fn key(f: &Function, inst: Inst, mut number: impl FnMut(Value) -> u32) -> ValueK
         InstKind::Gep { stride, .. } => Immediate::Stride(stride),
         _ => Immediate::None,
     };
-    let mut operands = [0; 2];
+    let mut operands = [0; 3];
     for (slot, &v) in operands.iter_mut().zip(kind.operands()) {
         *slot = number(v);
     }

@@ -253,6 +253,16 @@ impl Verifier<'_> {
                     );
                 }
             }
+            InstKind::Select { args: [c, a, b] } => {
+                expect(
+                    ty(c) == Type::I1
+                        && ty(a) == data.ty
+                        && ty(b) == data.ty
+                        && matches!(data.ty, Type::I1 | Type::I32 | Type::Ptr),
+                    self,
+                    "select takes an i1 and two i32, i1 or ptr values of its own type",
+                );
+            }
             InstKind::Call { callee, args } => self.check_call(i, callee, args),
             InstKind::Phi { args, .. } => {
                 let ok = args.iter().all(|a| ty(a) == data.ty) && data.ty != Type::Void;

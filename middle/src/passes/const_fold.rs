@@ -71,6 +71,12 @@ pub fn simplify_kind(kind: &InstKind, ty: Type) -> Option<Value> {
             Some(Value::Bool(semantics::fcmp(pred, x, y)))
         }
         InstKind::Cast { op, args: [a] } => bits(a).map(|x| typed(ty, semantics::cast(op, x))),
+        InstKind::Select { args: [c, a, b] } => match c {
+            Value::Bool(true) => Some(a),
+            Value::Bool(false) => Some(b),
+            _ if a == b => Some(a),
+            _ => None,
+        },
         _ => None,
     }
 }

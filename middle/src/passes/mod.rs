@@ -16,6 +16,7 @@ pub mod dominating_conditions;
 pub mod evaluate_calls;
 pub mod gcm;
 pub mod gvn;
+pub mod if_to_select;
 pub mod inline;
 pub mod instcombine;
 pub mod ipcp;
@@ -171,6 +172,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "if-to-select",
+        description: "turn small diamonds and triangles that pick values into selects",
+        kind: PassKind::Function(if_to_select::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "dominating-conditions",
         description: "decide branches that a dominating branch on the same value decides",
         kind: PassKind::Function(dominating_conditions::run),
@@ -246,7 +253,8 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gcm"
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,if-to-select,",
+            "simplify-cfg,gcm"
         ),
     }
 }

@@ -182,6 +182,15 @@ impl Solver {
                 _ => self.cfg_work.extend([(b, yes), (b, no)]),
             },
             InstKind::Ret { .. } => {}
+            &InstKind::Select { args: [c, x, y] } => {
+                let v = match self.operand(c) {
+                    Lattice::Unknown => return,
+                    Lattice::Constant(Value::Bool(true)) => self.operand(x),
+                    Lattice::Constant(Value::Bool(false)) => self.operand(y),
+                    _ => self.operand(x).meet(self.operand(y)),
+                };
+                self.lower(i, v);
+            }
             InstKind::Binary { .. }
             | InstKind::FNeg { .. }
             | InstKind::Icmp { .. }

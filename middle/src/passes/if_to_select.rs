@@ -1,0 +1,169 @@
+//! if-to-select: a small diamond or triangle whose join only picks values becomes straight
+//! code with `select`s, which the back end emits as `mov` and `mov<cond>`, with no branch.
+//!
+//! ```text
+//!   H: condbr %c, T, F                 H: (T's and F's instructions)
+//!   T: ...; br J                          %s = select %c, %t, %f
+//!   F: ...; br J              =>          br J
+//!   J: %p = phi [%t, T], [%f, F], ...  J: %p = phi [%s, H], ...
+//! ```
+//!
+//! A triangle, `condbr %c, T, J` with `T: ...; br J` (or the mirror image), is the same with
+//! the value J's phis take straight from H in place of F's. The side blocks must have H as
+//! their only predecessor, no phis, and instructions that may run whichever way the condition
+//! goes: no memory access, call or other effect (division is defined for every input in this
+//! IR, so it cannot trap). Since they then run on both paths where the branch ran one, their
+//! weighted cost together is at most `MAX_SPECULATED`, and at most `MAX_SELECTS` of J's phis
+//! may differ between the two edges. The back end has no conditional float move, so J's phis
+//! that differ must be `i1`, `i32` or `ptr`. The candidates are found on the CFG as the pass
+//! starts; no block is part of two of them, as a side block ends in `br` and H in `condbr`.
+//! J is left with one predecessor fewer; simplify-cfg merges it into H when that was its
+//! last other one.
+//!
+//! Needs: the CFG. Preserves: behaviour (the CFG changes).
+
+use super::simplify_cfg::remove_blocks;
+use crate::analysis::{Cfg, Preserved};
+use crate::cost_model::inst_cost;
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+
+/// The most weighted cost the instructions moved out of the side blocks may have together.
+const MAX_SPECULATED: u32 = 2;
+
+/// The most selects that may replace one branch.
+const MAX_SELECTS: usize = 2;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let cfg = cx.analyses.cfg(f);
+    let candidates: Vec<Candidate> = f
+        .blocks()
+        .filter_map(|h| candidate(f, &cfg, h))
+        .collect();
+    for c in &candidates {
+        convert(f, c);
+    }
+    Preserved::nothing_if(!candidates.is_empty())
+}
+
+/// A branch to turn into selects: H's `condbr` on `cond`, its side blocks (one for a
+/// triangle), and the join J. `on_true` and `on_false` are the blocks J's phis take their
+/// values from on each way (H itself on a triangle's direct edge).
+struct Candidate {
+    h: Block,
+    cond: Value,
+    sides: Vec<Block>,
+    join: Block,
+    on_true: Block,
+    on_false: Block,
+}
+
+fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
+    let term = f.terminator(h)?;
+    let &InstKind::CondBr {
+        args: [cond],
+        targets: [yes, no],
+    } = f.kind(term)
+    else {
+        return None;
+    };
+    // The block after a side block, when it is one: its only predecessor is H, it has no
+    // phis and it ends in `br`.
+    let side_exit = |s: Block| -> Option<Block> {
+        if s == h || cfg.preds(s) != [h] || f.phis(s).next().is_some() {
+            return None;
+        }
+        match *f.kind(f.terminator(s)?) {
+            InstKind::Br { targets: [j] } if j != s && j != h => Some(j),
+            _ => None,
+        }
+    };
+    let (sides, join, on_true, on_false) = match (side_exit(yes), side_exit(no)) {
+        (Some(j), Some(k)) if j == k && yes != no => (vec![yes, no], j, yes, no),
+        (Some(j), _) if j == no => (vec![yes], j, yes, h),
+        (_, Some(k)) if k == yes => (vec![no], k, h, no),
+        _ => return None,
+    };
+    let mut speculated = 0;
+    for &s in &sides {
+        for i in f.block_insts(s) {
+            let kind = f.kind(i);
+            if kind.is_terminator() {
+                continue;
+            }
+            let opcode = kind.opcode();
+            if opcode.has_side_effects() || opcode.may_fault() || opcode.is_pinned() {
+                return None;
+            }
+            speculated += inst_cost(kind);
+        }
+    }
+    if speculated > MAX_SPECULATED {
+        return None;
+    }
+    let mut selects = 0;
+    for phi in f.phis(join) {
+        let (t, e) = (f.phi_incoming(phi, on_true)?, f.phi_incoming(phi, on_false)?);
+        if t != e {
+            if !matches!(f.inst(phi).ty, Type::I1 | Type::I32 | Type::Ptr) {
+                return None;
+            }
+            selects += 1;
+        }
+    }
+    (selects <= MAX_SELECTS).then_some(Candidate {
+        h,
+        cond,
+        sides,
+        join,
+        on_true,
+        on_false,
+    })
+}
+
+fn convert(f: &mut Function, c: &Candidate) {
+    let term = f.terminator(c.h).expect("a candidate ends in condbr");
+    for &s in &c.sides {
+        let moved: Vec<Inst> = f
+            .block_insts(s)
+            .filter(|&i| !f.kind(i).is_terminator())
+            .collect();
+        for i in moved {
+            f.move_inst_before(i, term);
+        }
+    }
+    let phis: Vec<Inst> = f.phis(c.join).collect();
+    for phi in phis {
+        let ty = f.inst(phi).ty;
+        let t = f.phi_incoming(phi, c.on_true).expect("checked");
+        let e = f.phi_incoming(phi, c.on_false).expect("checked");
+        let picked = if t == e {
+            t
+        } else {
+            let select = InstKind::Select {
+                args: [c.cond, t, e],
+            };
+            Value::Inst(f.insert_inst_before(term, select, ty))
+        };
+        let InstKind::Phi { args, blocks } = f.kind(phi) else {
+            unreachable!("phis come first");
+        };
+        let mut pairs: Vec<(Value, Block)> = args
+            .iter()
+            .zip(blocks)
+            .filter(|&(_, &b)| b != c.on_true && b != c.on_false)
+            .map(|(&v, &b)| (v, b))
+            .collect();
+        pairs.push((picked, c.h));
+        let (args, blocks) = pairs.into_iter().unzip();
+        f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
+    }
+    f.replace_kind(
+        term,
+        InstKind::Br {
+            targets: [c.join],
+        },
+        Type::Void,
+    );
+    remove_blocks(f, &c.sides);
+}
