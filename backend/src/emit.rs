@@ -176,8 +176,15 @@ impl Emitter {
                 self.line(format_args!("movw {}, #:lower16:{sym}", rd));
                 self.line(format_args!("movt {}, #:upper16:{sym}", rd));
             }
-            MInst::Alu { op, rd, rn, src } => {
-                self.line(format_args!("{} {}, {}, {}", op.name(), rd, rn, src))
+            MInst::Alu {
+                cond,
+                op,
+                rd,
+                rn,
+                src,
+            } => {
+                let c = cond.map_or("", Cond::name);
+                self.line(format_args!("{}{c} {}, {}, {}", op.name(), rd, rn, src))
             }
             MInst::Mul { rd, rn, rm } => self.line(format_args!("mul {}, {}, {}", rd, rn, rm)),
             MInst::Mls { rd, rn, rm, ra } => {

@@ -10,6 +10,7 @@ use crate::mir::loops::loop_depths;
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
 use crate::symbols::symbol;
+use middle::cost_model;
 use middle::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
     Value,
@@ -100,7 +101,11 @@ impl Selector<'_> {
             }
         }
         for i in f.all_insts() {
-            if self.is_fused_compare(i) || self.is_folded_gep(i) || self.is_folded_shift(i) {
+            if self.is_fused_compare(i)
+                || self.is_folded_gep(i)
+                || self.is_folded_shift(i)
+                || self.is_predicated(i)
+            {
                 self.skipped[i.index()] = true;
             }
         }
@@ -333,7 +338,10 @@ impl Selector<'_> {
                 args: [base, index],
                 stride,
             } => self.gep(i, base, index, stride),
-            InstKind::Binary { op, args: [a, b] } => self.binary(i, op, a, b),
+            InstKind::Binary { op, args: [a, b] } => {
+                let rd = self.def(i);
+                self.binary(rd, op, a, b);
+            }
             InstKind::FNeg { args: [a] } => {
                 let sm = self.reg(a);
                 let sd = self.def(i);
@@ -372,6 +380,7 @@ impl Selector<'_> {
                 let off = c.wrapping_mul(stride as i32) as u32;
                 let src = self.op2(Value::Int(off as i32));
                 self.emit(MInst::Alu {
+                    cond: None,
                     op: AluOp::Add,
                     rd,
                     rn,
@@ -381,6 +390,7 @@ impl Selector<'_> {
             _ if stride.is_power_of_two() => {
                 let ri = self.reg(index);
                 self.emit(MInst::Alu {
+                    cond: None,
                     op: AluOp::Add,
                     rd,
                     rn,
@@ -397,6 +407,7 @@ impl Selector<'_> {
                     rm: rs,
                 });
                 self.emit(MInst::Alu {
+                    cond: None,
                     op: AluOp::Add,
                     rd,
                     rn,
@@ -406,8 +417,9 @@ impl Selector<'_> {
         }
     }
 
-    fn binary(&mut self, i: Inst, op: BinaryOp, a: Value, b: Value) {
-        let rd = self.def(i);
+    /// `rd = a op b`; `op` is one instruction (after any constants it needs) when
+    /// `cost_model::is_predicable` holds, the last one emitted.
+    fn binary(&mut self, rd: Reg, op: BinaryOp, a: Value, b: Value) {
         let vop = match op {
             BinaryOp::FAdd => Some(VOp::Add),
             BinaryOp::FSub => Some(VOp::Sub),
@@ -457,6 +469,7 @@ impl Selector<'_> {
                     None => self.op2(b),
                 };
                 self.emit(MInst::Alu {
+                    cond: None,
                     op: alu,
                     rd,
                     rn,
@@ -473,6 +486,7 @@ impl Selector<'_> {
                     _ => (AluOp::And, self.op2(b)),
                 };
                 self.emit(MInst::Alu {
+                    cond: None,
                     op: alu,
                     rd,
                     rn,
@@ -511,23 +525,35 @@ impl Selector<'_> {
         }
     }
 
-    /// `mov rd, b` and `mov<cond> rd, a` after the flags for `c`. The operands are
-    /// materialised before the comparison.
+    /// The false value `b` into the result's register, then the true value `a` under the
+    /// condition `c`: `mov rd, b` (a copy, which allocation may coalesce away) and
+    /// `mov<cond> rd, a`. A value computed by a predicated operation is computed right
+    /// there instead, into the result's register: `if (x == 93) n = n - 1;` becomes
+    /// `cmp` and `subeq`.
     fn select(&mut self, i: Inst, c: Value, a: Value, b: Value) {
-        let (a, b) = (self.op2(a), self.op2(b));
-        let conds = self.condition(c);
         let rd = self.def(i);
-        self.emit(MInst::Mov {
-            cond: None,
-            rd,
-            src: b,
-        });
-        for cond in conds {
-            self.emit(MInst::Mov {
-                cond: Some(cond),
-                rd,
-                src: a,
-            });
+        self.value_into(rd, b, None);
+        for cond in self.condition(c) {
+            self.value_into(rd, a, Some(cond));
+        }
+    }
+
+    /// Puts `v` into `rd`, under `cond` if given: a predicated operation is computed into
+    /// it, anything else moved.
+    fn value_into(&mut self, rd: Reg, v: Value, cond: Option<Cond>) {
+        if let Some(i) = v.as_inst().filter(|i| self.skipped[i.index()]) {
+            if let InstKind::Binary { op, args: [x, y] } = *self.f.kind(i) {
+                self.binary(rd, op, x, y);
+                match self.cur.last_mut() {
+                    Some(MInst::Alu { cond: c, .. } | MInst::Mov { cond: c, .. }) => *c = cond,
+                    _ => unreachable!("a predicable operation ends in alu or mov"),
+                }
+                return;
+            }
+        }
+        match (cond, self.op2(v)) {
+            (None, Operand2::Reg(src)) => self.emit(MInst::Copy { dst: rd, src }),
+            (cond, src) => self.emit(MInst::Mov { cond, rd, src }),
         }
     }
 
@@ -616,6 +642,24 @@ impl Selector<'_> {
                 Some((x, shift, amount))
             }
             _ => None,
+        }
+    }
+
+    /// An operation computed by the select that is its only user, in its block, right into
+    /// the select's register and under its condition for the true value (see `select`).
+    fn is_predicated(&self, i: Inst) -> bool {
+        let f = self.f;
+        let InstKind::Binary { op, .. } = *f.kind(i) else {
+            return false;
+        };
+        match f.uses(Value::Inst(i)) {
+            [u] => {
+                cost_model::is_predicable(op)
+                    && u.index > 0
+                    && matches!(f.kind(u.inst), InstKind::Select { .. })
+                    && f.inst_block(u.inst) == f.inst_block(i)
+            }
+            _ => false,
         }
     }
 

@@ -3,7 +3,7 @@
 //! flexible second operand, `and` with a mask that only its complement encodes as `bic`, and
 //! an addition of a constant that only its negation encodes as a subtraction; and the
 //! address of a global used more than once, taken once in the entry block; and selects as
-//! conditional moves.
+//! conditional moves, with an operation only they use computed under their condition.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -144,7 +144,7 @@ bb2:
 }
 
 #[test]
-fn a_select_is_a_move_and_a_conditional_move_after_its_fused_comparison() {
+fn a_select_is_a_copy_and_a_conditional_move_after_its_fused_comparison() {
     let lines = selected(
         "func @f(%a0: i32, %a1: i32) -> i32 {
 bb0:
@@ -156,19 +156,25 @@ bb0:
 ",
     );
     let body: Vec<&str> = lines.iter().map(String::as_str).collect();
-    // The comparison is emitted again before each select that reads its flags, and never
-    // materialised as 0 or 1.
+    // The false value first, then the comparison, emitted again before each select that
+    // reads its flags and never materialised as 0 or 1, then the true value under it.
     assert_eq!(
-        body.iter().filter(|l| l.starts_with("cmp %v0, %v1")).count(),
+        body.iter()
+            .filter(|l| l.starts_with("cmp %v0, %v1"))
+            .count(),
         2,
         "{body:#?}"
     );
     assert!(!body.iter().any(|l| l.contains("%v2")), "{body:#?}");
-    let at = |line: &str| body.iter().position(|l| *l == line);
-    let first = at("mov %v3, #7").expect("the false value first");
-    assert_eq!(at("movlt %v3, %v0"), Some(first + 1), "{body:#?}");
-    let second = at("mov %v4, %v0").expect("the false value first");
-    assert_eq!(at("movlt %v4, %v1"), Some(second + 1), "{body:#?}");
+    for expected in [
+        ["mov %v3, #7", "cmp %v0, %v1", "movlt %v3, %v0"],
+        ["copy %v4, %v0", "cmp %v0, %v1", "movlt %v4, %v1"],
+    ] {
+        assert!(
+            body.windows(3).any(|w| w == expected),
+            "{expected:?} in {body:#?}"
+        );
+    }
 }
 
 #[test]
@@ -188,9 +194,64 @@ bb2:
     );
     let body: Vec<&str> = lines.iter().map(String::as_str).collect();
     assert!(body.contains(&"moveq %v2, #1"), "{body:#?}");
-    let cmp = body
+    let expected = ["copy %v3, %v1", "cmp %v2, #0", "movne %v3, %v0"];
+    assert!(body.windows(3).any(|w| w == expected), "{body:#?}");
+}
+
+#[test]
+fn an_operation_used_only_by_a_select_is_computed_under_its_condition() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp eq %a0, 93
+  %1 = add %a1, -1
+  %2 = select i32 %0, %1, %a1
+  %3 = icmp slt %a0, %a1
+  %4 = lshr %a0, 3
+  %5 = sub %a1, 5
+  %6 = select i32 %3, %4, %5
+  %7 = add %2, %6
+  ret %7
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let expected = [
+        "copy %v4, %v1",
+        "cmp %v0, #93",
+        "subeq %v4, %v1, #1",
+        "sub %v8, %v1, #5",
+        "cmp %v0, %v1",
+        "movlt %v8, %v0, lsr #3",
+    ];
+    let start = body
         .iter()
-        .rposition(|l| *l == "cmp %v2, #0")
-        .expect("the truth value compared with 0 (by the branch, then by the select)");
-    assert_eq!(body[cmp + 1..cmp + 3], ["mov %v3, %v1", "movne %v3, %v0"], "{body:#?}");
+        .position(|l| *l == expected[0])
+        .expect("the select's false value");
+    assert_eq!(body[start..start + expected.len()], expected, "{body:#?}");
+    // Neither operation is computed on its own.
+    assert!(
+        !body
+            .iter()
+            .any(|l| l.contains("%v3") || l.contains("%v6") || l.contains("%v7")),
+        "{body:#?}"
+    );
+}
+
+#[test]
+fn an_operation_with_another_user_is_not_predicated() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp eq %a0, 93
+  %1 = add %a1, -1
+  %2 = select i32 %0, %1, %a1
+  %3 = add %2, %1
+  ret %3
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"sub %v3, %v1, #1"), "{body:#?}");
+    assert!(body.contains(&"moveq %v4, %v3"), "{body:#?}");
 }

@@ -109,6 +109,17 @@ pub const SPILL_RELOAD_COST: u32 = CostClass::Load.weight();
 /// recomputing it costs less.
 pub const SPILL_COST: u32 = SPILL_STORE_COST + SPILL_RELOAD_COST;
 
+/// Whether the back end selects the integer operation `op` as one instruction that can take
+/// a condition (`add`, `sub`, `and`, a shifting `mov`): a select that is its only user then
+/// computes it right into its own register, under its condition, for no more than the
+/// conditional move it replaces.
+pub fn is_predicable(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::And | BinaryOp::LShr | BinaryOp::AShr
+    )
+}
+
 /// The machine instructions an IR instruction usually becomes, in dependency order (for a
 /// call, only the `bl`).
 fn lowering(kind: &InstKind) -> &'static [CostClass] {

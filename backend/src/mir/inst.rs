@@ -186,7 +186,9 @@ pub enum MInst {
         rd: Reg,
         sym: String,
     },
+    /// `op rd, rn, src`, conditionally with `cond`.
     Alu {
+        cond: Option<Cond>,
         op: AluOp,
         rd: Reg,
         rn: Reg,
@@ -351,10 +353,12 @@ macro_rules! visit_operands {
                 $g(rd, Def)
             }
             MInst::Movt { rd, .. } => $g(rd, UseDef),
-            MInst::Alu { rd, rn, src, .. } => {
+            MInst::Alu {
+                rd, rn, src, cond, ..
+            } => {
                 $g(rn, Use);
                 op2!(src);
-                $g(rd, Def);
+                $g(rd, if cond.is_some() { UseDef } else { Def });
             }
             MInst::Mul { rd, rn, rm } | MInst::SDiv { rd, rn, rm } => {
                 $g(rn, Use);

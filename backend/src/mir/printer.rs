@@ -80,7 +80,16 @@ impl fmt::Display for MInst {
             MInst::Movw { rd, imm } => write!(f, "movw {rd}, #{imm}"),
             MInst::Movt { rd, imm } => write!(f, "movt {rd}, #{imm}"),
             MInst::LoadSym { rd, sym } => write!(f, "movsym {rd}, {sym}"),
-            MInst::Alu { op, rd, rn, src } => write!(f, "{} {rd}, {rn}, {src}", op.name()),
+            MInst::Alu {
+                cond,
+                op,
+                rd,
+                rn,
+                src,
+            } => {
+                let c = cond.map_or("", Cond::name);
+                write!(f, "{}{c} {rd}, {rn}, {src}", op.name())
+            }
             MInst::Mul { rd, rn, rm } => write!(f, "mul {rd}, {rn}, {rm}"),
             MInst::Mls { rd, rn, rm, ra } => write!(f, "mls {rd}, {rn}, {rm}, {ra}"),
             MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),

@@ -34,6 +34,7 @@ fn mov(rd: Reg, imm: u32) -> MInst {
 
 fn add(rd: Reg, rn: Reg, rm: Reg) -> MInst {
     MInst::Alu {
+        cond: None,
         op: AluOp::Add,
         rd,
         rn,
@@ -71,6 +72,7 @@ fn evaluate(mf: &MFunction) -> (u32, usize) {
                 cond: None,
             } => set(&mut regs, *rd, *i),
             MInst::Alu {
+                cond: None,
                 op: AluOp::Add,
                 rd,
                 rn,

@@ -12,10 +12,14 @@
 //! the value J's phis take straight from H in place of F's. The side blocks must have H as
 //! their only predecessor, no phis, and instructions that may run whichever way the condition
 //! goes: no memory access, call or other effect (division is defined for every input in this
-//! IR, so it cannot trap). Since they then run on both paths where the branch ran one, their
-//! weighted cost together is at most `MAX_SPECULATED`, and at most `MAX_SELECTS` of J's phis
-//! may differ between the two edges. The back end has no conditional float move, so J's phis
-//! that differ must be `i1`, `i32` or `ptr`. The candidates are found on the CFG as the pass
+//! IR, so it cannot trap). An operation whose only user is one of J's phis, and which the
+//! back end can predicate (`cost_model::is_predicable`), costs nothing extra: the select
+//! computes it under its condition in place of a conditional move (`cmp` and `subeq` for
+//! `if (c == 93) n = n - 1;`, where the branch took `cmp`, `bne` and `sub`). The others run
+//! on both paths where the branch ran one side, so their weighted cost together is at most
+//! `MAX_SPECULATED`; and at most `MAX_SELECTS` of J's phis may differ between the two edges.
+//! The back end has no conditional float move, so J's phis that differ must be `i1`, `i32`
+//! or `ptr`. The candidates are found on the CFG as the pass
 //! starts; no block is part of two of them, as a side block ends in `br` and H in `condbr`.
 //! J is left with one predecessor fewer; simplify-cfg merges it into H when that was its
 //! last other one.
@@ -24,22 +28,20 @@
 
 use super::simplify_cfg::remove_blocks;
 use crate::analysis::{Cfg, Preserved};
-use crate::cost_model::inst_cost;
+use crate::cost_model::{inst_cost, is_predicable};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
-/// The most weighted cost the instructions moved out of the side blocks may have together.
-const MAX_SPECULATED: u32 = 2;
+/// The most weighted cost the instructions moved out of the side blocks, predicated ones
+/// aside, may have together.
+const MAX_SPECULATED: u32 = 1;
 
 /// The most selects that may replace one branch.
 const MAX_SELECTS: usize = 2;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
-    let candidates: Vec<Candidate> = f
-        .blocks()
-        .filter_map(|h| candidate(f, &cfg, h))
-        .collect();
+    let candidates: Vec<Candidate> = f.blocks().filter_map(|h| candidate(f, &cfg, h)).collect();
     for c in &candidates {
         convert(f, c);
     }
@@ -95,7 +97,9 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
             if opcode.has_side_effects() || opcode.may_fault() || opcode.is_pinned() {
                 return None;
             }
-            speculated += inst_cost(kind);
+            if !is_predicated(f, i, join) {
+                speculated += inst_cost(kind);
+            }
         }
     }
     if speculated > MAX_SPECULATED {
@@ -103,7 +107,10 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
     }
     let mut selects = 0;
     for phi in f.phis(join) {
-        let (t, e) = (f.phi_incoming(phi, on_true)?, f.phi_incoming(phi, on_false)?);
+        let (t, e) = (
+            f.phi_incoming(phi, on_true)?,
+            f.phi_incoming(phi, on_false)?,
+        );
         if t != e {
             if !matches!(f.inst(phi).ty, Type::I1 | Type::I32 | Type::Ptr) {
                 return None;
@@ -119,6 +126,18 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
         on_true,
         on_false,
     })
+}
+
+/// Whether the select that replaces a phi of `join` will compute `i` under its condition:
+/// `i` is a predicable operation whose only user is that phi.
+fn is_predicated(f: &Function, i: Inst, join: Block) -> bool {
+    let &InstKind::Binary { op, .. } = f.kind(i) else {
+        return false;
+    };
+    match f.uses(Value::Inst(i)) {
+        [u] => is_predicable(op) && f.kind(u.inst).is_phi() && f.inst_block(u.inst) == Some(join),
+        _ => false,
+    }
 }
 
 fn convert(f: &mut Function, c: &Candidate) {
@@ -158,12 +177,6 @@ fn convert(f: &mut Function, c: &Candidate) {
         let (args, blocks) = pairs.into_iter().unzip();
         f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
     }
-    f.replace_kind(
-        term,
-        InstKind::Br {
-            targets: [c.join],
-        },
-        Type::Void,
-    );
+    f.replace_kind(term, InstKind::Br { targets: [c.join] }, Type::Void);
     remove_blocks(f, &c.sides);
 }
