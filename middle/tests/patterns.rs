@@ -478,7 +478,7 @@ bb0:
     });
     assert_eq!(
         renumbered.unwrap().operands,
-        [0, 0],
+        [0, 0, 0],
         "numbers from the pass"
     );
 }
