@@ -197,16 +197,17 @@ bb0:
   %16 = zext %14
   %17 = sitofp %16
   %18 = fptosi %17
-  %19 = gep %0, %18, 4
-  store %18, %19
-  %20 = load i32 %19
-  %21 = call i32 @getint()
+  %19 = select i32 %14, %18, %8
+  %20 = gep %0, %19, 4
+  store %18, %20
+  %21 = load i32 %20
+  %22 = call i32 @getint()
   condbr %15, bb1, bb2
 bb1:
   br bb2
 bb2:
-  %22 = phi i32 [%20, bb0], [%21, bb1]
-  ret %22
+  %23 = phi i32 [%21, bb0], [%22, bb1]
+  ret %23
 }
 ";
 
