@@ -643,6 +643,9 @@ class Gen:
         self.line("}")
 
     def while_stmt(self):
+        if self.chance(0.5):
+            self.counted_loop()
+            return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
         self.line(f"int {counter} = 0;")
@@ -659,6 +662,37 @@ class Gen:
         self.block(self.r.randint(1, 4))
         self.multiplier //= bound
         self.loop_counters.pop()
+        self.loop_depth -= 1
+        self.indent -= 1
+        self.line("}")
+
+    def counted_loop(self):
+        """A counted loop as loop rotation sees it: up or down by a step of 1 to 3, to a
+        bound written out or held in a variable, running 0 to 5 times (a guard that fails
+        at once, a single iteration). The counter steps first, so `continue` is safe."""
+        counter = self.fresh("i")
+        trips = self.r.randint(0, 5)
+        step = self.r.randint(1, 3)
+        start = self.r.randint(-4, 4)
+        if self.chance(0.5):
+            end, test, update = start + trips * step, "<", "+"
+        else:
+            end, test, update = start - trips * step, ">", "-"
+        self.line(f"int {counter} = {start};")
+        bound = str(end)
+        if self.chance(0.4):
+            bound = self.fresh("n")
+            self.line(f"int {bound} = {end};")
+            self.declare(Var(bound, "int", [], assignable=False))
+        self.declare(Var(counter, "int", [], assignable=False))
+        self.line(f"while ({counter} {test} {bound}) {{")
+        self.indent += 1
+        self.line(f"{counter} = {counter} {update} {step};")
+        self.loop_depth += 1
+        runs = max(trips, 1)
+        self.multiplier *= runs
+        self.block(self.r.randint(1, 3))
+        self.multiplier //= runs
         self.loop_depth -= 1
         self.indent -= 1
         self.line("}")
@@ -1259,6 +1293,9 @@ FEATURES = [
     ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),
     ("repeated subexpression, commuted", r"int v\d+ = \(\(\w+ [-+*] \w+\) [-+*] -?\w+\);"),
+    ("counted loop stepping down", r"while \((i\d+) > -?\w+\) \{\r?\n\s+\1 = \1 - [123];"),
+    ("counted loop to a bound in a variable", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n|while \(i\d+ [<>] n\d+\)"),
+    ("counted loop that never runs", r"^\s+int (i\d+) = (-?\d+);\r?\n(?:\s+int n\d+ = \2;\r?\n)?\s+while \(\1 [<>] (\2|n\d+)\)"),
     ("minimum or maximum by a triangle", r"^\s+if \((\w+) [<>=!]+ (m\d+)\) \2 = \1;"),
     ("diamond of cheap expressions", r"^\s+if \(\w+ [<>=!]+ \w+\) (m\d+) = \w+ \+ \d; else \1 = \w+ - \d;"),
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),

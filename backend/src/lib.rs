@@ -3,6 +3,7 @@
 //! passes (`passes`).
 
 pub mod abi;
+mod branches;
 mod emit;
 mod frame;
 pub mod imm;

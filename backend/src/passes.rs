@@ -1,7 +1,7 @@
 //! The back end as a named list of passes, each run over every function of the module
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
-//! `regalloc` (graph colouring, or spill-everything at -O0), `peephole` (above -O0) and
-//! `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
+//! `regalloc` (graph colouring, or spill-everything at -O0), `peephole` and `branches`
+//! (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
 //! beyond it are skipped and each execution is listed; required passes always run. Passes
 //! can be timed, their results printed, and the machine IR verified after each.
@@ -9,7 +9,7 @@
 use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
-use crate::{isel, peephole, regalloc};
+use crate::{branches, isel, peephole, regalloc};
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
 use middle::ir::{Function, Module};
@@ -86,6 +86,12 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         run: Run::Machine(|mf, _| peephole::run(mf)),
     },
     BackendPass {
+        name: "branches",
+        description: "jump past blocks that only jump, fall through to the next block",
+        required: false,
+        run: Run::Machine(|mf, _| branches::run(mf)),
+    },
+    BackendPass {
         name: "emit",
         description: "lay out frames and write the assembly text",
         required: true,
@@ -93,12 +99,12 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
     },
 ];
 
-/// The back-end passes of an optimisation level: all of them, but `peephole` only above
-/// -O0, which stays the unoptimised baseline.
+/// The back-end passes of an optimisation level: all of them, but the optional ones
+/// (`peephole`, `branches`) only above -O0, which stays the unoptimised baseline.
 pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
     BACKEND_PASSES
         .iter()
-        .filter(|p| opt_level > 0 || p.name != "peephole")
+        .filter(|p| opt_level > 0 || p.required)
         .collect()
 }
 

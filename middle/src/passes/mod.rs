@@ -23,6 +23,7 @@ pub mod ipcp;
 pub mod jump_threading;
 pub mod lcm;
 pub mod loop_deletion;
+pub mod loop_rotate;
 mod manager;
 pub mod mem2reg;
 pub mod memoize;
@@ -166,6 +167,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "loop-rotate",
+        description: "test while loops at the bottom, behind a guard: one branch per iteration",
+        kind: PassKind::Function(loop_rotate::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "simplify-cfg",
         description: "fold constant branches, delete unreachable blocks, merge blocks",
         kind: PassKind::Function(simplify_cfg::run),
@@ -253,8 +260,8 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,if-to-select,",
-            "simplify-cfg,gcm"
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,loop-rotate,",
+            "instcombine,if-to-select,simplify-cfg,gcm"
         ),
     }
 }

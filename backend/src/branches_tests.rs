@@ -1,0 +1,160 @@
+//! Branch clean-up on hand-built machine functions (physical registers, as after
+//! allocation): jumps threaded past blocks that only jump, unreachable blocks last,
+//! conditional branches inverted to fall through, endless empty loops left endless.
+
+use super::run;
+use crate::emit::Emitter;
+use crate::mir::verifier::verify;
+use crate::mir::*;
+
+const R0: Reg = Reg::Phys(PReg::R0);
+
+/// A function of `n` blocks with the given instructions, successors computed.
+fn function(blocks: Vec<Vec<MInst>>) -> MFunction {
+    let mut mf = MFunction::new("f", false);
+    for insts in blocks {
+        let b = mf.add_block(0);
+        mf.block_mut(b).insts = insts;
+    }
+    mf.recompute_succs();
+    assert_eq!(verify(&mf), Ok(()));
+    mf
+}
+
+fn cleaned(mut mf: MFunction) -> MFunction {
+    run(&mut mf);
+    assert_eq!(verify(&mf), Ok(()));
+    mf
+}
+
+fn emitted(mf: &MFunction) -> Vec<String> {
+    let mut emitter = Emitter::new();
+    emitter.function(0, mf);
+    emitter
+        .finish()
+        .lines()
+        .filter(|l| l.starts_with('\t') || l.starts_with(".L"))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+fn b(target: u32) -> MInst {
+    MInst::B {
+        target: MBlockId(target),
+    }
+}
+
+fn bcond(cond: Cond, target: u32) -> MInst {
+    MInst::BCond {
+        cond,
+        target: MBlockId(target),
+    }
+}
+
+fn cmp(imm: u32) -> MInst {
+    MInst::Cmp {
+        rn: R0,
+        src: Operand2::Imm(imm),
+    }
+}
+
+fn add_one() -> MInst {
+    MInst::Alu {
+        cond: None,
+        op: AluOp::Add,
+        rd: R0,
+        rn: R0,
+        src: Operand2::Imm(1),
+    }
+}
+
+fn ret() -> MInst {
+    MInst::Ret { uses: vec![R0] }
+}
+
+#[test]
+fn a_latch_branches_straight_back_past_an_empty_edge_block() {
+    // bb1 is a bottom-tested loop whose back edge went through bb2, a block left with
+    // nothing but a jump.
+    let mf = cleaned(function(vec![
+        vec![b(1)],
+        vec![add_one(), cmp(10), bcond(Cond::Lt, 2), b(3)],
+        vec![b(1)],
+        vec![ret()],
+    ]));
+    assert_eq!(mf.block(MBlockId(1)).insts[2], bcond(Cond::Lt, 1));
+    assert_eq!(mf.block(MBlockId(1)).succs, [MBlockId(1), MBlockId(3)]);
+    assert_eq!(
+        mf.layout,
+        [MBlockId(0), MBlockId(1), MBlockId(3), MBlockId(2)]
+    );
+    let asm = emitted(&mf);
+    let body = asm.iter().position(|l| l == ".L0_1:").expect("the loop");
+    assert_eq!(
+        asm[body..body + 5],
+        [
+            ".L0_1:",
+            "add r0, r0, #1",
+            "cmp r0, #10",
+            "blt .L0_1",
+            ".L0_3:"
+        ],
+        "{asm:#?}"
+    );
+}
+
+#[test]
+fn a_branch_to_the_next_block_is_inverted_to_fall_through() {
+    let mf = cleaned(function(vec![
+        vec![cmp(0), bcond(Cond::Eq, 1), b(2)],
+        vec![add_one(), ret()],
+        vec![ret()],
+    ]));
+    assert_eq!(mf.block(MBlockId(0)).insts[1..], [bcond(Cond::Ne, 2), b(1)]);
+    assert_eq!(mf.block(MBlockId(0)).succs, [MBlockId(2), MBlockId(1)]);
+    let asm = emitted(&mf);
+    assert!(asm.contains(&"bne .L0_2".to_string()), "{asm:#?}");
+    assert!(
+        !asm.iter().any(|l| l == "b .L0_1" || l == "beq .L0_1"),
+        "{asm:#?}"
+    );
+}
+
+#[test]
+fn two_conditional_branches_are_not_inverted() {
+    // A float comparison may test two conditions; inverting one of them would be wrong.
+    let mf = cleaned(function(vec![
+        vec![cmp(0), bcond(Cond::Eq, 1), bcond(Cond::Vs, 1), b(2)],
+        vec![ret()],
+        vec![add_one(), ret()],
+    ]));
+    assert_eq!(
+        mf.block(MBlockId(0)).insts[1..],
+        [bcond(Cond::Eq, 1), bcond(Cond::Vs, 1), b(2)]
+    );
+}
+
+#[test]
+fn chains_of_jumps_are_followed_and_an_endless_empty_loop_stays_endless() {
+    let mf = cleaned(function(vec![
+        vec![cmp(0), bcond(Cond::Eq, 1), b(3)],
+        vec![b(2)],
+        vec![b(4)],
+        vec![b(5)],
+        vec![b(3)],
+        vec![b(4)],
+    ]));
+    // bb1 -> bb2 -> bb4 -> bb3 -> bb5 -> bb4: the chain from bb0's branches ends in the
+    // cycle bb3 -> bb5 -> bb4 -> bb3, which still loops forever.
+    let entry = &mf.block(MBlockId(0)).insts;
+    let MInst::BCond { target, .. } = entry[1] else {
+        panic!("{entry:?}");
+    };
+    let mut at = target;
+    for _ in 0..10 {
+        let [MInst::B { target: next }] = mf.block(at).insts[..] else {
+            panic!("{at} does more than jump: the endless loop ended");
+        };
+        at = next;
+    }
+}
