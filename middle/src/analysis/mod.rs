@@ -2,6 +2,7 @@
 //! the manager that caches them for passes.
 
 mod adjacency;
+pub mod alias;
 pub mod call_graph;
 pub mod cfg;
 pub mod dominators;

@@ -72,6 +72,8 @@ pub struct ModuleFacts {
     /// For each function, by `FuncId`.
     pub summaries: Vec<FunctionSummary>,
     pub call_graph: CallGraph,
+    /// For each global, its size in bytes.
+    pub global_bytes: Vec<u32>,
 }
 
 impl ModuleFacts {
@@ -113,6 +115,7 @@ impl ModuleFacts {
             constant_globals,
             summaries,
             call_graph,
+            global_bytes: m.globals.iter().map(|g| g.bytes()).collect(),
         }
     }
 
@@ -169,7 +172,7 @@ enum Root {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Access {
+pub(crate) enum Access {
     Read,
     Write,
     ReadWrite,
@@ -333,7 +336,7 @@ impl Scan {
 }
 
 /// What an instruction does with a pointer operand.
-enum PointerUse {
+pub(crate) enum PointerUse {
     /// Reads or writes memory through it.
     Access(Access),
     /// Derives another pointer from it (a `gep` base), whose own uses are looked at.
@@ -345,7 +348,7 @@ enum PointerUse {
 /// How operand `k` of `kind`, a pointer, is used. Calls to the module's functions are
 /// handled apart; a pointer passed to a runtime function where it takes none counts as
 /// read and written.
-fn pointer_use(kind: &InstKind, k: usize) -> PointerUse {
+pub(crate) fn pointer_use(kind: &InstKind, k: usize) -> PointerUse {
     match (kind, k) {
         (InstKind::Load { .. }, 0) => PointerUse::Access(Access::Read),
         (InstKind::Store { .. }, 1) => PointerUse::Access(Access::Write),

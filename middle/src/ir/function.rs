@@ -162,6 +162,10 @@ impl Function {
         self.blocks[b.index()].next
     }
 
+    pub fn prev_block(&self, b: Block) -> Option<Block> {
+        self.blocks[b.index()].prev
+    }
+
     /// The number of block entities ever created (an upper bound for block indices).
     pub fn block_capacity(&self) -> usize {
         self.blocks.len()

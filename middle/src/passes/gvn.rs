@@ -16,18 +16,24 @@
 //! What is numbered:
 //! - pure instructions (the opcode table pins none of them: no side effects, no memory
 //!   access): arithmetic, comparisons, conversions, geps;
-//! - loads, conservatively: a load equals an earlier load of the same address and type in
-//!   the same block with no store or call between them. Across blocks no memory is
-//!   assumed unchanged; a memory analysis is what would take this further;
+//! - loads, inside a block: a load reads what an earlier load of the same address and type
+//!   read, or what an earlier store there wrote, when no store or call between them may
+//!   write that memory (`analysis::alias`). Across blocks no memory is assumed unchanged;
+//!   memory SSA is what would take this further;
 //! - phis: two phis of one block with the same incoming (value number, block) pairs are
 //!   equal, a phi's own value counting as equal to the other's (`phi [a, b0], [%self, b1]`
 //!   in both). Loop-carried congruences that need optimistic numbering are not found.
 //!
-//! Needs: the dominator tree. Preserves: behaviour and the CFG.
+//! Needs: the dominator tree and the module facts (what calls write). Preserves: behaviour
+//! and the CFG.
 
+use crate::analysis::alias::{call_may_write, locate, may_alias, Location};
+use crate::analysis::ModuleFacts;
 use crate::analysis::Preserved;
 use crate::fast_hash::FastHashMap;
-use crate::ir::{load_key, value_key, Block, Function, Inst, InstKind, Value, ValueKey};
+use crate::ir::{
+    load_key, value_key, Block, Function, Immediate, Inst, InstKind, Opcode, Value, ValueKey,
+};
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
@@ -35,6 +41,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         return Preserved::All;
     };
     let dom = cx.analyses.dom(f);
+    let facts = cx.facts();
     let mut gvn = Gvn {
         first_other: f.inst_capacity() as u32,
         others: FastHashMap::default(),
@@ -50,7 +57,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             Walk::Enter(b) => {
                 stack.push(Walk::Leave(gvn.undo.len()));
                 stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
-                gvn.number_block(f, b);
+                gvn.number_block(f, facts, b);
             }
             Walk::Leave(mark) => gvn.forget_since(mark),
         }
@@ -100,9 +107,10 @@ impl Gvn {
         }
     }
 
-    fn number_block(&mut self, f: &mut Function, b: Block) {
+    fn number_block(&mut self, f: &mut Function, facts: &ModuleFacts, b: Block) {
         let mut phis: FastHashMap<PhiKey, Inst> = FastHashMap::default();
-        let mut loads: FastHashMap<ValueKey, Inst> = FastHashMap::default();
+        // The value each load key is known to read, and where that is.
+        let mut loads: FastHashMap<ValueKey, (Value, Location)> = FastHashMap::default();
         let insts: Vec<Inst> = f.block_insts(b).collect();
         for i in insts {
             self.number_others(f.kind(i));
@@ -122,12 +130,38 @@ impl Gvn {
                 key.sort_unstable_by_key(|&(_, from)| from);
                 *phis.entry(key).or_insert(i)
             } else if let Some(key) = load_key(f, i, |v| self.number(v)) {
-                *loads.entry(key).or_insert(i)
+                let InstKind::Load { args } = f.kind(i) else {
+                    unreachable!("a load");
+                };
+                let at = locate(f, args[0]);
+                let known = loads.entry(key).or_insert((Value::Inst(i), at)).0;
+                if known != Value::Inst(i) {
+                    f.replace_all_uses(Value::Inst(i), known);
+                    f.remove_inst(i);
+                    self.changed = true;
+                }
+                continue;
             } else if let Some(key) = value_key(f, i, |v| self.number(v)) {
                 self.find_or_insert(key, i)
             } else {
-                if f.kind(i).opcode().writes_memory() {
-                    loads.clear();
+                match f.kind(i) {
+                    InstKind::Store { args } => {
+                        let [value, addr] = *args;
+                        let at = locate(f, addr);
+                        loads.retain(|_, &mut (_, loc)| !may_alias(loc, at));
+                        let key = ValueKey {
+                            opcode: Opcode::Load,
+                            immediate: Immediate::None,
+                            ty: f.value_type(value),
+                            operands: [self.number(addr), 0, 0],
+                        };
+                        loads.insert(key, (value, at));
+                    }
+                    InstKind::Call { .. } => {
+                        loads.retain(|_, &mut (_, loc)| !call_may_write(f, facts, i, loc));
+                    }
+                    kind if kind.opcode().writes_memory() => loads.clear(),
+                    _ => {}
                 }
                 i
             };

@@ -22,8 +22,10 @@ pub mod instcombine;
 pub mod ipcp;
 pub mod jump_threading;
 pub mod lcm;
+pub mod licm;
 pub mod loop_deletion;
 pub mod loop_rotate;
+pub mod loop_simplify;
 mod manager;
 pub mod mem2reg;
 pub mod memoize;
@@ -110,7 +112,7 @@ pub const REGISTRY: &[Pass] = &[
         name: "gvn",
         description: "global value numbering over the dominator tree",
         kind: PassKind::Function(gvn::run),
-        needs_facts: false,
+        needs_facts: true,
     },
     Pass {
         name: "gcm",
@@ -158,6 +160,19 @@ pub const REGISTRY: &[Pass] = &[
         name: "adce",
         description: "remove code not proved live: dead cycles, dead loops, pure calls",
         kind: PassKind::Function(adce::run),
+        needs_facts: true,
+    },
+    Pass {
+        name: "loop-simplify",
+        description: "give every loop a preheader and a single latch",
+        kind: PassKind::Function(loop_simplify::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "licm",
+        description:
+            "loop-invariant code motion: invariant code, loads and stores to the preheader",
+        kind: PassKind::Function(licm::run),
         needs_facts: true,
     },
     Pass {
@@ -260,7 +275,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,loop-rotate,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,gvn,",
             "instcombine,if-to-select,simplify-cfg,gcm"
         ),
     }

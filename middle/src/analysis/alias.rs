@@ -1,0 +1,165 @@
+//! Alias analysis inside one function: which memory an address may touch, whether two
+//! accesses may overlap, and what a call may read or write.
+//!
+//! An address is traced through `gep` bases to its object: a global, a parameter, an
+//! `alloca` of the function, or unknown (a phi, a select, a load...). When every index on
+//! the way is a constant, the byte offset from the object's start is known too. Every
+//! access is of one 4-byte scalar (SysY has `int` and `float` only).
+//!
+//! Distinct objects never overlap, with two exceptions: a parameter may point into a global
+//! or into what another parameter points to (the caller passed them), and an unknown address
+//! may be anywhere. A parameter never points to this function's own `alloca`s: those are
+//! created by this call, after the arguments were chosen. Two accesses to one object overlap
+//! unless both offsets are known and differ by at least 4.
+//!
+//! A call touches memory as its callee's summary says (module facts): through each pointer
+//! argument the callee reads or writes, and any global or parameter memory when it reads or
+//! writes globals. Runtime functions touch only what their pointer arguments point to.
+//!
+//! Needs: the module facts, for calls. Computed on demand, not cached.
+
+use super::module_facts::{pointer_use, Access, ModuleFacts, PointerUse};
+use crate::ir::{Callee, Function, GlobalId, Inst, InstKind, Type, Value};
+
+/// What an address points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Object {
+    Global(GlobalId),
+    Param(u32),
+    Alloca(Inst),
+    Unknown,
+}
+
+/// Where an access goes: its object and, when known, the byte offset from its start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub object: Object,
+    pub offset: Option<i64>,
+}
+
+/// The location `addr` points to. Follows at most a bounded number of `gep`s (a cycle of
+/// them exists only in unreachable code).
+pub fn locate(f: &Function, addr: Value) -> Location {
+    let mut offset = Some(0i64);
+    let mut cur = addr;
+    for _ in 0..64 {
+        let object = match cur {
+            Value::Global(g) => Object::Global(g),
+            Value::Param(p) => Object::Param(p),
+            Value::Inst(i) => match f.kind(i) {
+                InstKind::Alloca { .. } => Object::Alloca(i),
+                InstKind::Gep { args, stride } => {
+                    offset = offset.and_then(|o| {
+                        args[1]
+                            .as_int()
+                            .map(|k| o + i64::from(k) * i64::from(*stride))
+                    });
+                    cur = args[0];
+                    continue;
+                }
+                _ => Object::Unknown,
+            },
+            _ => Object::Unknown,
+        };
+        return Location { object, offset };
+    }
+    Location {
+        object: Object::Unknown,
+        offset: None,
+    }
+}
+
+/// Whether memory of object `a` may be memory of object `b`.
+pub fn objects_may_alias(a: Object, b: Object) -> bool {
+    use Object::*;
+    match (a, b) {
+        (Unknown, _) | (_, Unknown) => true,
+        (Alloca(x), Alloca(y)) => x == y,
+        (Alloca(_), _) | (_, Alloca(_)) => false,
+        (Global(g), Global(h)) => g == h,
+        (Param(_), _) | (_, Param(_)) => true,
+    }
+}
+
+/// Whether 4-byte accesses at `a` and `b` may overlap.
+pub fn may_alias(a: Location, b: Location) -> bool {
+    if !objects_may_alias(a.object, b.object) {
+        return false;
+    }
+    match (a.object == b.object, a.offset, b.offset) {
+        (true, Some(x), Some(y)) => (x - y).abs() < 4,
+        _ => true,
+    }
+}
+
+/// Whether a 4-byte load from `loc` is safe wherever `loc`'s object exists: the object is a
+/// global or an `alloca` and the offset lies inside it.
+pub fn is_in_bounds(f: &Function, facts: &ModuleFacts, loc: Location) -> bool {
+    let bytes = match loc.object {
+        Object::Global(g) => i64::from(facts.global_bytes[g.index()]),
+        Object::Alloca(i) => match f.kind(i) {
+            InstKind::Alloca { elem, count } => i64::from(elem.bytes()) * i64::from(*count),
+            _ => return false,
+        },
+        _ => return false,
+    };
+    loc.offset.is_some_and(|o| o >= 0 && o + 4 <= bytes)
+}
+
+/// Whether `call` may write memory at `loc`.
+pub fn call_may_write(f: &Function, facts: &ModuleFacts, call: Inst, loc: Location) -> bool {
+    call_may_access(f, facts, call, loc, true)
+}
+
+/// Whether `call` may read memory at `loc`.
+pub fn call_may_read(f: &Function, facts: &ModuleFacts, call: Inst, loc: Location) -> bool {
+    call_may_access(f, facts, call, loc, false)
+}
+
+fn call_may_access(
+    f: &Function,
+    facts: &ModuleFacts,
+    call: Inst,
+    loc: Location,
+    write: bool,
+) -> bool {
+    let kind = f.kind(call);
+    let InstKind::Call { callee, args } = kind else {
+        return false;
+    };
+    let through = |k: usize, v: Value| {
+        f.value_type(v) == Type::Ptr && objects_may_alias(locate(f, v).object, loc.object) && {
+            match callee {
+                Callee::Function(g) => {
+                    let s = facts.summary(*g);
+                    let touched = if write {
+                        &s.writes_param
+                    } else {
+                        &s.reads_param
+                    };
+                    touched.get(k).copied().unwrap_or(true)
+                }
+                _ => match pointer_use(kind, k) {
+                    PointerUse::Access(Access::Read) => !write,
+                    PointerUse::Access(Access::Write) => write,
+                    _ => true,
+                },
+            }
+        }
+    };
+    if args.iter().enumerate().any(|(k, &v)| through(k, v)) {
+        return true;
+    }
+    match callee {
+        Callee::Function(g) => {
+            let s = facts.summary(*g);
+            let globals = if write {
+                s.writes_globals
+            } else {
+                s.reads_globals
+            };
+            globals && !matches!(loc.object, Object::Alloca(_))
+        }
+        _ => false,
+    }
+}

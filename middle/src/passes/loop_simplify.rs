@@ -1,0 +1,96 @@
+//! loop-simplify: puts loops in the canonical form the loop passes expect, a preheader and
+//! a single latch.
+//!
+//! - Preheader: when the header has several predecessors outside the loop, or one that
+//!   branches elsewhere too, those edges go to a new block that jumps to the header, placed
+//!   just before it. Code hoisted out of the loop then has a block that runs exactly once
+//!   before each entry.
+//! - Single latch: when several blocks of the loop jump back to the header (`continue`),
+//!   their edges go to a new block that jumps to the header, placed after the last of them.
+//!   `loop-rotate` then has one latch to test in.
+//!
+//! Either way the header's phis take, from the new block, the value they took from the
+//! redirected blocks: that value itself when it is the same from all of them, else a new
+//! phi in the new block. (The entry block has no predecessors, so it heads no loop and a
+//! header always has a block before it.) `simplify-cfg` removes the new blocks again when they
+//! are still empty and nothing needs them.
+//!
+//! All loops are handled on the analyses taken at the start: a new block only ever gains
+//! the header of one loop as its successor, so the predecessors of other loops' headers do
+//! not change.
+//!
+//! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
+
+use crate::analysis::Preserved;
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let cfg = cx.analyses.cfg(f);
+    let loops = cx.analyses.loops(f);
+    let mut changed = false;
+    for (k, lp) in loops.loops.iter().enumerate() {
+        let h = lp.header;
+        let (inside, outside): (Vec<Block>, Vec<Block>) =
+            cfg.preds(h).iter().partition(|&&p| loops.contains(k, p));
+        if lp.preheader.is_none() && !outside.is_empty() {
+            let before = f.prev_block(h).expect("a header is not the entry");
+            redirect(f, h, &outside, before);
+            changed = true;
+        }
+        if inside.len() > 1 {
+            let last = *inside
+                .iter()
+                .max_by_key(|&&b| cfg.rpo_index(b))
+                .expect("several latches");
+            redirect(f, h, &inside, last);
+            changed = true;
+        }
+    }
+    Preserved::nothing_if(changed)
+}
+
+/// Sends the edges from `preds` to `h` through a new block placed after `after`.
+fn redirect(f: &mut Function, h: Block, preds: &[Block], after: Block) {
+    let mut sorted = preds.to_vec();
+    sorted.sort_unstable();
+    let n = f.create_block();
+    f.insert_block_after(n, after);
+    for &p in preds {
+        let Some(term) = f.terminator(p) else {
+            continue;
+        };
+        for t in f.kind_mut_targets(term) {
+            if *t == h {
+                *t = n;
+            }
+        }
+    }
+    let phis: Vec<Inst> = f.phis(h).collect();
+    for phi in phis {
+        let InstKind::Phi { args, blocks } = f.kind(phi) else {
+            unreachable!("a phi");
+        };
+        let mut kept: Vec<(Value, Block)> = Vec::with_capacity(args.len());
+        let mut moved: Vec<(Value, Block)> = Vec::new();
+        for (&v, &b) in args.iter().zip(blocks) {
+            if sorted.binary_search(&b).is_ok() {
+                moved.push((v, b));
+            } else {
+                kept.push((v, b));
+            }
+        }
+        let ty = f.inst(phi).ty;
+        let first = moved.first().map_or(Value::Undef(ty), |&(v, _)| v);
+        let value = if moved.iter().all(|&(v, _)| v == first) {
+            first
+        } else {
+            let (args, blocks) = moved.into_iter().unzip();
+            Value::Inst(f.append_inst(n, InstKind::Phi { args, blocks }, ty))
+        };
+        kept.push((value, n));
+        let (args, blocks) = kept.into_iter().unzip();
+        f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
+    }
+    f.append_inst(n, InstKind::Br { targets: [h] }, Type::Void);
+}
