@@ -643,8 +643,12 @@ class Gen:
         self.line("}")
 
     def while_stmt(self):
-        if self.chance(0.5):
+        r = self.r.random()
+        if r < 0.35:
             self.counted_loop()
+            return
+        if r < 0.55:
+            self.invariant_memory_loop()
             return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
@@ -696,6 +700,45 @@ class Gen:
         self.loop_depth -= 1
         self.indent -= 1
         self.line("}")
+
+    def invariant_memory_loop(self):
+        """A counted loop reading memory nothing in it writes (a scalar, an array element
+        at fixed subscripts) and storing one value to a scalar on every iteration, which
+        code motion takes out of the loop; sometimes also a call, a store to an element the
+        reads may alias, or a `continue` that gives the loop a second latch."""
+        ints = [v for v in self.visible() if v.ty == "int"]
+        targets = [v for v in ints if not v.is_array and self.may_write(v)]
+        if not targets:
+            self.counted_loop()
+            return
+        counter, acc = self.fresh("i"), self.fresh("v")
+        trips = self.r.randint(0, 6)
+        self.line(f"int {acc} = 0;")
+        self.line(f"int {counter} = 0;")
+        self.line(f"while ({counter} < {trips}) {{")
+        self.indent += 1
+        self.line(f"{counter} = {counter} + 1;")
+        if self.chance(0.3):
+            self.line(f"if ({counter} == {self.r.randint(1, 3)}) continue;")
+        memory = [v for v in targets if v.is_global]
+        target = self.pick(memory if memory and self.chance(0.7) else targets)
+        scalars = [v.name for v in ints if not v.is_array and v is not target]
+        value = self.pick(scalars) if scalars and self.chance(0.5) else self.int_literal()
+        self.line(f"{target.name} = {value};")
+        read = self.pick(ints)
+        place = self.element(read, constant=True) if read.is_array else read.name
+        self.line(f"{acc} = {acc} + {place} + {target.name};")
+        arrays = [v for v in ints if v.is_array and self.may_write(v)]
+        if arrays and self.chance(0.3):
+            self.line(f"{self.element(self.pick(arrays))} = {acc};")
+        if self.chance(0.2):
+            runs = max(trips, 1)
+            self.multiplier *= runs
+            self.call_stmt()
+            self.multiplier //= runs
+        self.indent -= 1
+        self.line("}")
+        self.declare(Var(acc, "int", []))
 
     def dead_loop(self):
         """A block whose loop computes a value nothing reads (dead code elimination or loop
@@ -1296,6 +1339,9 @@ FEATURES = [
     ("counted loop stepping down", r"while \((i\d+) > -?\w+\) \{\r?\n\s+\1 = \1 - [123];"),
     ("counted loop to a bound in a variable", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n|while \(i\d+ [<>] n\d+\)"),
     ("counted loop that never runs", r"^\s+int (i\d+) = (-?\d+);\r?\n(?:\s+int n\d+ = \2;\r?\n)?\s+while \(\1 [<>] (\2|n\d+)\)"),
+    ("invariant store in a loop", r"^\s+while \((i\d+) < \d\) \{\r?\n\s+\1 = \1 \+ 1;\r?\n(?:\s+if [^\n]*continue;\r?\n)?\s+\w+ = \w+;\r?\n\s+(v\d+) = \2 \+ "),
+    ("invariant array element read in a loop", r"^\s+(v\d+) = \1 \+ \w+(\[\d+\])+ \+ \w+;"),
+    ("loop with a continue before its invariant store", r"^\s+if \((i\d+) == \d\) continue;\r?\n\s+\w+ = \w+;"),
     ("minimum or maximum by a triangle", r"^\s+if \((\w+) [<>=!]+ (m\d+)\) \2 = \1;"),
     ("diamond of cheap expressions", r"^\s+if \(\w+ [<>=!]+ \w+\) (m\d+) = \w+ \+ \d; else \1 = \w+ - \d;"),
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
