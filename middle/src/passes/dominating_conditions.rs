@@ -9,7 +9,9 @@
 //! `icmp pred x, c` whose outcome the range of `x` decides gets that outcome as a constant
 //! condition; `simplify-cfg` then removes the branch. Comparisons with a constant on the left
 //! count after swapping; unsigned comparisons and `!=` (not a range) add nothing, though a
-//! range can still decide a `!=` test.
+//! range can still decide a `!=` test. The condition value itself is known too: a branch
+//! on a condition that a dominating branch already tested goes the same way (loop rotation
+//! leaves such a guard when a loop starts where another's test has just passed).
 //!
 //! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG (only branch
 //! conditions change).
@@ -41,6 +43,9 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         if let [p] = cfg.preds(b) {
             if let Some((x, range)) = edge_fact(f, *p, b) {
                 known.push((x, range));
+            }
+            if let Some((cond, range)) = edge_condition(f, *p, b) {
+                known.push((cond, range));
             }
         }
         changed |= decide_branch(f, b, &known);
@@ -129,6 +134,23 @@ fn edge_fact(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
     Some((x, Range::of(pred, c)?))
 }
 
+/// The condition of predecessor `p`'s branch, as the range {1} or {0} it has on entry to
+/// `b`: a later branch on the same condition goes the same way.
+fn edge_condition(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
+    let InstKind::CondBr {
+        args: [cond],
+        targets: [t, e],
+    } = *f.kind(f.terminator(p)?)
+    else {
+        return None;
+    };
+    if t == e || cond.is_constant() {
+        return None;
+    }
+    let bit = i64::from(b == t);
+    Some((cond, Range { lo: bit, hi: bit }))
+}
+
 /// Replaces `b`'s branch condition by a constant if the ranges in `known` decide it.
 fn decide_branch(f: &mut Function, b: Block, known: &[(Value, Range)]) -> bool {
     let Some(term) = f.terminator(b) else {
@@ -137,6 +159,10 @@ fn decide_branch(f: &mut Function, b: Block, known: &[(Value, Range)]) -> bool {
     let InstKind::CondBr { args: [cond], .. } = *f.kind(term) else {
         return false;
     };
+    if let Some((_, known_value)) = known.iter().find(|(v, _)| *v == cond) {
+        f.set_operand(term, 0, Value::Bool(known_value.lo == 1));
+        return true;
+    }
     let Some((pred, x, c)) = comparison(f, cond) else {
         return false;
     };

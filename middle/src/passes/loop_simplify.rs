@@ -1,5 +1,5 @@
-//! loop-simplify: puts loops in the canonical form the loop passes expect, a preheader and
-//! a single latch.
+//! loop-simplify: puts loops in the canonical form the loop passes expect: a preheader, a
+//! single latch and dedicated exits.
 //!
 //! - Preheader: when the header has several predecessors outside the loop, or one that
 //!   branches elsewhere too, those edges go to a new block that jumps to the header, placed
@@ -8,16 +8,21 @@
 //! - Single latch: when several blocks of the loop jump back to the header (`continue`),
 //!   their edges go to a new block that jumps to the header, placed after the last of them.
 //!   `loop-rotate` then has one latch to test in.
+//! - Dedicated exits: when a block the loop exits to is also reached from outside the loop,
+//!   the loop's edges to it go through a new block first, so each loop has exits of its own
+//!   (loops that left to one shared block kept each other from being rotated).
 //!
-//! Either way the header's phis take, from the new block, the value they took from the
+//! Each time the target's phis take, from the new block, the value they took from the
 //! redirected blocks: that value itself when it is the same from all of them, else a new
 //! phi in the new block. (The entry block has no predecessors, so it heads no loop and a
 //! header always has a block before it.) `simplify-cfg` removes the new blocks again when they
 //! are still empty and nothing needs them.
 //!
-//! All loops are handled on the analyses taken at the start: a new block only ever gains
-//! the header of one loop as its successor, so the predecessors of other loops' headers do
-//! not change.
+//! Preheaders and latches are made on the analyses taken at the start: a new block only
+//! ever gains the header of one loop as its successor, so the predecessors of other loops'
+//! headers do not change. Exits are split on fresh analyses, innermost loops first: an exit
+//! block made for an inner loop lies inside every loop around that one, and edges already
+//! redirected no longer count.
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
@@ -47,11 +52,49 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             changed = true;
         }
     }
+    if changed {
+        cx.analyses.invalidate(Preserved::Nothing);
+    }
+    let cfg = cx.analyses.cfg(f);
+    let loops = cx.analyses.loops(f);
+    // Blocks made below that jump to each exit, with the loop they were made for: they
+    // are inside every loop that contains that one.
+    let mut made: Vec<Vec<(Block, usize)>> = vec![Vec::new(); f.block_capacity()];
+    for k in (0..loops.loops.len()).rev() {
+        let inside_k = |j: usize| loops.contains(k, loops.loops[j].header);
+        for &e in &loops.loops[k].exits {
+            let jumps_to_e = |p: &Block| f.successors(*p).contains(&e);
+            let (mut inside, mut outside): (Vec<Block>, Vec<Block>) = cfg
+                .preds(e)
+                .iter()
+                .filter(|p| jumps_to_e(p))
+                .partition(|&&p| loops.contains(k, p));
+            for &(b, j) in &made[e.index()] {
+                if inside_k(j) {
+                    &mut inside
+                } else {
+                    &mut outside
+                }
+                .push(b);
+            }
+            if inside.is_empty() || outside.is_empty() {
+                continue;
+            }
+            let last = *inside
+                .last()
+                .expect("a block of the loop jumps to its exit");
+            let n = redirect(f, e, &inside, last);
+            made[e.index()].retain(|&(b, _)| !inside.contains(&b));
+            made[e.index()].push((n, k));
+            changed = true;
+        }
+    }
     Preserved::nothing_if(changed)
 }
 
-/// Sends the edges from `preds` to `h` through a new block placed after `after`.
-fn redirect(f: &mut Function, h: Block, preds: &[Block], after: Block) {
+/// Sends the edges from `preds` to `h` through a new block placed after `after`, which it
+/// returns.
+fn redirect(f: &mut Function, h: Block, preds: &[Block], after: Block) -> Block {
     let mut sorted = preds.to_vec();
     sorted.sort_unstable();
     let n = f.create_block();
@@ -93,4 +136,5 @@ fn redirect(f: &mut Function, h: Block, preds: &[Block], after: Block) {
         f.replace_kind(phi, InstKind::Phi { args, blocks }, ty);
     }
     f.append_inst(n, InstKind::Br { targets: [h] }, Type::Void);
+    n
 }

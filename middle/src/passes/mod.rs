@@ -275,7 +275,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,gvn,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,gvn,dominating-conditions,",
             "instcombine,if-to-select,simplify-cfg,gcm"
         ),
     }
