@@ -502,10 +502,7 @@ impl Selector<'_> {
                     src: Operand2::Shifted(rn, shift, amount),
                 });
             }
-            BinaryOp::Mul => {
-                let (rn, rm) = (self.reg(a), self.reg(b));
-                self.emit(MInst::Mul { rd, rn, rm });
-            }
+            BinaryOp::Mul => self.mul(rd, a, b),
             BinaryOp::SDiv => {
                 let (rn, rm) = (self.reg(a), self.reg(b));
                 self.emit(MInst::SDiv { rd, rn, rm });
@@ -523,6 +520,46 @@ impl Selector<'_> {
             }
             _ => unreachable!("float operations handled above"),
         }
+    }
+
+    /// `rd = a * b`. By a constant 2^k, 2^k + 1 or 2^k - 1 (k >= 1): one shift, or an add
+    /// or reverse subtract of a shifted operand (`add rd, a, a, lsl #k`), instead of a
+    /// multiply and the constant's register.
+    fn mul(&mut self, rd: Reg, a: Value, b: Value) {
+        let (a, b) = if a.is_constant() { (b, a) } else { (a, b) };
+        if let (false, Value::Int(c)) = (a.is_constant(), b) {
+            let c = c as u32;
+            let pick = if c > 1 && c.is_power_of_two() {
+                Some((None, c))
+            } else if c > 2 && (c - 1).is_power_of_two() {
+                Some((Some(AluOp::Add), c - 1))
+            } else if c > 2 && c < u32::MAX && (c + 1).is_power_of_two() {
+                Some((Some(AluOp::Rsb), c + 1))
+            } else {
+                None
+            };
+            if let Some((op, power)) = pick {
+                let rn = self.reg(a);
+                let src = Operand2::Shifted(rn, Shift::Lsl, power.trailing_zeros() as u8);
+                match op {
+                    None => self.emit(MInst::Mov {
+                        cond: None,
+                        rd,
+                        src,
+                    }),
+                    Some(op) => self.emit(MInst::Alu {
+                        cond: None,
+                        op,
+                        rd,
+                        rn,
+                        src,
+                    }),
+                }
+                return;
+            }
+        }
+        let (rn, rm) = (self.reg(a), self.reg(b));
+        self.emit(MInst::Mul { rd, rn, rm });
     }
 
     /// The false value `b` into the result's register, then the true value `a` under the
@@ -598,23 +635,13 @@ impl Selector<'_> {
         }
     }
 
-    /// A right shift whose only user is an addition or subtraction, which takes it as its
-    /// shifted-register operand (`add rd, rn, rm, lsr #k`).
+    /// A shift (a right shift by a constant, or a multiplication by a power of two) whose
+    /// only user is an addition or subtraction, which takes it as its shifted-register
+    /// operand (`add rd, rn, rm, lsr #k`, `sub rd, rn, rm, lsl #k`).
     fn is_folded_shift(&self, i: Inst) -> bool {
         let f = self.f;
-        let is_right_shift = |v: Value| {
-            v.as_inst().is_some_and(|i| {
-                matches!(
-                    f.kind(i),
-                    InstKind::Binary {
-                        op: BinaryOp::LShr | BinaryOp::AShr,
-                        ..
-                    }
-                )
-            })
-        };
         let v = Value::Inst(i);
-        if !is_right_shift(v) {
+        if shift_parts(f, v).is_none() {
             return false;
         }
         // Of two shifted operands only one can fold: neither does.
@@ -623,7 +650,7 @@ impl Selector<'_> {
                 InstKind::Binary {
                     op: BinaryOp::Add | BinaryOp::Sub,
                     args: [a, b],
-                } => !is_right_shift(if a == v { b } else { a }),
+                } => shift_parts(f, if a == v { b } else { a }).is_none(),
                 _ => false,
             },
             _ => false,
@@ -632,17 +659,8 @@ impl Selector<'_> {
 
     /// The source and shift of `v` when it is a shift folded into its user.
     fn shift_of(&self, v: Value) -> Option<(Value, Shift, u8)> {
-        let i = v.as_inst().filter(|i| self.skipped[i.index()])?;
-        match *self.f.kind(i) {
-            InstKind::Binary {
-                op: op @ (BinaryOp::LShr | BinaryOp::AShr),
-                args: [x, amount],
-            } => {
-                let (shift, amount) = shift_operand(op, amount);
-                Some((x, shift, amount))
-            }
-            _ => None,
-        }
+        v.as_inst().filter(|i| self.skipped[i.index()])?;
+        shift_parts(self.f, v)
     }
 
     /// An operation computed by the select that is its only user, in its block, right into
@@ -917,6 +935,27 @@ enum AddrPlan {
 }
 
 /// The machine shift of a right shift `op` by `amount` (a constant: the verifier says so).
+/// `v` as a shifted register: a right shift by a constant, or a multiplication by 2^k
+/// (k in 1..=31) as a left shift.
+fn shift_parts(f: &Function, v: Value) -> Option<(Value, Shift, u8)> {
+    match *f.kind(v.as_inst()?) {
+        InstKind::Binary {
+            op: op @ (BinaryOp::LShr | BinaryOp::AShr),
+            args: [x, amount],
+        } => {
+            let (shift, amount) = shift_operand(op, amount);
+            Some((x, shift, amount))
+        }
+        InstKind::Binary {
+            op: BinaryOp::Mul,
+            args: [x, Value::Int(c)],
+        } if !x.is_constant() && c > 1 && (c as u32).is_power_of_two() => {
+            Some((x, Shift::Lsl, c.trailing_zeros() as u8))
+        }
+        _ => None,
+    }
+}
+
 fn shift_operand(op: BinaryOp, amount: Value) -> (Shift, u8) {
     let shift = if op == BinaryOp::LShr {
         Shift::Lsr

@@ -255,3 +255,45 @@ bb0:
     assert!(body.contains(&"sub %v3, %v1, #1"), "{body:#?}");
     assert!(body.contains(&"moveq %v4, %v3"), "{body:#?}");
 }
+
+#[test]
+fn multiplications_by_near_powers_of_two_are_shifts() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = mul %a0, 8
+  %1 = mul %0, 9
+  %2 = mul %1, 7
+  %3 = mul %2, 6
+  %4 = mul %3, -8
+  ret %4
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"mov %v1, %v0, lsl #3"), "{body:#?}");
+    assert!(body.contains(&"add %v2, %v1, %v1, lsl #3"), "{body:#?}");
+    assert!(body.contains(&"rsb %v3, %v2, %v2, lsl #3"), "{body:#?}");
+    // 6 and -8 are none of the forms: a multiply.
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("mul ")).count(),
+        2,
+        "{body:#?}"
+    );
+}
+
+#[test]
+fn a_multiplication_by_a_power_of_two_folds_into_its_add() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = mul %a1, 512
+  %1 = add %a0, %0
+  ret %1
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"add %v3, %v0, %v1, lsl #9"), "{body:#?}");
+    assert!(!body.iter().any(|l| l.starts_with("mul ")), "{body:#?}");
+}

@@ -12,7 +12,8 @@
 //! single precision, NaN payloads included: `x * 2.0` is `x + x`, a division by a power of
 //! two whose reciprocal is a normal float is the multiplication by that reciprocal, and
 //! `-(-x)` is `x`. Signed division and remainder by a power of two become shifts and masks
-//! (`power_of_two_division`). Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
+//! (`power_of_two_division`). Constant offsets of addresses move outward
+//! (`constant_offsets_outward`). Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
 //! `reassociate`'s.
 //!
 //! Needs: nothing. Preserves: behaviour and the CFG.
@@ -64,6 +65,11 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
             sub(var(X), sub(int(0), var(Y))),
             add(var(X), var(Y)),
         ),
+        Rule::new(
+            "(x+c1)*c2",
+            mul(add(var(X), int_const(C1)), int_const(C2)),
+            add(mul(var(X), var(C2)), fold(BinaryOp::Mul, C1, C2)),
+        ),
         Rule::new("x*-1", mul(var(X), int(-1)), sub(int(0), var(X))),
         Rule::new("x/-1", sdiv(var(X), int(-1)), sub(int(0), var(X))),
         Rule::new(
@@ -114,6 +120,7 @@ pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
         let replacement = simplify(f, i)
             .or_else(|| negation(f, i))
             .or_else(|| power_of_two_division(f, i))
+            .or_else(|| constant_offsets_outward(f, i))
             .or_else(|| RULES.apply(f, i));
         if let Some(v) = replacement {
             work.push_created(f, i, before);
@@ -272,6 +279,70 @@ fn power_of_two_division(f: &mut Function, i: Inst) -> Option<Value> {
         _ => {
             let multiple = binary_before(f, i, BinaryOp::And, t, Value::Int(-(1 << k)));
             binary_before(f, i, BinaryOp::Sub, x, multiple)
+        }
+    })
+}
+
+/// Constant parts of an address move outward, where a load or store takes them as its
+/// immediate offset and value numbering shares the variable part between neighbouring
+/// accesses (`a[i-1]`, `a[i]`, `a[i+1]`): `gep b, x + c, s` is `gep (gep b, x, s), c, s`,
+/// `gep (gep b, c, s1), x, s2` is `gep (gep b, x, s2), c, s1`, and two constant steps make
+/// one of stride 1 (`gep (gep b, c1, s1), c2, s2` is `gep b, c1*s1 + c2*s2, 1`). A
+/// constant step alone counts in bytes too (`gep b, c, s` is `gep b, c*s, 1`), so equal
+/// offsets look equal to value numbering; a step of 0 is no step. Addresses wrap like the integers, so each form
+/// is the same address.
+fn constant_offsets_outward(f: &mut Function, i: Inst) -> Option<Value> {
+    let InstKind::Gep {
+        args: [base, index],
+        stride,
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    if index == Value::Int(0) {
+        return Some(base);
+    }
+    let gep = |f: &mut Function, b: Value, x: Value, s: u32| {
+        let kind = InstKind::Gep {
+            args: [b, x],
+            stride: s,
+        };
+        Value::Inst(f.insert_inst_before(i, kind, Type::Ptr))
+    };
+    if let Some(sum) = index.as_inst() {
+        if let InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [x, Value::Int(c)],
+        } = *f.kind(sum)
+        {
+            if !x.is_constant() {
+                let variable = gep(f, base, x, stride);
+                return Some(gep(f, variable, Value::Int(c), stride));
+            }
+        }
+    }
+    let Some(InstKind::Gep {
+        args: [b, Value::Int(c1)],
+        stride: s1,
+    }) = base.as_inst().map(|g| f.kind(g).clone())
+    else {
+        return match index {
+            Value::Int(c) if stride != 1 => {
+                Some(gep(f, base, Value::Int(c.wrapping_mul(stride as i32)), 1))
+            }
+            _ => None,
+        };
+    };
+    Some(match index {
+        Value::Int(c2) => {
+            let bytes = c1
+                .wrapping_mul(s1 as i32)
+                .wrapping_add(c2.wrapping_mul(stride as i32));
+            gep(f, b, Value::Int(bytes), 1)
+        }
+        x => {
+            let variable = gep(f, b, x, stride);
+            gep(f, variable, Value::Int(c1), s1)
         }
     })
 }
