@@ -104,6 +104,7 @@ impl Selector<'_> {
             if self.is_fused_compare(i)
                 || self.is_folded_gep(i)
                 || self.is_folded_shift(i)
+                || self.is_folded_mul(i)
                 || self.is_predicated(i)
             {
                 self.skipped[i.index()] = true;
@@ -437,6 +438,18 @@ impl Selector<'_> {
             });
             return;
         }
+        if let Some((acc, m)) = self.multiply_accumulate(op, a, b) {
+            let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
+                unreachable!("a folded multiplication");
+            };
+            let (rn, rm, ra) = (self.reg(x), self.reg(y), self.reg(acc));
+            self.emit(if op == BinaryOp::Add {
+                MInst::Mla { rd, rn, rm, ra }
+            } else {
+                MInst::Mls { rd, rn, rm, ra }
+            });
+            return;
+        }
         match op {
             BinaryOp::Add | BinaryOp::Sub => {
                 // The operand that can be the flexible second one goes right: a shift folded
@@ -528,17 +541,7 @@ impl Selector<'_> {
     fn mul(&mut self, rd: Reg, a: Value, b: Value) {
         let (a, b) = if a.is_constant() { (b, a) } else { (a, b) };
         if let (false, Value::Int(c)) = (a.is_constant(), b) {
-            let c = c as u32;
-            let pick = if c > 1 && c.is_power_of_two() {
-                Some((None, c))
-            } else if c > 2 && (c - 1).is_power_of_two() {
-                Some((Some(AluOp::Add), c - 1))
-            } else if c > 2 && c < u32::MAX && (c + 1).is_power_of_two() {
-                Some((Some(AluOp::Rsb), c + 1))
-            } else {
-                None
-            };
-            if let Some((op, power)) = pick {
+            if let Some((op, power)) = shift_and_add(c as u32) {
                 let rn = self.reg(a);
                 let src = Operand2::Shifted(rn, Shift::Lsl, power.trailing_zeros() as u8);
                 match op {
@@ -654,6 +657,76 @@ impl Selector<'_> {
                 _ => false,
             },
             _ => false,
+        }
+    }
+
+    /// A multiplication whose only user is an addition or subtraction in its block, which
+    /// computes both as one multiply-accumulate (`mla`, or `mls` for `x - a*b`). Not when the
+    /// multiplication is a shift or shift-and-add anyway (cheaper than `mla`), when the other
+    /// operand folds as a shift, or when the user is computed under a select's condition.
+    fn is_folded_mul(&self, i: Inst) -> bool {
+        let f = self.f;
+        let InstKind::Binary {
+            op: BinaryOp::Mul,
+            args: [x, y],
+        } = *f.kind(i)
+        else {
+            return false;
+        };
+        let by_constant = |v: Value| {
+            v.as_int()
+                .is_some_and(|c| shift_and_add(c as u32).is_some())
+        };
+        if by_constant(x) || by_constant(y) {
+            return false;
+        }
+        let v = Value::Inst(i);
+        let [u] = f.uses(v) else {
+            return false;
+        };
+        let InstKind::Binary { op, args: [a, b] } = *f.kind(u.inst) else {
+            return false;
+        };
+        let other = if u.index == 0 { b } else { a };
+        let is_plain_mul = |w: Value| {
+            w.as_inst().is_some_and(|j| {
+                matches!(
+                    f.kind(j),
+                    InstKind::Binary {
+                        op: BinaryOp::Mul,
+                        ..
+                    }
+                ) && f.uses(w).len() == 1
+                    && f.inst_block(j) == f.inst_block(u.inst)
+            })
+        };
+        let position_ok = match op {
+            BinaryOp::Add => u.index == 1 || !is_plain_mul(other),
+            BinaryOp::Sub => u.index == 1,
+            _ => false,
+        };
+        position_ok
+            && f.inst_block(u.inst) == f.inst_block(i)
+            && shift_parts(f, other).is_none()
+            && !self.is_predicated(u.inst)
+    }
+
+    /// For `a op b` with a folded multiplication as one operand: the other operand (the
+    /// accumulator) and the multiplication.
+    fn multiply_accumulate(&self, op: BinaryOp, a: Value, b: Value) -> Option<(Value, Inst)> {
+        if !matches!(op, BinaryOp::Add | BinaryOp::Sub) {
+            return None;
+        }
+        let folded = |v: Value| {
+            v.as_inst()
+                .filter(|i| self.skipped[i.index()] && self.is_folded_mul(*i))
+        };
+        if let Some(m) = folded(b) {
+            return Some((a, m));
+        }
+        match (op, folded(a)) {
+            (BinaryOp::Add, Some(m)) => Some((b, m)),
+            _ => None,
         }
     }
 
@@ -935,6 +1008,20 @@ enum AddrPlan {
 }
 
 /// The machine shift of a right shift `op` by `amount` (a constant: the verifier says so).
+/// How a multiplication by `c` is one instruction on a shifted register: by 2^k as the
+/// shift alone, by 2^k + 1 as an add and by 2^k - 1 as a reverse subtract of it (k >= 1).
+fn shift_and_add(c: u32) -> Option<(Option<AluOp>, u32)> {
+    if c > 1 && c.is_power_of_two() {
+        Some((None, c))
+    } else if c > 2 && (c - 1).is_power_of_two() {
+        Some((Some(AluOp::Add), c - 1))
+    } else if c > 2 && c < u32::MAX && (c + 1).is_power_of_two() {
+        Some((Some(AluOp::Rsb), c + 1))
+    } else {
+        None
+    }
+}
+
 /// `v` as a shifted register: a right shift by a constant, or a multiplication by 2^k
 /// (k in 1..=31) as a left shift.
 fn shift_parts(f: &Function, v: Value) -> Option<(Value, Shift, u8)> {

@@ -3,7 +3,9 @@
 //! flexible second operand, `and` with a mask that only its complement encodes as `bic`, and
 //! an addition of a constant that only its negation encodes as a subtraction; and the
 //! address of a global used more than once, taken once in the entry block; and selects as
-//! conditional moves, with an operation only they use computed under their condition.
+//! conditional moves, with an operation only they use computed under their condition; and
+//! multiplications by constants near powers of two as shifts and shift-adds, and products
+//! added or subtracted once as `mla` and `mls`.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -296,4 +298,29 @@ bb0:
     let body: Vec<&str> = lines.iter().map(String::as_str).collect();
     assert!(body.contains(&"add %v3, %v0, %v1, lsl #9"), "{body:#?}");
     assert!(!body.iter().any(|l| l.starts_with("mul ")), "{body:#?}");
+}
+
+#[test]
+fn a_product_added_or_subtracted_once_is_a_multiply_accumulate() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32, %a2: i32) -> i32 {
+bb0:
+  %0 = mul %a0, %a1
+  %1 = add %a2, %0
+  %2 = mul %a1, %a2
+  %3 = sub %1, %2
+  %4 = mul %a0, %a2
+  %5 = sub %4, %a1
+  %6 = mul %a0, 9
+  %7 = add %5, %6
+  ret %7
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"mla %v4, %v0, %v1, %v2"), "{body:#?}");
+    assert!(body.contains(&"mls %v6, %v1, %v2, %v4"), "{body:#?}");
+    // a*b - x has no single instruction; a multiplication by 9 is cheaper as a shift-add.
+    assert!(body.contains(&"mul %v7, %v0, %v2"), "{body:#?}");
+    assert!(body.contains(&"add %v9, %v0, %v0, lsl #3"), "{body:#?}");
 }

@@ -199,6 +199,13 @@ pub enum MInst {
         rn: Reg,
         rm: Reg,
     },
+    /// `rd = ra + rn * rm`.
+    Mla {
+        rd: Reg,
+        rn: Reg,
+        rm: Reg,
+        ra: Reg,
+    },
     /// `rd = ra - rn * rm`.
     Mls {
         rd: Reg,
@@ -365,7 +372,7 @@ macro_rules! visit_operands {
                 $g(rm, Use);
                 $g(rd, Def);
             }
-            MInst::Mls { rd, rn, rm, ra } => {
+            MInst::Mla { rd, rn, rm, ra } | MInst::Mls { rd, rn, rm, ra } => {
                 $g(rn, Use);
                 $g(rm, Use);
                 $g(ra, Use);
