@@ -283,8 +283,8 @@ fn power_of_two_division(f: &mut Function, i: Inst) -> Option<Value> {
     })
 }
 
-/// Constant parts of an address move outward, where a load or store takes them as its
-/// immediate offset and value numbering shares the variable part between neighbouring
+/// Constant parts of an address move outward (those a load or store can take as its
+/// immediate offset), where the access takes them and value numbering shares the variable part between neighbouring
 /// accesses (`a[i-1]`, `a[i]`, `a[i+1]`): `gep b, x + c, s` is `gep (gep b, x, s), c, s`,
 /// `gep (gep b, c, s1), x, s2` is `gep (gep b, x, s2), c, s1`, and two constant steps make
 /// one of stride 1 (`gep (gep b, c1, s1), c2, s2` is `gep b, c1*s1 + c2*s2, 1`). A
@@ -315,7 +315,10 @@ fn constant_offsets_outward(f: &mut Function, i: Inst) -> Option<Value> {
             args: [x, Value::Int(c)],
         } = *f.kind(sum)
         {
-            if !x.is_constant() {
+            if !x.is_constant()
+                && is_small_offset(i64::from(c) * i64::from(stride))
+                && has_neighbour(f, base, x, stride, sum)
+            {
                 let variable = gep(f, base, x, stride);
                 return Some(gep(f, variable, Value::Int(c), stride));
             }
@@ -333,18 +336,53 @@ fn constant_offsets_outward(f: &mut Function, i: Inst) -> Option<Value> {
             _ => None,
         };
     };
-    Some(match index {
+    let inner_bytes = i64::from(c1) * i64::from(s1);
+    match index {
         Value::Int(c2) => {
             let bytes = c1
                 .wrapping_mul(s1 as i32)
                 .wrapping_add(c2.wrapping_mul(stride as i32));
-            gep(f, b, Value::Int(bytes), 1)
+            Some(gep(f, b, Value::Int(bytes), 1))
         }
-        x => {
+        x if is_small_offset(inner_bytes) => {
             let variable = gep(f, b, x, stride);
-            gep(f, variable, Value::Int(c1), s1)
+            Some(gep(f, variable, Value::Int(c1), s1))
         }
-    })
+        _ => None,
+    }
+}
+
+/// Whether a load or store takes a byte offset as its immediate (`ldr` reaches 4095 bytes
+/// either way). A larger constant step stays inside the address, where it is computed
+/// with the part of the address that does not change in the inner loop (`x[i-1][j][k]`
+/// keeps its plane `x[i-1]`).
+fn is_small_offset(bytes: i64) -> bool {
+    bytes.abs() <= 4095
+}
+
+/// Whether another address `gep base, x, stride` or `gep base, x + c', stride` (with
+/// `x + c'` other than `sum`) exists: only then does splitting `gep base, x + c, stride`
+/// share its variable part. Alone, it would add an instruction where `x + c` is needed
+/// anyway (a loop counter's next value), since `[base, index, lsl #k]` addressing is free.
+fn has_neighbour(f: &Function, base: Value, x: Value, stride: u32, sum: Inst) -> bool {
+    let is_address = |v: Value| {
+        f.uses(v).iter().any(|u| {
+            u.index == 1
+                && matches!(*f.kind(u.inst), InstKind::Gep { args: [b, _], stride: s } if b == base && s == stride)
+        })
+    };
+    is_address(x)
+        || f.uses(x).iter().any(|u| {
+            u.inst != sum
+                && matches!(
+                    *f.kind(u.inst),
+                    InstKind::Binary {
+                        op: BinaryOp::Add,
+                        args: [_, Value::Int(_)],
+                    }
+                )
+                && is_address(Value::Inst(u.inst))
+        })
 }
 
 /// Whether every user of `i` is an equality comparison of it with zero.
