@@ -242,7 +242,9 @@ class Gen:
             op = self.pick(["+", "-", "*"])
             return f"({self.int_expr(depth - 1)} {op} {self.int_expr(depth - 1)})"
         if r < 0.42:
-            c = self.pick([2, 3, 4, 7, 10, 16, -2, -3, -5, 1, 8, 1024, -4, -64, 65536, 1073741824])
+            c = self.pick([2, 3, 4, 7, 10, 16, -2, -3, -5, 1, 8, 1024, -4, -64, 65536, 1073741824,
+                           6, 9, -7, 60, 641, 134209537, 1000000007, -1000000007, 2147483647,
+                           -2147483647])
             op = self.pick(["/", "%"])
             return f"({self.int_expr(depth - 1)} {op} {c})"
         if r < 0.48:
@@ -1308,6 +1310,7 @@ FEATURES = [
     ("implicit float to int conversion", r"int v\d+ = [\d.]+([eE][+-]?\d+)?;"),
     ("arithmetic + - * / %", r" / -?\d+\)"),
     ("remainder", r" % -?\d+\)"),
+    ("division or remainder by a large constant", r" [/%] -?\d{9,10}\)"),
     ("remainder by a power of two tested against zero", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) 0\)"),
     ("comparisons", r" (<=|>=|==|!=) "),
     ("unary - ! +", r"!\("),

@@ -187,6 +187,7 @@ impl Emitter {
                 self.line(format_args!("{}{c} {}, {}, {}", op.name(), rd, rn, src))
             }
             MInst::Mul { rd, rn, rm } => self.line(format_args!("mul {}, {}, {}", rd, rn, rm)),
+            MInst::Smmul { rd, rn, rm } => self.line(format_args!("smmul {}, {}, {}", rd, rn, rm)),
             MInst::Mla { rd, rn, rm, ra } => {
                 self.line(format_args!("mla {}, {}, {}, {}", rd, rn, rm, ra))
             }

@@ -5,6 +5,7 @@
 //! store that uses it.
 
 use crate::abi::{self, ArgKind, ArgLoc};
+use crate::const_division::{self, DivPlan};
 use crate::imm::is_operand2;
 use crate::mir::loops::loop_depths;
 use crate::mir::*;
@@ -516,12 +517,38 @@ impl Selector<'_> {
                 });
             }
             BinaryOp::Mul => self.mul(rd, a, b),
-            BinaryOp::SDiv => {
-                let (rn, rm) = (self.reg(a), self.reg(b));
-                self.emit(MInst::SDiv { rd, rn, rm });
+            BinaryOp::SDiv => match (a.is_constant(), b.as_int().and_then(const_division::plan)) {
+                (false, Some(plan)) => {
+                    let x = self.reg(a);
+                    self.divide_by_constant(rd, x, plan);
+                }
+                _ => {
+                    let (rn, rm) = (self.reg(a), self.reg(b));
+                    self.emit(MInst::SDiv { rd, rn, rm });
+                }
+            },
+            BinaryOp::SRem if !a.is_constant() && matches!(b, Value::Int(1 | -1)) => {
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd,
+                    src: Operand2::Imm(0),
+                });
             }
             BinaryOp::SRem => {
                 let (rn, rm) = (self.reg(a), self.reg(b));
+                if let (false, Some(plan)) =
+                    (a.is_constant(), b.as_int().and_then(const_division::plan))
+                {
+                    let q = self.new_vreg(RegClass::Int);
+                    self.divide_by_constant(q, rn, plan);
+                    self.emit(MInst::Mls {
+                        rd,
+                        rn: q,
+                        rm,
+                        ra: rn,
+                    });
+                    return;
+                }
                 let q = self.new_vreg(RegClass::Int);
                 self.emit(MInst::SDiv { rd: q, rn, rm });
                 self.emit(MInst::Mls {
@@ -532,6 +559,115 @@ impl Selector<'_> {
                 });
             }
             _ => unreachable!("float operations handled above"),
+        }
+    }
+
+    /// `rd = x / d` for the constant `d` that `plan` is for (see `const_division`).
+    fn divide_by_constant(&mut self, rd: Reg, x: Reg, plan: DivPlan) {
+        let shifted = |r: Reg, shift: Shift, k: u8| Operand2::Shifted(r, shift, k);
+        match plan {
+            DivPlan::Copy => self.emit(MInst::Copy { dst: rd, src: x }),
+            DivPlan::Negate => self.emit(MInst::Alu {
+                cond: None,
+                op: AluOp::Rsb,
+                rd,
+                rn: x,
+                src: Operand2::Imm(0),
+            }),
+            DivPlan::IntMin => {
+                self.emit(MInst::Cmp {
+                    rn: x,
+                    src: Operand2::Imm(1 << 31),
+                });
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd,
+                    src: Operand2::Imm(0),
+                });
+                self.emit(MInst::Mov {
+                    cond: Some(Cond::Eq),
+                    rd,
+                    src: Operand2::Imm(1),
+                });
+            }
+            DivPlan::Shift { k, negate } => {
+                // Negative dividends round towards zero: add 2^k - 1 first.
+                let sign = if k == 1 {
+                    x
+                } else {
+                    let s = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd: s,
+                        src: shifted(x, Shift::Asr, 31),
+                    });
+                    s
+                };
+                let biased = self.new_vreg(RegClass::Int);
+                self.emit(MInst::Alu {
+                    cond: None,
+                    op: AluOp::Add,
+                    rd: biased,
+                    rn: x,
+                    src: shifted(sign, Shift::Lsr, 32 - k),
+                });
+                let q = if negate {
+                    self.new_vreg(RegClass::Int)
+                } else {
+                    rd
+                };
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd: q,
+                    src: shifted(biased, Shift::Asr, k),
+                });
+                if negate {
+                    self.emit(MInst::Alu {
+                        cond: None,
+                        op: AluOp::Rsb,
+                        rd,
+                        rn: q,
+                        src: Operand2::Imm(0),
+                    });
+                }
+            }
+            DivPlan::Magic { magic, add, shift } => {
+                let m = self.int_const(magic as u32);
+                let mut q = self.new_vreg(RegClass::Int);
+                self.emit(MInst::Smmul {
+                    rd: q,
+                    rn: x,
+                    rm: m,
+                });
+                if add != 0 {
+                    let t = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::Alu {
+                        cond: None,
+                        op: if add > 0 { AluOp::Add } else { AluOp::Sub },
+                        rd: t,
+                        rn: q,
+                        src: Operand2::Reg(x),
+                    });
+                    q = t;
+                }
+                if shift > 0 {
+                    let t = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd: t,
+                        src: shifted(q, Shift::Asr, shift),
+                    });
+                    q = t;
+                }
+                // Truncation: negative quotients are one too small until their sign is added.
+                self.emit(MInst::Alu {
+                    cond: None,
+                    op: AluOp::Add,
+                    rd,
+                    rn: q,
+                    src: shifted(q, Shift::Lsr, 31),
+                });
+            }
         }
     }
 

@@ -324,3 +324,64 @@ bb0:
     assert!(body.contains(&"mul %v7, %v0, %v2"), "{body:#?}");
     assert!(body.contains(&"add %v9, %v0, %v0, lsl #3"), "{body:#?}");
 }
+
+#[test]
+fn division_by_a_constant_multiplies_by_its_reciprocal() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = sdiv %a0, 7
+  %1 = srem %a0, 3
+  %2 = add %0, %1
+  ret %2
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(!body.iter().any(|l| l.starts_with("sdiv")), "{body:#?}");
+    // By 7: the magic 0x92492493, plus the dividend, shifted by 2, plus the sign.
+    assert!(body.contains(&"movw %v4, #9363"), "{body:#?}");
+    assert!(body.contains(&"movt %v4, #37449"), "{body:#?}");
+    assert!(body.contains(&"smmul %v5, %v0, %v4"), "{body:#?}");
+    assert!(body.contains(&"add %v6, %v5, %v0"), "{body:#?}");
+    assert!(body.contains(&"mov %v7, %v6, asr #2"), "{body:#?}");
+    assert!(body.contains(&"add %v1, %v7, %v7, lsr #31"), "{body:#?}");
+    // Modulo 3: the quotient by 0x55555556 and no shift, then x - q * 3.
+    assert!(body.contains(&"smmul %v11, %v0, %v10"), "{body:#?}");
+    assert!(body.contains(&"add %v9, %v11, %v11, lsr #31"), "{body:#?}");
+    assert!(body.contains(&"mls %v2, %v9, %v8, %v0"), "{body:#?}");
+}
+
+#[test]
+fn division_by_special_constants() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = sdiv %a0, -8
+  %1 = sdiv %a0, -2147483648
+  %2 = sdiv %a0, 0
+  %3 = sdiv %a0, -1
+  %4 = add %0, %1
+  %5 = add %4, %2
+  %6 = add %5, %3
+  ret %6
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // By -8: bias negative dividends by 7, shift by 3, negate.
+    assert!(body.contains(&"mov %v8, %v0, asr #31"), "{body:#?}");
+    assert!(body.contains(&"add %v9, %v0, %v8, lsr #29"), "{body:#?}");
+    assert!(body.contains(&"mov %v10, %v9, asr #3"), "{body:#?}");
+    assert!(body.contains(&"rsb %v1, %v10, #0"), "{body:#?}");
+    // By INT_MIN: 1 for INT_MIN itself, else 0.
+    assert!(body.contains(&"cmp %v0, #2147483648"), "{body:#?}");
+    assert!(body.contains(&"moveq %v2, #1"), "{body:#?}");
+    // By 0 stays a division (the IR defines its result); by -1 is a negation.
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("sdiv")).count(),
+        1,
+        "{body:#?}"
+    );
+    assert!(body.contains(&"rsb %v4, %v0, #0"), "{body:#?}");
+}

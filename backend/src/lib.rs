@@ -4,6 +4,7 @@
 
 pub mod abi;
 mod branches;
+mod const_division;
 mod emit;
 mod frame;
 pub mod imm;

@@ -4,7 +4,7 @@
 //! instructions, blocks and functions that inlining, unrolling, strength reduction and the
 //! register allocator's spill weights share.
 
-use crate::ir::{BinaryOp, Block, CastOp, Function, InstKind};
+use crate::ir::{BinaryOp, Block, CastOp, Function, InstKind, Value};
 
 /// A class of machine instructions with one weight, as the plugin classifies them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,6 +125,17 @@ pub fn is_predicable(op: BinaryOp) -> bool {
 fn lowering(kind: &InstKind) -> &'static [CostClass] {
     use CostClass::*;
     match kind {
+        // By a constant other than 0: a multiply-high by the reciprocal, with a constant to
+        // load and up to three shifts and adds (`const_division` in the back end), plus an
+        // `mls` for a remainder.
+        InstKind::Binary {
+            op: BinaryOp::SDiv,
+            args: [_, Value::Int(d)],
+        } if *d != 0 => &[Alu, Multiply, Alu, Alu, Alu],
+        InstKind::Binary {
+            op: BinaryOp::SRem,
+            args: [_, Value::Int(d)],
+        } if *d != 0 => &[Alu, Multiply, Alu, Alu, Alu, Multiply],
         InstKind::Binary {
             op: BinaryOp::SRem, ..
         } => &[Divide, Multiply],
@@ -146,8 +157,8 @@ fn lowering(kind: &InstKind) -> &'static [CostClass] {
     }
 }
 
-/// The weighted cost of executing an IR instruction once: `sdiv` 12, `srem` an `sdiv` and
-/// an `mls`, a call its overhead and one move per argument, a phi nothing.
+/// The weighted cost of executing an IR instruction once: `sdiv` 12 (by a constant, a
+/// multiply and four simple instructions), `srem` an `sdiv` and an `mls`, a call its overhead and one move per argument, a phi nothing.
 pub fn inst_cost(kind: &InstKind) -> u32 {
     match kind {
         InstKind::Call { args, .. } => CALL_OVERHEAD + args.len() as u32 * CostClass::Alu.weight(),

@@ -129,8 +129,8 @@ bb0:
   %0 = alloca i32 x 4
   %1 = add %a0, 1
   %2 = mul %1, %a0
-  %3 = sdiv %2, 7
-  %4 = srem %3, 5
+  %3 = sdiv %2, %a0
+  %4 = srem %3, %1
   %5 = fdiv %a1, 3.0
   %6 = fcmp olt %5, %a1
   %7 = sitofp %4
@@ -169,8 +169,8 @@ fn instruction_costs_sizes_and_latencies() {
         (0, 0, 0),                  // alloca: a frame slot
         (1, 1, 1),                  // add
         (3, 1, 3),                  // mul
-        (12, 1, 12),                // sdiv
-        (15, 2, 15),                // srem: sdiv, mls
+        (12, 1, 12),                // sdiv by a variable
+        (15, 2, 15),                // srem by a variable: sdiv, mls
         (10, 1, 11),                // fdiv
         (3, 2, 6),                  // fcmp: vcmp, vmrs
         (5, 2, 8),                  // sitofp: vmov, vcvt
@@ -198,6 +198,27 @@ fn instruction_costs_sizes_and_latencies() {
             "{kind:?}"
         );
     }
+}
+
+#[test]
+fn division_by_a_constant_costs_a_multiply_and_four_simple_instructions() {
+    let m = parse_module(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = sdiv %a0, 7
+  %1 = srem %0, 5
+  %2 = sdiv %1, 0
+  ret %2
+}
+",
+    )
+    .unwrap();
+    let f = &m.functions[0];
+    let costs: Vec<(u32, u32)> = insts(f)
+        .iter()
+        .map(|&i| (inst_cost(f.kind(i)), inst_size(f.kind(i))))
+        .collect();
+    assert_eq!(costs, [(7, 5), (10, 6), (12, 1), (1, 1)]);
 }
 
 #[test]

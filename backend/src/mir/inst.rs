@@ -199,6 +199,12 @@ pub enum MInst {
         rn: Reg,
         rm: Reg,
     },
+    /// The high 32 bits of the signed 64-bit product `rn * rm`.
+    Smmul {
+        rd: Reg,
+        rn: Reg,
+        rm: Reg,
+    },
     /// `rd = ra + rn * rm`.
     Mla {
         rd: Reg,
@@ -367,7 +373,9 @@ macro_rules! visit_operands {
                 op2!(src);
                 $g(rd, if cond.is_some() { UseDef } else { Def });
             }
-            MInst::Mul { rd, rn, rm } | MInst::SDiv { rd, rn, rm } => {
+            MInst::Mul { rd, rn, rm }
+            | MInst::Smmul { rd, rn, rm }
+            | MInst::SDiv { rd, rn, rm } => {
                 $g(rn, Use);
                 $g(rm, Use);
                 $g(rd, Def);
