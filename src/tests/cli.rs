@@ -303,7 +303,8 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "4) isel",
             "5) regalloc",
             "6) peephole",
-            "7) emit"
+            "7) branches",
+            "8) emit"
         ],
         "{stderr}"
     );
@@ -311,7 +312,7 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
 }
 
 #[test]
-fn bisect_limit_skips_the_peephole_but_runs_required_back_end_passes() {
+fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
     let stderr = compile_sample_with("bisect-backend", &["--opt-bisect-limit=3"]);
     assert_eq!(
         stderr,
@@ -321,7 +322,8 @@ fn bisect_limit_skips_the_peephole_but_runs_required_back_end_passes() {
          BISECT: running pass (4) isel\n\
          BISECT: running pass (5) regalloc\n\
          BISECT: NOT running pass (6) peephole\n\
-         BISECT: running pass (7) emit\n"
+         BISECT: NOT running pass (7) branches\n\
+         BISECT: running pass (8) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=7"]);
     assert!(all.contains("BISECT: running pass (6) peephole\n"), "{all}");
