@@ -74,6 +74,8 @@ pub struct ModuleFacts {
     pub call_graph: CallGraph,
     /// For each global, its size in bytes.
     pub global_bytes: Vec<u32>,
+    /// For each global scalar never written: the bits of its value.
+    pub constant_scalars: Vec<Option<u32>>,
 }
 
 impl ModuleFacts {
@@ -112,10 +114,18 @@ impl ModuleFacts {
             .map(|(f, e)| e.summary(call_graph.is_recursive(f)))
             .collect();
         ModuleFacts {
-            constant_globals,
             summaries,
             call_graph,
             global_bytes: m.globals.iter().map(|g| g.bytes()).collect(),
+            constant_scalars: m
+                .globals
+                .iter()
+                .zip(&constant_globals)
+                .map(|(g, &constant)| {
+                    (constant && g.len == 1).then(|| g.init.first().map_or(0, |&(_, bits)| bits))
+                })
+                .collect(),
+            constant_globals,
         }
     }
 

@@ -16,6 +16,7 @@
 //! What is numbered:
 //! - pure instructions (the opcode table pins none of them: no side effects, no memory
 //!   access): arithmetic, comparisons, conversions, geps;
+//! - loads of a global scalar that nothing in the module writes: its initial value;
 //! - loads, inside a block: a load reads what an earlier load of the same address and type
 //!   read, or what an earlier store there wrote, when no store or call between them may
 //!   write that memory (`analysis::alias`). Across blocks no memory is assumed unchanged;
@@ -32,7 +33,7 @@ use crate::analysis::ModuleFacts;
 use crate::analysis::Preserved;
 use crate::fast_hash::FastHashMap;
 use crate::ir::{
-    load_key, value_key, Block, Function, Immediate, Inst, InstKind, Opcode, Value, ValueKey,
+    load_key, value_key, Block, Function, Immediate, Inst, InstKind, Opcode, Type, Value, ValueKey,
 };
 use crate::passes::FunctionContext;
 
@@ -63,6 +64,22 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         }
     }
     Preserved::cfg_if(gvn.changed)
+}
+
+/// The value a load of a global scalar that nothing writes reads: its initial value.
+fn constant_load(f: &Function, facts: &ModuleFacts, i: Inst) -> Option<Value> {
+    let InstKind::Load {
+        args: [Value::Global(g)],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    let bits = facts.constant_scalars[g.index()]?;
+    match f.inst(i).ty {
+        Type::I32 => Some(Value::Int(bits as i32)),
+        Type::F32 => Some(Value::Float(bits)),
+        _ => None,
+    }
 }
 
 enum Walk {
@@ -129,6 +146,11 @@ impl Gvn {
                     .collect();
                 key.sort_unstable_by_key(|&(_, from)| from);
                 *phis.entry(key).or_insert(i)
+            } else if let Some(value) = constant_load(f, facts, i) {
+                f.replace_all_uses(Value::Inst(i), value);
+                f.remove_inst(i);
+                self.changed = true;
+                continue;
             } else if let Some(key) = load_key(f, i, |v| self.number(v)) {
                 let InstKind::Load { args } = f.kind(i) else {
                     unreachable!("a load");

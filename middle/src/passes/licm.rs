@@ -11,6 +11,9 @@
 //!   run when the original would not have: either it reads inside a global or an `alloca`
 //!   at a known offset, or its block dominates every block that leaves the loop, so the
 //!   loop runs it before any way out.
+//! - A call of a pure function (no visible memory access, no I/O, always returns) with
+//!   invariant arguments moves when its block dominates every block that leaves the loop:
+//!   it gives the same result each time, and the loop ran it at least once anyway.
 //! - A store of an invariant value to an invariant address moves when its block dominates
 //!   every block that leaves the loop and nothing else in the loop may touch its location:
 //!   no other store, no load and no call that may read or write it. Storing once before the
@@ -26,7 +29,7 @@
 use crate::analysis::alias::Location;
 use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate, may_alias};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
-use crate::ir::{Block, Function, Inst, InstKind, Value};
+use crate::ir::{Block, Callee, Function, Inst, InstKind, Value};
 use crate::passes::gcm::is_pinned;
 use crate::passes::FunctionContext;
 
@@ -121,6 +124,8 @@ fn push(list: &mut Option<Vec<Access>>, access: Access) {
 #[derive(Clone, Copy)]
 enum Candidate {
     Pure,
+    /// A call of a function without visible memory access or I/O that always returns.
+    PureCall,
     Load(Location),
     Store(Inst, Location),
 }
@@ -139,6 +144,10 @@ impl Licm<'_> {
         let candidate = match f.kind(i) {
             InstKind::Load { args } => Candidate::Load(locate(f, args[0])),
             InstKind::Store { args } => Candidate::Store(i, locate(f, args[1])),
+            InstKind::Call {
+                callee: Callee::Function(g),
+                ..
+            } if self.facts.summary(*g).is_pure() => Candidate::PureCall,
             _ if is_pinned(f, i) => return None,
             _ => Candidate::Pure,
         };
@@ -180,6 +189,7 @@ impl Licm<'_> {
         };
         match candidate {
             Candidate::Pure => true,
+            Candidate::PureCall => self.runs_before_leaving(k, b),
             Candidate::Load(loc) => {
                 (is_in_bounds(f, self.facts, loc) || self.runs_before_leaving(k, b))
                     && accesses(&|a| match *a {
