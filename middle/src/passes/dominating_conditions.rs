@@ -117,8 +117,8 @@ fn comparison(f: &Function, cond: Value) -> Option<(IntPred, Value, i32)> {
     }
 }
 
-/// The range its predecessor `p`'s branch guarantees on entry to `b`.
-fn edge_fact(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
+/// The condition of predecessor `p`'s two-way branch and whether `b` is its true side.
+fn branch_into(f: &Function, p: Block, b: Block) -> Option<(Value, bool)> {
     let InstKind::CondBr {
         args: [cond],
         targets: [t, e],
@@ -126,28 +126,25 @@ fn edge_fact(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
     else {
         return None;
     };
-    if t == e {
-        return None;
-    }
+    (t != e).then_some((cond, b == t))
+}
+
+/// The range its predecessor `p`'s branch guarantees on entry to `b`.
+fn edge_fact(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
+    let (cond, taken) = branch_into(f, p, b)?;
     let (pred, x, c) = comparison(f, cond)?;
-    let pred = if b == t { pred } else { pred.inverse() };
+    let pred = if taken { pred } else { pred.inverse() };
     Some((x, Range::of(pred, c)?))
 }
 
 /// The condition of predecessor `p`'s branch, as the range {1} or {0} it has on entry to
 /// `b`: a later branch on the same condition goes the same way.
 fn edge_condition(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
-    let InstKind::CondBr {
-        args: [cond],
-        targets: [t, e],
-    } = *f.kind(f.terminator(p)?)
-    else {
-        return None;
-    };
-    if t == e || cond.is_constant() {
+    let (cond, taken) = branch_into(f, p, b)?;
+    if cond.is_constant() {
         return None;
     }
-    let bit = i64::from(b == t);
+    let bit = i64::from(taken);
     Some((cond, Range { lo: bit, hi: bit }))
 }
 
