@@ -17,6 +17,7 @@
 //! conditions change).
 
 use crate::analysis::Preserved;
+use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, Function, InstKind, IntPred, Value};
 use crate::passes::FunctionContext;
 
@@ -26,31 +27,64 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     };
     let cfg = cx.analyses.cfg(f);
     let dom = cx.analyses.dom(f);
-    // The known ranges, innermost last; a block's entries go when its subtree is done.
-    let mut known: Vec<(Value, Range)> = Vec::new();
+    // The known ranges; a block's entries go when its subtree is done.
+    let mut known = Known::default();
     let mut stack = vec![Walk::Enter(entry)];
     let mut changed = false;
     while let Some(step) = stack.pop() {
         let b = match step {
             Walk::Enter(b) => b,
             Walk::Leave(mark) => {
-                known.truncate(mark);
+                known.forget_since(mark);
                 continue;
             }
         };
-        stack.push(Walk::Leave(known.len()));
+        stack.push(Walk::Leave(known.log.len()));
         stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
         if let [p] = cfg.preds(b) {
             if let Some((x, range)) = edge_fact(f, *p, b) {
-                known.push((x, range));
+                known.push(x, range);
             }
             if let Some((cond, range)) = edge_condition(f, *p, b) {
-                known.push((cond, range));
+                known.push(cond, range);
             }
         }
         changed |= decide_branch(f, b, &known);
     }
     Preserved::cfg_if(changed)
+}
+
+/// The ranges known for values where the walk is, each value's own list innermost last,
+/// so a lookup costs only that value's facts (10,000 nested loops, each testing its own
+/// counter, made a scan of all facts quadratic).
+#[derive(Default)]
+struct Known {
+    by_value: FastHashMap<Value, Vec<Range>>,
+    /// The values in the order their facts came, to forget the latest ones.
+    log: Vec<Value>,
+}
+
+impl Known {
+    fn push(&mut self, v: Value, r: Range) {
+        self.by_value.entry(v).or_default().push(r);
+        self.log.push(v);
+    }
+
+    /// Forgets the facts that came after the first `mark`.
+    fn forget_since(&mut self, mark: usize) {
+        for v in self.log.drain(mark..).rev() {
+            if let Some(facts) = self.by_value.get_mut(&v) {
+                facts.pop();
+            }
+        }
+    }
+
+    /// The range all known facts about `v` leave it.
+    fn range(&self, v: Value) -> Range {
+        self.by_value.get(&v).map_or(FULL, |facts| {
+            facts.iter().fold(FULL, |r, k| r.intersect(*k))
+        })
+    }
 }
 
 enum Walk {
@@ -149,24 +183,23 @@ fn edge_condition(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
 }
 
 /// Replaces `b`'s branch condition by a constant if the ranges in `known` decide it.
-fn decide_branch(f: &mut Function, b: Block, known: &[(Value, Range)]) -> bool {
+fn decide_branch(f: &mut Function, b: Block, known: &Known) -> bool {
     let Some(term) = f.terminator(b) else {
         return false;
     };
     let InstKind::CondBr { args: [cond], .. } = *f.kind(term) else {
         return false;
     };
-    if let Some((_, known_value)) = known.iter().find(|(v, _)| *v == cond) {
-        f.set_operand(term, 0, Value::Bool(known_value.lo == 1));
+    // A condition's only facts are the {1} or {0} of a branch on it above.
+    let tested = known.range(cond);
+    if tested != FULL {
+        f.set_operand(term, 0, Value::Bool(tested.lo == 1));
         return true;
     }
     let Some((pred, x, c)) = comparison(f, cond) else {
         return false;
     };
-    let range = known
-        .iter()
-        .filter(|(v, _)| *v == x)
-        .fold(FULL, |r, (_, k)| r.intersect(*k));
+    let range = known.range(x);
     if range == FULL {
         return false;
     }
