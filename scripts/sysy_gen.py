@@ -652,6 +652,9 @@ class Gen:
         if r < 0.55:
             self.invariant_memory_loop()
             return
+        if r < 0.7:
+            self.closed_form_loop()
+            return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
         self.line(f"int {counter} = 0;")
@@ -741,6 +744,62 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.declare(Var(acc, "int", []))
+
+    def closed_form_loop(self):
+        """A loop that only sums, as the closed-form pass replaces by formulas: a counter
+        from a start to a bound read at run time (up to a few thousand rounds, so the sums
+        wrap around 2^32), stepping up to `<` or `<=`, down to `>` or `>=`, or by an odd
+        step to `!=`; a sum of the counter times a constant plus an invariant, a sum of that
+        sum (third degree), a plain count. Sometimes the body also prints or doubles a value,
+        which keeps the loop."""
+        i, n, t, s, c = (self.fresh(p) for p in ("i", "n", "t", "s", "c"))
+        start = self.r.randint(-5, 5)
+        reach = self.int_expr(1)
+        if self.multiplier > 1:
+            limit = 30
+        else:
+            limit = 3000 if self.func.name == "main" else 200
+        self.func.cost += self.multiplier * limit * 3
+        kind = self.pick(["up", "up_inclusive", "down", "down_inclusive", "odd_step"])
+        self.line(f"int {i} = {start};")
+        if kind == "odd_step":
+            step = self.pick([1, 3, -5])
+            self.line(f"int {n} = {start} + {step} * idx({reach}, {limit});")
+            test, update = f"{i} != {n}", f"{i} = {i} + {step};"
+        elif kind.startswith("up"):
+            self.line(f"int {n} = {start} + idx({reach}, {limit});")
+            test = f"{i} {'<=' if kind == 'up_inclusive' else '<'} {n}"
+            update = f"{i} = {i} + 1;"
+        else:
+            self.line(f"int {n} = {start} - idx({reach}, {limit});")
+            test = f"{i} {'>=' if kind == 'down_inclusive' else '>'} {n}"
+            update = f"{i} = {i} - 1;"
+        self.line(f"int {t} = {self.int_literal()};")
+        self.line(f"int {s} = 0;")
+        self.line(f"int {c} = 0;")
+        ints = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
+        invariant = self.pick(ints) if ints and self.chance(0.6) else self.int_literal()
+        self.line(f"while ({test}) {{")
+        self.indent += 1
+        self.line(f"{t} = {t} + {i} * {self.pick([1, 2, 7, 123457, -3])} + {invariant};")
+        if self.chance(0.6):
+            self.line(f"{s} = {s} + {t};")
+        self.line(f"{c} = {c} + {self.pick([1, 2, 5])};")
+        if self.chance(0.15):
+            self.line(f"{s} = {s} * 2;")
+        if self.chance(0.1) and not self.func.pure and self.output_budget > 0:
+            self.output_budget -= 1
+            self.line(f"putint({c});")
+        self.line(update)
+        self.indent -= 1
+        self.line("}")
+        targets = [v for v in self.visible() if v.ty == "int" and not v.is_array
+                   and self.may_write(v)]
+        if targets:
+            target = self.pick(targets).name
+            self.line(f"{target} = {target} + {t} - {s} + {c} * {i};")
+        for v in (i, t, s, c):
+            self.declare(Var(v, "int", []))
 
     def dead_loop(self):
         """A block whose loop computes a value nothing reads (dead code elimination or loop
@@ -1339,6 +1398,9 @@ FEATURES = [
     ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),
     ("repeated subexpression, commuted", r"int v\d+ = \(\(\w+ [-+*] \w+\) [-+*] -?\w+\);"),
+    ("loop summing a counter to a bound read at run time", r"^\s+(t\d+) = \1 \+ i\d+ \* -?\d+ \+ \w+;"),
+    ("sum of a sum in a loop", r"^\s+(t\d+) = \1 \+ i\d+ \* [^\n]*\n\s+(s\d+) = \2 \+ \1;"),
+    ("loop to a bound tested with !=", r"while \((i\d+) != (n\d+)\) \{"),
     ("counted loop stepping down", r"while \((i\d+) > -?\w+\) \{\r?\n\s+\1 = \1 - [123];"),
     ("counted loop to a bound in a variable", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n|while \(i\d+ [<>] n\d+\)"),
     ("counted loop that never runs", r"^\s+int (i\d+) = (-?\d+);\r?\n(?:\s+int n\d+ = \2;\r?\n)?\s+while \(\1 [<>] (\2|n\d+)\)"),

@@ -19,7 +19,7 @@
 use super::phi_edits::{Edit, PhiEdits};
 use super::simplify_cfg::remove_blocks;
 use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
-use crate::ir::{Block, Callee, Function, InstKind, Type, Value};
+use crate::ir::{Block, Callee, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
@@ -60,14 +60,7 @@ fn deletable(
     };
     for &b in loops.blocks_of(k) {
         for i in f.block_insts(b) {
-            let effect = match f.kind(i) {
-                InstKind::Store { .. } => true,
-                InstKind::Call { callee, .. } => match callee {
-                    Callee::Function(g) => !facts.summary(*g).is_read_only(),
-                    _ => true,
-                },
-                _ => false,
-            };
+            let effect = has_effect(f, facts, i);
             let used_outside = f
                 .uses(Value::Inst(i))
                 .iter()
@@ -90,6 +83,19 @@ fn deletable(
         _ => unreachable!("only phis are taken"),
     });
     one_value_from_the_loop.then_some((preheader, exit))
+}
+
+/// Whether `i` is a store or a call that may write memory or do I/O (by the module's
+/// function summaries): what keeps a loop whose results go unused.
+pub fn has_effect(f: &Function, facts: &ModuleFacts, i: Inst) -> bool {
+    match f.kind(i) {
+        InstKind::Store { .. } => true,
+        InstKind::Call { callee, .. } => match callee {
+            Callee::Function(g) => !facts.summary(*g).is_read_only(),
+            _ => true,
+        },
+        _ => false,
+    }
 }
 
 /// Sends the preheader of loop `k` straight to `exit` and removes the loop's blocks.

@@ -23,6 +23,7 @@ pub mod ipcp;
 pub mod jump_threading;
 pub mod lcm;
 pub mod licm;
+pub mod loop_closed_form;
 pub mod loop_deletion;
 pub mod loop_rotate;
 pub mod loop_simplify;
@@ -176,6 +177,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "loop-closed-form",
+        description: "compute a loop's sums and counters by formula after it",
+        kind: PassKind::Function(loop_closed_form::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "loop-deletion",
         description: "delete loops without effects whose results nothing uses",
         kind: PassKind::Function(loop_deletion::run),
@@ -275,7 +282,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,gvn,dominating-conditions,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
             "instcombine,if-to-select,simplify-cfg,gcm"
         ),
     }

@@ -1,0 +1,239 @@
+//! loop-closed-form: a loop whose only effect is to compute values that follow polynomials in
+//! the iteration number (sums, sums of multiples of a counter, counters) has those values
+//! computed after it by formula, so that `loop-deletion` can remove it.
+//!
+//! The loop needs a preheader, a single latch, one exiting block that dominates the latch
+//! and one exit block reached only from it (`loop-simplify`'s form), no store and no call
+//! that writes memory or does I/O, a computable exit count (`analysis::scev`), and every value
+//! it defines that is used after it must be a recurrence. Each such value is then computed at
+//! the start of the exit block as `c0 + c1*C(n,1) + c2*C(n,2) + c3*C(n,3)`, `n` the exit
+//! count, and takes the place of the loop's value in every use outside the loop (the exit
+//! block's phis, which have one incoming value, go first).
+//!
+//! The arithmetic wraps exactly as the loop's does: the binomials are taken modulo 2^32
+//! without dividing a wrapped product, `C(n,2)` as `(n >> 1) * (n - 1 + (n & 1))` (the half
+//! is taken of whichever of `n` and `n - 1` is even) and `C(n,3)` as `C(n,2) * (n - 2)`
+//! times the inverse of 3 modulo 2^32, exact because that product is a multiple of 3.
+//!
+//! Loops are visited innermost first, so a loop around one just replaced sees the formula.
+//!
+//! Needs: the CFG, the dominator tree, the loop forest, the module's function summaries.
+//! Preserves: behaviour and the CFG.
+
+use super::loop_deletion::has_effect;
+use crate::analysis::scev::{odd_inverse, ExitCount, Invariant, LoopEvolution, Recurrence};
+use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
+use crate::fast_hash::FastHashMap;
+use crate::ir::{semantics, BinaryOp, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let loops = cx.analyses.loops(f);
+    if loops.loops.is_empty() {
+        return Preserved::All;
+    }
+    let cfg = cx.analyses.cfg(f);
+    let dom = cx.analyses.dom(f);
+    let facts = cx.facts();
+    let mut changed = false;
+    for k in (0..loops.loops.len()).rev() {
+        if let Some(plan) = plan(f, &cfg, &dom, &loops, facts, k) {
+            apply(f, &loops, k, plan);
+            changed = true;
+        }
+    }
+    Preserved::cfg_if(changed)
+}
+
+/// What replaces loop `k`'s results.
+struct Plan {
+    exit: crate::ir::Block,
+    count: ExitCount,
+    /// Values of the loop used after it, with their evolutions.
+    results: Vec<(Value, Recurrence)>,
+}
+
+fn plan(
+    f: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    loops: &LoopInfo,
+    facts: &ModuleFacts,
+    k: usize,
+) -> Option<Plan> {
+    let l = &loops.loops[k];
+    let (&[exiting], &[exit]) = (l.exiting.as_slice(), l.exits.as_slice()) else {
+        return None;
+    };
+    if cfg.preds(exit) != [exiting] {
+        return None;
+    }
+    let mut used_after = Vec::new();
+    for &b in loops.blocks_of(k) {
+        for i in f.block_insts(b) {
+            if has_effect(f, facts, i) {
+                return None;
+            }
+            let outside = f
+                .uses(Value::Inst(i))
+                .iter()
+                .any(|u| f.inst_block(u.inst).is_none_or(|ub| !loops.contains(k, ub)));
+            if outside {
+                used_after.push(Value::Inst(i));
+            }
+        }
+    }
+    if used_after.is_empty() {
+        return None;
+    }
+    let mut evolution = LoopEvolution::new(f, loops, k)?;
+    let mut results = Vec::with_capacity(used_after.len());
+    for v in used_after {
+        results.push((v, evolution.recurrence(v)?));
+    }
+    let count = evolution.exit_count(dom, exiting)?;
+    Some(Plan {
+        exit,
+        count,
+        results,
+    })
+}
+
+fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
+    // The exit block has one predecessor: its phis are their incoming values.
+    let phis: Vec<Inst> = f.phis(plan.exit).collect();
+    for phi in phis {
+        let value = f.kind(phi).operands()[0];
+        f.replace_all_uses(Value::Inst(phi), value);
+        f.remove_inst(phi);
+    }
+    let at = f
+        .first_inst(plan.exit)
+        .expect("an exit block ends in a terminator");
+    let mut emit = Emitter {
+        f,
+        at,
+        written: FastHashMap::default(),
+    };
+    let n = emit.exit_count(&plan.count);
+    let degree = plan.results.iter().map(|(_, r)| r.degree()).max();
+    let binomials = emit.binomials(n, degree.unwrap_or(0));
+    for (v, r) in &plan.results {
+        let closed = emit.evaluate(r, &binomials);
+        let uses: Vec<_> = emit.f.uses(*v).to_vec();
+        for u in uses {
+            let block = emit.f.inst_block(u.inst).expect("users are in blocks");
+            if !loops.contains(k, block) {
+                emit.f.set_operand(u.inst, u.index as usize, closed);
+            }
+        }
+    }
+}
+
+/// Writes integer arithmetic before one instruction, folding constants and identities,
+/// constants on the right, each distinct operation once.
+struct Emitter<'f> {
+    f: &'f mut Function,
+    at: Inst,
+    written: FastHashMap<(BinaryOp, Value, Value), Value>,
+}
+
+impl Emitter<'_> {
+    fn binary(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
+        let (a, b) = match (a, b) {
+            (Value::Int(_), b) if !b.is_constant() && op.is_commutative() => (b, a),
+            _ => (a, b),
+        };
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            return Value::Int(semantics::binary(op, x as u32, y as u32) as i32);
+        }
+        match (op, b) {
+            (BinaryOp::Add, Value::Int(0)) | (BinaryOp::Mul, Value::Int(1)) => return a,
+            (BinaryOp::Mul, Value::Int(0)) => return Value::Int(0),
+            _ => {}
+        }
+        if let Some(&v) = self.written.get(&(op, a, b)) {
+            return v;
+        }
+        let kind = InstKind::Binary { op, args: [a, b] };
+        let v = Value::Inst(self.f.insert_inst_before(self.at, kind, Type::I32));
+        self.written.insert((op, a, b), v);
+        v
+    }
+
+    /// The terms first, then the constant.
+    fn invariant(&mut self, i: &Invariant) -> Value {
+        let mut sum = Value::Int(0);
+        for &(v, c) in &i.terms {
+            let term = self.binary(BinaryOp::Mul, v, Value::Int(c));
+            sum = self.binary(BinaryOp::Add, sum, term);
+        }
+        self.binary(BinaryOp::Add, sum, Value::Int(i.constant))
+    }
+
+    fn exit_count(&mut self, count: &ExitCount) -> Value {
+        let n = self.invariant(&count.count);
+        let Some((pred, start, bound)) = &count.guard else {
+            return n;
+        };
+        let (start, bound) = (self.invariant(start), self.invariant(bound));
+        let test = InstKind::Icmp {
+            pred: *pred,
+            args: [start, bound],
+        };
+        let test = self.f.insert_inst_before(self.at, test, Type::I1);
+        let select = InstKind::Select {
+            args: [Value::Inst(test), n, Value::Int(0)],
+        };
+        Value::Inst(self.f.insert_inst_before(self.at, select, Type::I32))
+    }
+
+    /// `C(n,j)` modulo 2^32 for `j` up to `degree` (at most `MAX_DEGREE`).
+    fn binomials(&mut self, n: Value, degree: usize) -> Vec<Value> {
+        if degree < 2 {
+            return vec![Value::Int(1), n];
+        }
+        let half = self.binary(BinaryOp::LShr, n, Value::Int(1));
+        let n_minus_1 = self.binary(BinaryOp::Add, n, Value::Int(-1));
+        let odd = self.binary(BinaryOp::And, n, Value::Int(1));
+        let other = self.binary(BinaryOp::Add, n_minus_1, odd);
+        let c2 = self.binary(BinaryOp::Mul, half, other);
+        if degree < 3 {
+            return vec![Value::Int(1), n, c2];
+        }
+        let n_minus_2 = self.binary(BinaryOp::Add, n, Value::Int(-2));
+        let triple = self.binary(BinaryOp::Mul, c2, n_minus_2);
+        let c3 = self.binary(BinaryOp::Mul, triple, Value::Int(odd_inverse(3)));
+        vec![Value::Int(1), n, c2, c3]
+    }
+
+    fn evaluate(&mut self, r: &Recurrence, binomials: &[Value]) -> Value {
+        if let Some(n) = binomials[1].as_int() {
+            // A constant count: the sum is a sum of multiples of the coefficients' values.
+            let mut sum = Invariant::constant(0);
+            for (j, c) in r.coeffs.iter().enumerate() {
+                sum = sum.add(&c.scale(binomial(n as u32, j)));
+            }
+            return self.invariant(&sum);
+        }
+        let mut sum = Value::Int(0);
+        for (c, &b) in r.coeffs.iter().zip(binomials) {
+            let c = self.invariant(c);
+            let term = self.binary(BinaryOp::Mul, c, b);
+            sum = self.binary(BinaryOp::Add, sum, term);
+        }
+        sum
+    }
+}
+
+/// `C(n,j)` modulo 2^32.
+fn binomial(n: u32, j: usize) -> i32 {
+    let n = n as u128;
+    let c = match j {
+        0 => 1,
+        1 => n,
+        2 => n * n.saturating_sub(1) / 2,
+        _ => n * n.saturating_sub(1) * n.saturating_sub(2) / 6,
+    };
+    c as u32 as i32
+}
