@@ -11,13 +11,18 @@ use crate::mir::loops::loop_depths;
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
 use crate::symbols::symbol;
+use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::cost_model;
+use middle::fast_hash::FastHashMap;
 use middle::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
     Value,
 };
 
 pub fn select(m: &Module, f: &Function) -> MFunction {
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let loops = LoopInfo::new(f, &cfg, &dom);
     let mut s = Selector {
         m,
         f,
@@ -29,6 +34,11 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         skipped: vec![false; f.inst_capacity()],
         global_regs: vec![None; m.globals.len()],
         cur: Vec::new(),
+        loops: &loops,
+        block: None,
+        hoisted: vec![Vec::new(); f.block_capacity()],
+        hoisted_consts: FastHashMap::default(),
+        in_place: false,
     };
     s.run();
     s.mf
@@ -74,6 +84,20 @@ struct Selector<'a> {
     /// entry block (rematerialised at its uses if it is spilled), by global index.
     global_regs: Vec<Option<Reg>>,
     cur: Vec<MInst>,
+    loops: &'a LoopInfo,
+    /// The block being selected.
+    block: Option<Block>,
+    /// Constants used inside loops are materialised once, at the end of the preheader of
+    /// the outermost loop around the use that has one: these instructions, by preheader
+    /// index, go before its branch. Allocation rematerialises them at their uses if the
+    /// loop runs short of registers.
+    hoisted: Vec<Vec<MInst>>,
+    /// The register of each hoisted constant: by preheader, class and bits.
+    hoisted_consts: FastHashMap<(Block, RegClass, u32), Reg>,
+    /// Set while constants are materialised where they are needed: while materialising
+    /// one into a preheader, and for phi copies (moving a constant into a phi's register
+    /// costs as much as moving a hoisted one there, without holding a register).
+    in_place: bool,
 }
 
 impl Selector<'_> {
@@ -112,6 +136,7 @@ impl Selector<'_> {
             }
         }
         for b in f.blocks().collect::<Vec<_>>() {
+            self.block = Some(b);
             if Some(b) == f.entry() {
                 self.receive_params();
                 self.global_addresses();
@@ -130,6 +155,7 @@ impl Selector<'_> {
             block.insts = std::mem::take(&mut self.cur);
             block.succs = succs;
         }
+        self.place_hoisted();
         let depths = loop_depths(&self.mf);
         for (block, depth) in self.mf.blocks.iter_mut().zip(depths) {
             block.loop_depth = depth;
@@ -186,12 +212,7 @@ impl Selector<'_> {
         match v {
             Value::Int(x) => self.int_const(x as u32),
             Value::Bool(b) => self.int_const(b as u32),
-            Value::Float(bits) => {
-                let core = self.int_const(bits);
-                let r = self.new_vreg(RegClass::Float);
-                self.emit(MInst::VMovFromCore { sd: r, rn: core });
-                r
-            }
+            Value::Float(bits) => self.float_const(bits),
             Value::Undef(t) => {
                 let zero = self.int_const(0);
                 if t == Type::F32 {
@@ -222,7 +243,75 @@ impl Selector<'_> {
         }
     }
 
+    /// The preheader where a constant used in the current block is materialised: that of
+    /// the outermost loop around the block that has one.
+    fn hoist_target(&self) -> Option<Block> {
+        if self.in_place {
+            return None;
+        }
+        let mut k = self.loops.innermost(self.block?)?;
+        let mut target = None;
+        loop {
+            let l = &self.loops.loops[k];
+            target = l.preheader.or(target);
+            match l.parent {
+                Some(p) => k = p,
+                None => return target,
+            }
+        }
+    }
+
+    /// The register of a constant of `class` with these bits, materialised by `make` here or,
+    /// inside a loop, once in its preheader (see `hoisted`).
+    fn constant(&mut self, class: RegClass, bits: u32, make: fn(&mut Self, u32) -> Reg) -> Reg {
+        let Some(pre) = self.hoist_target() else {
+            return make(self, bits);
+        };
+        if let Some(&r) = self.hoisted_consts.get(&(pre, class, bits)) {
+            return r;
+        }
+        let here = std::mem::replace(
+            &mut self.cur,
+            std::mem::take(&mut self.hoisted[pre.index()]),
+        );
+        self.in_place = true;
+        let r = make(self, bits);
+        self.in_place = false;
+        self.hoisted[pre.index()] = std::mem::replace(&mut self.cur, here);
+        self.hoisted_consts.insert((pre, class, bits), r);
+        r
+    }
+
+    /// Puts each preheader's hoisted constants before its branch.
+    fn place_hoisted(&mut self) {
+        for b in self.f.blocks() {
+            let code = std::mem::take(&mut self.hoisted[b.index()]);
+            if code.is_empty() {
+                continue;
+            }
+            let insts = &mut self.mf.block_mut(self.block_index[b.index()]).insts;
+            let end = insts
+                .iter()
+                .rposition(|i| !i.is_terminator())
+                .map_or(0, |p| p + 1);
+            insts.splice(end..end, code);
+        }
+    }
+
     fn int_const(&mut self, v: u32) -> Reg {
+        self.constant(RegClass::Int, v, Self::materialize_int)
+    }
+
+    fn float_const(&mut self, bits: u32) -> Reg {
+        self.constant(RegClass::Float, bits, |s, bits| {
+            let core = s.materialize_int(bits);
+            let r = s.new_vreg(RegClass::Float);
+            s.emit(MInst::VMovFromCore { sd: r, rn: core });
+            r
+        })
+    }
+
+    fn materialize_int(&mut self, v: u32) -> Reg {
         let rd = self.new_vreg(RegClass::Int);
         if is_operand2(v) {
             self.emit(MInst::Mov {
@@ -1071,10 +1160,12 @@ impl Selector<'_> {
                 }
             }
         }
+        self.in_place = true;
         let copies: Vec<(Reg, Reg)> = pairs
             .into_iter()
             .map(|(dst, v)| (dst, self.reg(v)))
             .collect();
+        self.in_place = false;
         let sequence = sequentialize(&copies, |r| {
             let class = self.mf.class_of(r);
             self.mf.new_vreg(class)

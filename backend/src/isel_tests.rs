@@ -5,7 +5,8 @@
 //! address of a global used more than once, taken once in the entry block; and selects as
 //! conditional moves, with an operation only they use computed under their condition; and
 //! multiplications by constants near powers of two as shifts and shift-adds, and products
-//! added or subtracted once as `mla` and `mls`.
+//! added or subtracted once as `mla` and `mls`; and constants used inside loops, materialised
+//! once in the outermost preheader, but in place for phi copies.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -143,6 +144,44 @@ bb2:
     let taken: Vec<usize> = text.match_indices("movsym").map(|(at, _)| at).collect();
     assert_eq!(taken.len(), 1, "{text}");
     assert!(taken[0] < loop_start, "{text}");
+}
+
+#[test]
+fn constants_used_in_nested_loops_are_materialised_once_in_the_outer_preheader() {
+    let m = parse_module(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %1 = phi i32 [0, bb0], [%7, bb3]
+  br bb2
+bb2:
+  %2 = phi i32 [7, bb1], [%4, bb2]
+  %3 = mul %2, 100000
+  %4 = add %3, 123456
+  %5 = icmp slt %4, %a0
+  condbr %5, bb2, bb3
+bb3:
+  %6 = mul %4, 100000
+  %7 = add %1, %6
+  %8 = icmp slt %7, %a0
+  condbr %8, bb1, bb4
+bb4:
+  ret %7
+}
+",
+    )
+    .expect("the test IR parses");
+    let text = select(&m, &m.functions[0]).to_string();
+    let outer = text.find("bb1:").expect("the outer loop");
+    let movw: Vec<usize> = text.match_indices("movw").map(|(at, _)| at).collect();
+    // 100000 (used twice, in both loops) and 123456, each once, before the outer loop.
+    assert_eq!(movw.len(), 2, "{text}");
+    assert!(movw.iter().all(|&at| at < outer), "{text}");
+    // The phi's 7 is moved into its register where the inner loop starts.
+    let inner = text.find("bb2:").expect("the inner loop");
+    let seven = text.find("#7").expect("the phi's constant");
+    assert!(outer < seven && seven < inner, "{text}");
 }
 
 #[test]

@@ -20,6 +20,7 @@ use super::adj_lists::AdjLists;
 use super::adjacency::AdjSet;
 use super::liveness::{defs_uses, node, Liveness, PHYS_NODES};
 use super::node_set::NodeSet;
+use super::spill::remat_costs;
 use super::spill_queue::SpillQueue;
 use super::spill_weight;
 use crate::mir::*;
@@ -89,6 +90,9 @@ struct Irc<'a> {
 
 const INFINITE_DEGREE: usize = usize::MAX / 4;
 
+/// What reloading a spilled register costs (a load, by the cost model's weights).
+const LOAD_COST: f64 = 3.0;
+
 pub fn color(
     mf: &MFunction,
     class: RegClass,
@@ -152,27 +156,47 @@ pub fn color(
 }
 
 impl Irc<'_> {
+    /// Spill costs: each occurrence weighs `spill_weight` of its block. Spilling a register
+    /// that can be rematerialised repeats its definition before each use instead of loading
+    /// it there (and storing it after each definition): its cost is scaled by what that
+    /// definition costs against a load's `LOAD_COST`.
+    fn count_costs(&mut self, mf: &MFunction, class: RegClass) {
+        let (mut defs, mut uses) = (Vec::new(), Vec::new());
+        for b in mf.block_ids() {
+            let block = mf.block(b);
+            let weight = spill_weight(block);
+            for inst in &block.insts {
+                defs_uses(mf, inst, class, &mut defs, &mut uses);
+                for &x in defs.iter().chain(&uses) {
+                    self.cost[x] += weight;
+                }
+            }
+        }
+        for (v, remat) in remat_costs(mf).into_iter().enumerate() {
+            if let Some(c) = remat {
+                self.cost[PHYS_NODES + v] *= (c as f64 / LOAD_COST).min(1.0);
+            }
+        }
+    }
+
     fn is_precolored(&self, u: usize) -> bool {
         self.state[u] == NodeState::Precolored
     }
 
     fn build(&mut self, mf: &MFunction, class: RegClass, liveness: &Liveness) {
+        self.count_costs(mf, class);
         let mut live = NodeSet::new(self.state.len());
         let (mut defs, mut uses) = (Vec::new(), Vec::new());
         // (node, neighbour) pairs as found, perhaps repeated.
         let mut edges = Vec::new();
         for b in mf.block_ids() {
             let block = mf.block(b);
-            let weight = spill_weight(block);
             live.clear();
             for x in liveness.live_out(mf, b) {
                 live.insert(x);
             }
             for inst in block.insts.iter().rev() {
                 defs_uses(mf, inst, class, &mut defs, &mut uses);
-                for &x in defs.iter().chain(&uses) {
-                    self.cost[x] += weight;
-                }
                 if let MInst::Copy { dst, src } = inst {
                     if mf.class_of(*dst) == class {
                         let (d, s) = (node(*dst), node(*src));

@@ -31,6 +31,36 @@ fn is_rematerializable(inst: &MInst) -> bool {
     )
 }
 
+/// What repeating an instruction at a use costs, by the cost model's weights: 1 for an
+/// immediate move or an address, 2 for a symbol's address (`movw` and `movt`), 3 for a
+/// load of a stack-passed parameter; `None` when it cannot be repeated.
+fn remat_cost(inst: &MInst) -> Option<u32> {
+    if !is_rematerializable(inst) {
+        return None;
+    }
+    Some(match inst {
+        MInst::LoadSym { .. } => 2,
+        MInst::Ldr { .. } | MInst::VLdr { .. } => 3,
+        _ => 1,
+    })
+}
+
+/// Per virtual register, what rematerialising it costs at each use, if every instruction
+/// defining it can be repeated there.
+pub fn remat_costs(mf: &MFunction) -> Vec<Option<u32>> {
+    let mut costs = vec![Some(0u32); mf.vreg_classes.len()];
+    for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
+        let cost = remat_cost(inst);
+        inst.for_each_reg(|r, role| {
+            if let (Reg::Virt(v), true) = (r, role != Role::Use) {
+                let c = &mut costs[v.0 as usize];
+                *c = c.zip(cost).map(|(a, b)| a + b);
+            }
+        });
+    }
+    costs
+}
+
 fn replace(inst: &mut MInst, from: Reg, to: Reg) {
     inst.visit_regs(|r, _| {
         if *r == from {

@@ -191,6 +191,33 @@ fn values_pressured_into_slots_are_stored_and_reloaded() {
 }
 
 #[test]
+fn under_pressure_constants_are_rematerialised_before_computed_values_spill() {
+    // Eight constants and eight sums of them are all live at once, more than the thirteen
+    // allocatable registers: spilling constants costs a `mov` at each use and no slot.
+    let mut insts: Vec<MInst> = (0..8).map(|k| mov(v(k), 10 + k)).collect();
+    for k in 0..8 {
+        insts.push(add(v(8 + k), v(k), v((k + 1) % 8)));
+    }
+    let mut acc = 16;
+    insts.push(mov(v(acc), 0));
+    for k in 0..16 {
+        insts.push(add(v(acc + 1), v(acc), v(k)));
+        acc += 1;
+    }
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(acc),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
+    graph(&mut mf);
+    let (result, traffic) = evaluate(&mf);
+    let constants: u32 = (10..18).sum();
+    assert_eq!(result, 3 * constants);
+    assert_eq!(traffic, 0, "{mf}");
+}
+
+#[test]
 fn values_live_across_calls_avoid_caller_saved_registers() {
     let insts = vec![
         mov(v(0), 40),

@@ -6,8 +6,9 @@
 //! copied into its callers. A call is never inlined when its callee is `main`, lies in the
 //! caller's own component or is recursive. A call is inlined when the callee's size
 //! (`cost_model::function_size`) is at most `SMALL_CALLEE`, or when it is the callee's only
-//! call site in the module, as long as the caller stays within `MAX_CALLER_SIZE` and the
-//! module within `2 * original + MODULE_SLACK`. A function that calls itself, alone in its
+//! call site in the module, as long as the caller stays within `MAX_CALLER_SIZE` (for an only
+//! call site `MAX_CALLER_SIZE_FOR_ONLY_CALL`) and the module within
+//! `2 * original + MODULE_SLACK`. A function that calls itself, alone in its
 //! component, is first inlined into itself a few levels deep (`SELF_INLINE_LEVELS`), which
 //! divides its calls by the number of self-calls per level to the power of the levels.
 //!
@@ -35,6 +36,12 @@ const SMALL_CALLEE: u32 = 40;
 /// A caller is not grown past this many machine instructions, so that the register
 /// allocator and the quadratic parts of other passes keep their compile time.
 const MAX_CALLER_SIZE: u32 = 4000;
+
+/// A function's only call is inlined into callers of up to this many machine instructions:
+/// the copy replaces the original, which then goes, so the module does not grow, and the
+/// callee's code meets its arguments (a thousand parameters all given one value become one
+/// value).
+const MAX_CALLER_SIZE_FOR_ONLY_CALL: u32 = 16000;
 
 /// The module may grow to twice its size plus this much, so that small modules can still
 /// inline freely while large ones stay bounded.
@@ -76,14 +83,17 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
         for &caller in scc {
             for (call, g) in m.function(caller).calls().collect::<Vec<_>>() {
                 let growth = sizes[g.index()];
+                let only_call = sites[g.index()] == 1;
                 let wanted = Some(g) != main
                     && graph.scc_of(g) != scc_index
                     && !graph.is_recursive(g)
-                    && (growth <= SMALL_CALLEE || sites[g.index()] == 1);
-                if !wanted
-                    || sizes[caller.index()] + growth > MAX_CALLER_SIZE
-                    || total + growth > limit
-                {
+                    && (growth <= SMALL_CALLEE || only_call);
+                let cap = if only_call {
+                    MAX_CALLER_SIZE_FOR_ONLY_CALL
+                } else {
+                    MAX_CALLER_SIZE
+                };
+                if !wanted || sizes[caller.index()] + growth > cap || total + growth > limit {
                     continue;
                 }
                 let (f, callee) = pair(&mut m.functions, caller, g);
