@@ -655,6 +655,9 @@ class Gen:
         if r < 0.7:
             self.closed_form_loop()
             return
+        if r < 0.78:
+            self.checked_counter_loop()
+            return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
         self.line(f"int {counter} = 0;")
@@ -793,13 +796,40 @@ class Gen:
         self.line(update)
         self.indent -= 1
         self.line("}")
+        self.use_result(f"{t} - {s} + {c} * {i}")
+        for v in (i, t, s, c):
+            self.declare(Var(v, "int", []))
+
+    def checked_counter_loop(self):
+        """A counted loop whose body checks its counter against the loop's own range, as an
+        inlined accessor does (`i < 0 || i >= n`): under the loop's guard the checks always
+        fail; in the bottom-tested form that runs once before testing, they can hold."""
+        i, n, acc = self.fresh("i"), self.fresh("n"), self.fresh("v")
+        limit = 4 if self.multiplier > 1 else 12
+        self.line(f"int {n} = idx({self.int_expr(1)}, {limit}) - {self.r.randint(0, 2)};")
+        self.line(f"int {i} = {self.r.randint(-1, 1) if self.chance(0.2) else 0};")
+        self.line(f"int {acc} = {self.int_literal()};")
+        guarded = self.chance(0.7)
+        self.line(f"while ({i} < {n}) {{" if guarded else "while (1) {")
+        self.indent += 1
+        self.line(f"if ({i} < 0 || {i} >= {n}) {acc} = {acc} + 7; else {acc} = {acc} + {i} * 3;")
+        if self.chance(0.5):
+            self.line(f"if ({i} > {n} - 1) {acc} = {acc} - 1;")
+        self.line(f"{i} = {i} + 1;")
+        if not guarded:
+            self.line(f"if ({i} >= {n}) break;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{acc} - {i}")
+        self.declare(Var(acc, "int", []))
+
+    def use_result(self, e):
+        """Adds `e` to a scalar the function may write, so that the code computing it stays."""
         targets = [v for v in self.visible() if v.ty == "int" and not v.is_array
                    and self.may_write(v)]
         if targets:
             target = self.pick(targets).name
-            self.line(f"{target} = {target} + {t} - {s} + {c} * {i};")
-        for v in (i, t, s, c):
-            self.declare(Var(v, "int", []))
+            self.line(f"{target} = {target} + {e};")
 
     def dead_loop(self):
         """A block whose loop computes a value nothing reads (dead code elimination or loop
@@ -1401,6 +1431,8 @@ FEATURES = [
     ("loop summing a counter to a bound read at run time", r"^\s+(t\d+) = \1 \+ i\d+ \* -?\d+ \+ \w+;"),
     ("sum of a sum in a loop", r"^\s+(t\d+) = \1 \+ i\d+ \* [^\n]*\n\s+(s\d+) = \2 \+ \1;"),
     ("loop to a bound tested with !=", r"while \((i\d+) != (n\d+)\) \{"),
+    ("loop checking its counter against its own range", r"^\s+if \((i\d+) < 0 \|\| \1 >= (n\d+)\)"),
+    ("unguarded loop checking its counter", r"^\s+while \(1\) \{\r?\n\s+if \((i\d+) < 0 \|\| "),
     ("counted loop stepping down", r"while \((i\d+) > -?\w+\) \{\r?\n\s+\1 = \1 - [123];"),
     ("counted loop to a bound in a variable", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n|while \(i\d+ [<>] n\d+\)"),
     ("counted loop that never runs", r"^\s+int (i\d+) = (-?\d+);\r?\n(?:\s+int n\d+ = \2;\r?\n)?\s+while \(\1 [<>] (\2|n\d+)\)"),

@@ -13,12 +13,19 @@
 //! on a condition that a dominating branch already tested goes the same way (loop rotation
 //! leaves such a guard when a loop starts where another's test has just passed).
 //!
-//! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG (only branch
-//! conditions change).
+//! Comparisons of two values give an order: under `if (x < y)`, `x >= y` is false. And a
+//! loop counter's bounds are known everywhere its loop header dominates: a header phi that
+//! starts at `s` and steps by 1 while `phi + 1 < n` (tested where every round passes, `n`
+//! invariant), entered with `s < n` known, lies in `[s, n - 1]` and below `n` (it never
+//! wraps: each step leaves it below `n`). The range checks an inlined accessor repeats on
+//! every element of a loop then go.
+//!
+//! Needs: the CFG, the dominator tree and the loop forest. Preserves: behaviour and the CFG
+//! (only branch conditions change).
 
-use crate::analysis::Preserved;
+use crate::analysis::{DomTree, LoopInfo, Preserved};
 use crate::fast_hash::FastHashMap;
-use crate::ir::{Block, Function, InstKind, IntPred, Value};
+use crate::ir::{BinaryOp, Block, Function, InstKind, IntPred, Value};
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
@@ -27,6 +34,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     };
     let cfg = cx.analyses.cfg(f);
     let dom = cx.analyses.dom(f);
+    let loops = cx.analyses.loops(f);
     // The known ranges; a block's entries go when its subtree is done.
     let mut known = Known::default();
     let mut stack = vec![Walk::Enter(entry)];
@@ -45,9 +53,15 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             if let Some((x, range)) = edge_fact(f, *p, b) {
                 known.push(x, range);
             }
+            if let Some((x, y)) = edge_order(f, *p, b) {
+                known.push_less(x, y);
+            }
             if let Some((cond, range)) = edge_condition(f, *p, b) {
                 known.push(cond, range);
             }
+        }
+        for counter in counters(f, &dom, &loops, b) {
+            counter.learn(&mut known);
         }
         changed |= decide_branch(f, b, &known);
     }
@@ -60,21 +74,49 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 #[derive(Default)]
 struct Known {
     by_value: FastHashMap<Value, Vec<Range>>,
-    /// The values in the order their facts came, to forget the latest ones.
-    log: Vec<Value>,
+    /// Pairs `(x, y)` known to have `x < y`, with how many facts say so.
+    less: FastHashMap<(Value, Value), u32>,
+    /// The facts in the order they came, to forget the latest ones.
+    log: Vec<Fact>,
+}
+
+enum Fact {
+    Range(Value),
+    Less(Value, Value),
 }
 
 impl Known {
     fn push(&mut self, v: Value, r: Range) {
         self.by_value.entry(v).or_default().push(r);
-        self.log.push(v);
+        self.log.push(Fact::Range(v));
+    }
+
+    fn push_less(&mut self, x: Value, y: Value) {
+        *self.less.entry((x, y)).or_default() += 1;
+        self.log.push(Fact::Less(x, y));
+    }
+
+    fn is_less(&self, x: Value, y: Value) -> bool {
+        self.less.contains_key(&(x, y))
     }
 
     /// Forgets the facts that came after the first `mark`.
     fn forget_since(&mut self, mark: usize) {
-        for v in self.log.drain(mark..).rev() {
-            if let Some(facts) = self.by_value.get_mut(&v) {
-                facts.pop();
+        for fact in self.log.drain(mark..).rev() {
+            match fact {
+                Fact::Range(v) => {
+                    if let Some(facts) = self.by_value.get_mut(&v) {
+                        facts.pop();
+                    }
+                }
+                Fact::Less(x, y) => {
+                    if let Some(n) = self.less.get_mut(&(x, y)) {
+                        *n -= 1;
+                        if *n == 0 {
+                            self.less.remove(&(x, y));
+                        }
+                    }
+                }
             }
         }
     }
@@ -171,6 +213,142 @@ fn edge_fact(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
     Some((x, Range::of(pred, c)?))
 }
 
+/// An order `x < y` between two values that predecessor `p`'s branch guarantees on entry to
+/// `b` (`x < y` taken, or `x >= y` not taken, and the mirrored forms).
+fn edge_order(f: &Function, p: Block, b: Block) -> Option<(Value, Value)> {
+    let (cond, taken) = branch_into(f, p, b)?;
+    let InstKind::Icmp { pred, args: [x, y] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    if x.is_constant() || y.is_constant() {
+        return None;
+    }
+    match if taken { pred } else { pred.inverse() } {
+        IntPred::Slt => Some((x, y)),
+        IntPred::Sgt => Some((y, x)),
+        _ => None,
+    }
+}
+
+/// A loop counter (see the header): `phi` steps by 1 from `start` while `phi + 1 < bound`.
+struct Counter {
+    phi: Value,
+    start: Value,
+    bound: Value,
+}
+
+impl Counter {
+    /// Adds the counter's range and its order below the bound, if the loop is entered
+    /// with its start below the bound.
+    fn learn(&self, known: &mut Known) {
+        let (start, bound) = (
+            value_range(known, self.start),
+            value_range(known, self.bound),
+        );
+        if !(start.hi < bound.lo || known.is_less(self.start, self.bound)) {
+            return;
+        }
+        let range = Range {
+            lo: start.lo,
+            hi: bound.hi - 1,
+        };
+        known.push(self.phi, range);
+        known.push_less(self.phi, self.bound);
+    }
+}
+
+/// What `known` says of `v`, a constant being its own range.
+fn value_range(known: &Known, v: Value) -> Range {
+    match v {
+        Value::Int(c) => Range {
+            lo: c as i64,
+            hi: c as i64,
+        },
+        _ => known.range(v),
+    }
+}
+
+/// The counters of the loop `header` heads, if it is one.
+fn counters(f: &Function, dom: &DomTree, loops: &LoopInfo, header: Block) -> Vec<Counter> {
+    let Some(k) = loops.innermost(header) else {
+        return Vec::new();
+    };
+    let l = &loops.loops[k];
+    let (Some(pre), &[latch]) = (l.preheader, l.latches.as_slice()) else {
+        return Vec::new();
+    };
+    if l.header != header {
+        return Vec::new();
+    }
+    // The tests every round passes: branches in blocks that dominate the latch, with one
+    // target in the loop, as `x < bound` on the way round.
+    let mut tests = Vec::new();
+    let mut at = Some(latch);
+    while let Some(b) = at {
+        if let Some(test) = staying_test(f, loops, k, b) {
+            tests.push(test);
+        }
+        at = if b == header { None } else { dom.idom(b) };
+    }
+    let mut found = Vec::new();
+    for phi in f.phis(header) {
+        let (Some(start), Some(next)) = (f.phi_incoming(phi, pre), f.phi_incoming(phi, latch))
+        else {
+            continue;
+        };
+        let phi = Value::Inst(phi);
+        let steps_by_one = next.as_inst().is_some_and(|i| {
+            matches!(
+                *f.kind(i),
+                InstKind::Binary { op: BinaryOp::Add, args: [a, Value::Int(1)] } if a == phi
+            )
+        });
+        if !steps_by_one {
+            continue;
+        }
+        for &(x, bound) in &tests {
+            if x == next {
+                found.push(Counter { phi, start, bound });
+            }
+        }
+    }
+    found
+}
+
+/// `b`'s branch as `x < bound` on its side into loop `k`, `bound` defined outside the loop.
+fn staying_test(f: &Function, loops: &LoopInfo, k: usize, b: Block) -> Option<(Value, Value)> {
+    let InstKind::CondBr {
+        args: [cond],
+        targets: [t, e],
+    } = *f.kind(f.terminator(b)?)
+    else {
+        return None;
+    };
+    let stays_when_true = match (loops.contains(k, t), loops.contains(k, e)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => return None,
+    };
+    let InstKind::Icmp { pred, args: [x, y] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    let pred = if stays_when_true {
+        pred
+    } else {
+        pred.inverse()
+    };
+    let outside = |v: Value| {
+        v.as_inst()
+            .and_then(|i| f.inst_block(i))
+            .is_none_or(|b| !loops.contains(k, b))
+    };
+    match pred {
+        IntPred::Slt if outside(y) => Some((x, y)),
+        IntPred::Sgt if outside(x) => Some((y, x)),
+        _ => None,
+    }
+}
+
 /// The condition of predecessor `p`'s branch, as the range {1} or {0} it has on entry to
 /// `b`: a later branch on the same condition goes the same way.
 fn edge_condition(f: &Function, p: Block, b: Block) -> Option<(Value, Range)> {
@@ -196,6 +374,10 @@ fn decide_branch(f: &mut Function, b: Block, known: &Known) -> bool {
         f.set_operand(term, 0, Value::Bool(tested.lo == 1));
         return true;
     }
+    if let Some(outcome) = decided_by_order(f, cond, known) {
+        f.set_operand(term, 0, Value::Bool(outcome));
+        return true;
+    }
     let Some((pred, x, c)) = comparison(f, cond) else {
         return false;
     };
@@ -212,4 +394,24 @@ fn decide_branch(f: &mut Function, b: Block, known: &Known) -> bool {
     };
     f.set_operand(term, 0, Value::Bool(outcome));
     true
+}
+
+/// The outcome of `cond`, a comparison of two values, if a known order decides it.
+fn decided_by_order(f: &Function, cond: Value, known: &Known) -> Option<bool> {
+    let InstKind::Icmp { pred, args: [x, y] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    let pred = if known.is_less(x, y) {
+        pred
+    } else if known.is_less(y, x) {
+        pred.swapped()
+    } else {
+        return None;
+    };
+    // Now the left operand is below the right one.
+    match pred {
+        IntPred::Slt | IntPred::Sle | IntPred::Ne => Some(true),
+        IntPred::Sgt | IntPred::Sge | IntPred::Eq => Some(false),
+        _ => None,
+    }
 }
