@@ -38,11 +38,20 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         block: None,
         hoisted: vec![Vec::new(); f.block_capacity()],
         hoisted_consts: FastHashMap::default(),
+        hoisted_count: vec![0; f.block_capacity()],
         in_place: false,
     };
     s.run();
     s.mf
 }
+
+/// Constants are hoisted out of loops while fewer than this many hoisted ones live through
+/// the loop: more would only be spilled again, and each lengthens the allocator's work.
+const MAX_HOISTED: usize = 16;
+
+/// Constants in loops nested deeper than this stay where they are used, so that finding
+/// the loops around a use costs a bounded walk.
+const MAX_HOIST_DEPTH: usize = 32;
 
 fn class_of(t: Type) -> RegClass {
     if t == Type::F32 {
@@ -94,6 +103,8 @@ struct Selector<'a> {
     hoisted: Vec<Vec<MInst>>,
     /// The register of each hoisted constant: by preheader, class and bits.
     hoisted_consts: FastHashMap<(Block, RegClass, u32), Reg>,
+    /// How many constants each preheader holds.
+    hoisted_count: Vec<usize>,
     /// Set while constants are materialised where they are needed: while materialising
     /// one into a preheader, and for phi copies (moving a constant into a phi's register
     /// costs as much as moving a hoisted one there, without holding a register).
@@ -243,33 +254,46 @@ impl Selector<'_> {
         }
     }
 
-    /// The preheader where a constant used in the current block is materialised: that of
-    /// the outermost loop around the block that has one.
-    fn hoist_target(&self) -> Option<Block> {
+    /// The preheaders of the loops around the current block that have one, outermost
+    /// first; empty where constants stay in place (outside loops, for phi copies, while
+    /// materialising into a preheader, and in nests deeper than `MAX_HOIST_DEPTH`).
+    fn preheaders_around(&self) -> Vec<Block> {
+        let Some(mut k) = self.block.and_then(|b| self.loops.innermost(b)) else {
+            return Vec::new();
+        };
         if self.in_place {
-            return None;
+            return Vec::new();
         }
-        let mut k = self.loops.innermost(self.block?)?;
-        let mut target = None;
-        loop {
+        let mut chain = Vec::new();
+        for _ in 0..MAX_HOIST_DEPTH {
             let l = &self.loops.loops[k];
-            target = l.preheader.or(target);
+            chain.extend(l.preheader);
             match l.parent {
                 Some(p) => k = p,
-                None => return target,
+                None => {
+                    chain.reverse();
+                    return chain;
+                }
             }
         }
+        Vec::new()
     }
 
-    /// The register of a constant of `class` with these bits, materialised by `make` here or,
-    /// inside a loop, once in its preheader (see `hoisted`).
+    /// The register of a constant of `class` with these bits, materialised by `make`: in a
+    /// loop, once in the preheader of the outermost loop around it (see `hoisted`) unless
+    /// `MAX_HOISTED` constants hoisted there or in inner preheaders already live through
+    /// this block; else here.
     fn constant(&mut self, class: RegClass, bits: u32, make: fn(&mut Self, u32) -> Reg) -> Reg {
-        let Some(pre) = self.hoist_target() else {
+        let chain = self.preheaders_around();
+        for pre in &chain {
+            if let Some(&r) = self.hoisted_consts.get(&(*pre, class, bits)) {
+                return r;
+            }
+        }
+        let live: usize = chain.iter().map(|p| self.hoisted_count[p.index()]).sum();
+        let Some(&pre) = chain.first().filter(|_| live < MAX_HOISTED) else {
             return make(self, bits);
         };
-        if let Some(&r) = self.hoisted_consts.get(&(pre, class, bits)) {
-            return r;
-        }
         let here = std::mem::replace(
             &mut self.cur,
             std::mem::take(&mut self.hoisted[pre.index()]),
@@ -279,6 +303,7 @@ impl Selector<'_> {
         self.in_place = false;
         self.hoisted[pre.index()] = std::mem::replace(&mut self.cur, here);
         self.hoisted_consts.insert((pre, class, bits), r);
+        self.hoisted_count[pre.index()] += 1;
         r
     }
 

@@ -185,6 +185,25 @@ bb4:
 }
 
 #[test]
+fn at_most_sixteen_hoisted_constants_live_through_a_loop() {
+    // Forty distinct constants in one loop: sixteen come out, the rest stay at their uses
+    // (a deep nest hoisting every level's constants to the outermost preheader made the
+    // interference graph quadratic).
+    let mut ir = String::from("func @f(%a0: i32) -> i32 {\nbb0:\n  br bb1\nbb1:\n");
+    ir.push_str("  %0 = phi i32 [0, bb0], [%40, bb1]\n");
+    for k in 1..=40 {
+        ir.push_str(&format!("  %{k} = mul %{}, {}\n", k - 1, 100_001 + k));
+    }
+    ir.push_str("  %41 = icmp slt %40, %a0\n  condbr %41, bb1, bb2\nbb2:\n  ret %40\n}\n");
+    let m = parse_module(&ir).expect("the test IR parses");
+    let text = select(&m, &m.functions[0]).to_string();
+    let loop_start = text.find("bb1:").expect("the loop");
+    let before = text[..loop_start].matches("movw").count();
+    let inside = text[loop_start..].matches("movw").count();
+    assert_eq!((before, inside), (16, 24), "{text}");
+}
+
+#[test]
 fn a_select_is_a_copy_and_a_conditional_move_after_its_fused_comparison() {
     let lines = selected(
         "func @f(%a0: i32, %a1: i32) -> i32 {

@@ -16,6 +16,7 @@
 //! times the inverse of 3 modulo 2^32, exact because that product is a multiple of 3.
 //!
 //! Loops are visited innermost first, so a loop around one just replaced sees the formula.
+//! Loops of more than `MAX_BLOCKS` blocks or `MAX_INSTRUCTIONS` instructions stay.
 //!
 //! Needs: the CFG, the dominator tree, the loop forest, the module's function summaries.
 //! Preserves: behaviour and the CFG.
@@ -26,6 +27,11 @@ use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{semantics, BinaryOp, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+
+/// Loops of more blocks or instructions than these (their inner loops' included) are left
+/// alone: looking at each loop whole would make deep nests cost their depth squared.
+const MAX_BLOCKS: usize = 64;
+const MAX_INSTRUCTIONS: usize = 2000;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
@@ -65,13 +71,15 @@ fn plan(
     let (&[exiting], &[exit]) = (l.exiting.as_slice(), l.exits.as_slice()) else {
         return None;
     };
-    if cfg.preds(exit) != [exiting] {
+    if cfg.preds(exit) != [exiting] || loops.blocks_of(k).len() > MAX_BLOCKS {
         return None;
     }
     let mut used_after = Vec::new();
+    let mut size = 0;
     for &b in loops.blocks_of(k) {
         for i in f.block_insts(b) {
-            if has_effect(f, facts, i) {
+            size += 1;
+            if size > MAX_INSTRUCTIONS || has_effect(f, facts, i) {
                 return None;
             }
             let outside = f
