@@ -432,12 +432,44 @@ class Gen:
         with its operands commuted, in the same block and in a block it dominates, or a value
         picked by a small if."""
         r = self.r.random()
-        if self.indent < 5 and r < 0.4:
+        if self.indent < 5 and r < 0.35:
             self.constant_through_phis()
-        elif r < 0.7:
+        elif r < 0.6:
             self.picked_value()
+        elif r < 0.8 and self.indent < 5:
+            self.reread_element()
         else:
             self.repeated_subexpression()
+
+    def reread_element(self):
+        """An array element read, then read again inside a branch, as load elimination
+        replaces the second read: sometimes a store to the same array (perhaps the same
+        element) or a call stands between them, on the branch or before it."""
+        arrays = [v for v in self.visible() if v.ty == "int" and v.is_array]
+        if not arrays:
+            self.repeated_subexpression()
+            return
+        arr = self.pick(arrays)
+        place = self.element(arr)
+        first, second = self.fresh("v"), self.fresh("v")
+        self.line(f"int {first} = {place};")
+        writable = self.may_write(arr)
+        between = self.r.random()
+        if writable and between < 0.25:
+            self.line(f"{self.element(arr)} = {first} + 1;")
+        elif between < 0.4:
+            self.call_stmt()
+        self.line(f"int {second} = 0;")
+        self.line(f"if ({first} > {self.r.randint(-5, 5)}) {{")
+        self.indent += 1
+        if writable and self.chance(0.2):
+            self.line(f"{self.element(arr)} = {first} * 2;")
+        self.line(f"{second} = {place} + {first};")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(second)
+        self.declare(Var(first, "int", []))
+        self.declare(Var(second, "int", []))
 
     def picked_value(self):
         """A value picked by a small if, as if-to-select turns into selects: a minimum or
@@ -1433,6 +1465,7 @@ FEATURES = [
     ("loop to a bound tested with !=", r"while \((i\d+) != (n\d+)\) \{"),
     ("loop checking its counter against its own range", r"^\s+if \((i\d+) < 0 \|\| \1 >= (n\d+)\)"),
     ("unguarded loop checking its counter", r"^\s+while \(1\) \{\r?\n\s+if \((i\d+) < 0 \|\| "),
+    ("array element read again inside a branch", r"^\s+int (v\d+) = (\w+\[[^;]*\]);\r?\n(?:[^\n]*\n){0,2}?\s+int v\d+ = 0;\r?\n\s+if \(\1 > -?\d\) \{"),
     ("counted loop stepping down", r"while \((i\d+) > -?\w+\) \{\r?\n\s+\1 = \1 - [123];"),
     ("counted loop to a bound in a variable", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n|while \(i\d+ [<>] n\d+\)"),
     ("counted loop that never runs", r"^\s+int (i\d+) = (-?\d+);\r?\n(?:\s+int n\d+ = \2;\r?\n)?\s+while \(\1 [<>] (\2|n\d+)\)"),

@@ -19,7 +19,8 @@
 //! on both paths where the branch ran one side, so their weighted cost together is at most
 //! `MAX_SPECULATED`; and at most `MAX_SELECTS` of J's phis may differ between the two edges.
 //! The back end has no conditional float move, so J's phis that differ must be `i1`, `i32`
-//! or `ptr`. The candidates are found on the CFG as the pass
+//! or `ptr`. A branch on a constant is left to simplify-cfg. The candidates are found on the
+//! CFG as the pass
 //! starts; no block is part of two of them, as a side block ends in `br` and H in `condbr`.
 //! J is left with one predecessor fewer; simplify-cfg merges it into H when that was its
 //! last other one.
@@ -69,6 +70,10 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
     else {
         return None;
     };
+    // A constant condition is simplify-cfg's: it removes the side never taken.
+    if cond.is_constant() {
+        return None;
+    }
     // The block after a side block, when it is one: its only predecessor is H, it has no
     // phis and it ends in `br`.
     let side_exit = |s: Block| -> Option<Block> {

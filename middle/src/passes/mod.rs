@@ -23,6 +23,7 @@ pub mod ipcp;
 pub mod jump_threading;
 pub mod lcm;
 pub mod licm;
+pub mod load_elimination;
 pub mod loop_closed_form;
 pub mod loop_deletion;
 pub mod loop_rotate;
@@ -177,6 +178,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "load-elimination",
+        description: "replace loads of memory unchanged since a dominating load or store",
+        kind: PassKind::Function(load_elimination::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "loop-closed-form",
         description: "compute a loop's sums and counters by formula after it",
         kind: PassKind::Function(loop_closed_form::run),
@@ -282,8 +289,8 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "instcombine,if-to-select,simplify-cfg,gcm"
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
+            "instcombine,if-to-select,simplify-cfg,trivial-phis,gvn,gcm"
         ),
     }
 }

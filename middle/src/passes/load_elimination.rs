@@ -1,0 +1,197 @@
+//! load-elimination: a load that reads memory no store or call can have changed since a
+//! dominating load of the same address, or since a dominating store to it, is replaced by
+//! what that load read or that store wrote, across blocks (`gvn` does this within a block).
+//!
+//! Memory is versioned as in memory SSA, with one version for all of memory: every store and
+//! call starts a new version, and a block where versions from different paths meet (the
+//! iterated dominance frontier of the blocks that store or call, loop headers among them)
+//! starts a merged one. Each load reads a version; from there the walk goes back over the
+//! stores that cannot overlap its address and the calls that cannot write it (alias
+//! analysis, `analysis::alias`), stopping at a merge, at the function's entry or at an access
+//! that may clobber. Two loads of the same address that reach the same version read the same
+//! value; a load that reaches a store to its very address reads the stored value. A walk over
+//! the dominator tree keeps the loads and stores seen on the way down, so the one that
+//! replaces a load dominates it.
+//!
+//! Needs: the CFG, the dominator tree and the module facts (what calls write). Preserves:
+//! behaviour and the CFG.
+
+use crate::analysis::alias::{call_may_write, locate, may_alias, Location};
+use crate::analysis::idf::IdfCalculator;
+use crate::analysis::{Cfg, DomTree, ModuleFacts, Preserved};
+use crate::fast_hash::FastHashMap;
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+
+/// How far back a load looks past stores and calls that cannot touch it.
+const MAX_WALK: usize = 64;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let Some(entry) = f.entry() else {
+        return Preserved::All;
+    };
+    let cfg = cx.analyses.cfg(f);
+    let dom = cx.analyses.dom(f);
+    let facts = cx.facts();
+    let versions = Versions::build(f, &cfg, &dom, entry);
+    let replaced = eliminate(f, &dom, facts, &versions, entry);
+    for &(load, value) in &replaced {
+        f.replace_all_uses(Value::Inst(load), value);
+        f.remove_inst(load);
+    }
+    Preserved::cfg_if(!replaced.is_empty())
+}
+
+/// A version of memory: where it starts, and the version before it for a store or call.
+#[derive(Clone, Copy)]
+enum Version {
+    /// Memory on entry to the function, or where paths with different versions meet.
+    Merge,
+    /// After a store or a call, `before` being the version it changed.
+    Access { inst: Inst, before: u32 },
+}
+
+/// Every version, and the version each load reads.
+struct Versions {
+    list: Vec<Version>,
+    read_by: FastHashMap<Inst, u32>,
+}
+
+impl Versions {
+    fn build(f: &Function, cfg: &Cfg, dom: &DomTree, entry: Block) -> Versions {
+        let is_access =
+            |i: Inst| matches!(f.kind(i), InstKind::Store { .. } | InstKind::Call { .. });
+        let changing: Vec<Block> = cfg
+            .rpo()
+            .iter()
+            .copied()
+            .filter(|&b| f.block_insts(b).any(is_access))
+            .collect();
+        let mut changes = vec![false; f.block_capacity()];
+        for &b in &changing {
+            changes[b.index()] = true;
+        }
+        let mut merges = vec![false; f.block_capacity()];
+        let mut idf = IdfCalculator::new(cfg, dom, f.block_capacity());
+        for b in idf.iterated_frontier(&changing, |b| changes[b.index()], |_| true) {
+            merges[b.index()] = true;
+        }
+        let mut versions = Versions {
+            list: vec![Version::Merge],
+            read_by: FastHashMap::default(),
+        };
+        // A walk over the dominator tree, each block starting from its parent's last version.
+        let mut stack = vec![(entry, 0u32)];
+        while let Some((b, inherited)) = stack.pop() {
+            let mut current = if merges[b.index()] {
+                versions.list.push(Version::Merge);
+                versions.list.len() as u32 - 1
+            } else {
+                inherited
+            };
+            for i in f.block_insts(b) {
+                match f.kind(i) {
+                    InstKind::Load { .. } => {
+                        versions.read_by.insert(i, current);
+                    }
+                    _ if is_access(i) => {
+                        versions.list.push(Version::Access {
+                            inst: i,
+                            before: current,
+                        });
+                        current = versions.list.len() as u32 - 1;
+                    }
+                    _ => {}
+                }
+            }
+            stack.extend(dom.children(b).iter().map(|&c| (c, current)));
+        }
+        versions
+    }
+
+    /// The oldest version `load` of `loc` reads: back from the version it reads over the
+    /// stores and calls that cannot change `loc`.
+    fn clobber(&self, f: &Function, facts: &ModuleFacts, loc: Location, mut v: u32) -> u32 {
+        for _ in 0..MAX_WALK {
+            let Version::Access { inst, before } = self.list[v as usize] else {
+                return v;
+            };
+            let untouched = match f.kind(inst) {
+                InstKind::Store { args: [_, addr] } => !may_alias(locate(f, *addr), loc),
+                _ => !call_may_write(f, facts, inst, loc),
+            };
+            if !untouched {
+                return v;
+            }
+            v = before;
+        }
+        v
+    }
+}
+
+/// The loads to replace, with their replacements, found on a walk over the dominator tree.
+fn eliminate(
+    f: &Function,
+    dom: &DomTree,
+    facts: &ModuleFacts,
+    versions: &Versions,
+    entry: Block,
+) -> Vec<(Inst, Value)> {
+    // (address, type, version) -> the value read there, for the loads above in the tree.
+    let mut known: FastHashMap<(Value, Type, u32), Value> = FastHashMap::default();
+    let mut log: Vec<(Value, Type, u32)> = Vec::new();
+    let mut replaced = Vec::new();
+    let mut stack = vec![Walk::Enter(entry)];
+    while let Some(step) = stack.pop() {
+        let b = match step {
+            Walk::Enter(b) => b,
+            Walk::Leave(mark) => {
+                for key in log.drain(mark..) {
+                    known.remove(&key);
+                }
+                continue;
+            }
+        };
+        stack.push(Walk::Leave(log.len()));
+        stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
+        for i in f.block_insts(b) {
+            let InstKind::Load { args: [addr] } = *f.kind(i) else {
+                continue;
+            };
+            let ty = f.inst(i).ty;
+            let loc = locate(f, addr);
+            let v = versions.clobber(f, facts, loc, versions.read_by[&i]);
+            if let Version::Access { inst, .. } = versions.list[v as usize] {
+                if let InstKind::Store { args: [x, at] } = *f.kind(inst) {
+                    if at == addr && f.value_type(x) == ty {
+                        replaced.push((i, x));
+                        continue;
+                    }
+                }
+            }
+            let key = (addr, ty, v);
+            match known.get(&key) {
+                Some(&earlier) => replaced.push((i, earlier)),
+                None => {
+                    known.insert(key, Value::Inst(i));
+                    log.push(key);
+                }
+            }
+        }
+    }
+    // A load replaced by another that was itself replaced takes that one's replacement.
+    let mut by_load: FastHashMap<Inst, Value> = FastHashMap::default();
+    for (load, value) in &mut replaced {
+        while let Some(&earlier) = value.as_inst().and_then(|i| by_load.get(&i)) {
+            *value = earlier;
+        }
+        by_load.insert(*load, *value);
+    }
+    replaced
+}
+
+enum Walk {
+    Enter(Block),
+    /// Leaving a subtree: forget the loads seen after the first this many.
+    Leave(usize),
+}
