@@ -3,10 +3,17 @@
 //! or stack address, a load of a stack-passed parameter, whose slot never changes) is
 //! rematerialised: those instructions are repeated right before each use.
 //! Any other spilled register gets a stack slot, a store after each definition and a load
-//! before each use, each into a fresh short-lived register that is never spilled again.
+//! before each use, each into a fresh short-lived register that is never spilled again; a
+//! use at most `REUSE_WINDOW` instructions after the last one in its block (with no call
+//! between) reads the register that one loaded or defined instead of loading again.
 
 use crate::mir::*;
 use middle::fast_hash::{FastHashMap, FastHashSet};
+
+/// How many instructions apart two accesses of a spilled register in one block may be for
+/// the second to reuse the first one's register: a longer reach holds more unspillable
+/// registers at once.
+const REUSE_WINDOW: usize = 3;
 
 fn is_rematerializable(inst: &MInst) -> bool {
     matches!(
@@ -32,14 +39,16 @@ fn is_rematerializable(inst: &MInst) -> bool {
 }
 
 /// What repeating an instruction at a use costs, by the cost model's weights: 1 for an
-/// immediate move or an address, 2 for a symbol's address (`movw` and `movt`), 3 for a
-/// load of a stack-passed parameter; `None` when it cannot be repeated.
+/// immediate move or an address on the stack, 3 for a load of a stack-passed parameter and
+/// for a symbol's address (`movw` and `movt`, counted as a load: spilling the address of a
+/// global that a loop indexes, to keep other values, cost `shuffle` more than it saved);
+/// `None` when it cannot be repeated.
 fn remat_cost(inst: &MInst) -> Option<u32> {
     if !is_rematerializable(inst) {
         return None;
     }
     Some(match inst {
-        MInst::LoadSym { .. } => 2,
+        MInst::LoadSym { .. } => 3,
         MInst::Ldr { .. } | MInst::VLdr { .. } => 3,
         _ => 1,
     })
@@ -111,7 +120,13 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
     for b in 0..mf.blocks.len() {
         let insts = std::mem::take(&mut mf.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
-        for mut inst in insts {
+        // The temporary that last held each spilled register in this block, and at which
+        // of the block's instructions.
+        let mut held: FastHashMap<Reg, (Reg, usize)> = FastHashMap::default();
+        for (at, mut inst) in insts.into_iter().enumerate() {
+            if matches!(inst, MInst::Bl { .. }) {
+                held.clear();
+            }
             // The spilled registers this instruction reads and writes, in operand order.
             let mut mentioned: Vec<(Reg, bool, bool)> = Vec::new();
             inst.for_each_reg(|r, role| {
@@ -146,14 +161,25 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
                     replace(&mut inst, v, t);
                     continue;
                 }
-                let t = new_temporary(mf, class, unspillable);
                 let addr = Addr::Slot(Slot::Local(slots[&v]), 0);
-                if used {
-                    out.push(match class {
-                        RegClass::Int => MInst::Ldr { rd: t, addr },
-                        RegClass::Float => MInst::VLdr { sd: t, addr },
-                    });
-                }
+                let recent = held
+                    .get(&v)
+                    .filter(|&&(_, last)| at - last <= REUSE_WINDOW)
+                    .map(|&(t, _)| t);
+                let t = match recent {
+                    Some(t) => t,
+                    None => {
+                        let t = new_temporary(mf, class, unspillable);
+                        if used {
+                            out.push(match class {
+                                RegClass::Int => MInst::Ldr { rd: t, addr },
+                                RegClass::Float => MInst::VLdr { sd: t, addr },
+                            });
+                        }
+                        t
+                    }
+                };
+                held.insert(v, (t, at));
                 if defined {
                     after.push(match class {
                         RegClass::Int => MInst::Str { rs: t, addr },

@@ -218,6 +218,58 @@ fn under_pressure_constants_are_rematerialised_before_computed_values_spill() {
 }
 
 #[test]
+fn a_spilled_value_used_again_within_three_instructions_is_loaded_once() {
+    // The Fibonacci chain of `values_pressured_into_slots_are_stored_and_reloaded`: each
+    // value is read by the next two additions, so spilled ones are read twice in a row.
+    let n = 20;
+    let mut insts = vec![mov(v(0), 1), mov(v(1), 2)];
+    for k in 2..n {
+        insts.push(add(v(k), v(k - 1), v(k - 2)));
+    }
+    let mut acc = n;
+    insts.push(mov(v(acc), 0));
+    for k in 0..n {
+        insts.push(add(v(acc + 1), v(acc), v(k)));
+        acc += 1;
+    }
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(acc),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
+    graph(&mut mf);
+    let (result, _) = evaluate(&mf);
+    let mut fib = vec![1u32, 2];
+    for k in 2..n as usize {
+        fib.push(fib[k - 1] + fib[k - 2]);
+    }
+    assert_eq!(result, fib.iter().sum::<u32>());
+    // No slot is loaded again within three instructions of its last load or store.
+    let mut last: HashMap<Slot, usize> = HashMap::new();
+    for (at, inst) in mf.blocks[0].insts.iter().enumerate() {
+        match inst {
+            MInst::Ldr {
+                addr: Addr::Slot(slot, _),
+                ..
+            } => {
+                if let Some(&before) = last.get(slot) {
+                    assert!(at - before > 3, "{slot:?} reloaded at {at}:\n{mf}");
+                }
+                last.insert(*slot, at);
+            }
+            MInst::Str {
+                addr: Addr::Slot(slot, _),
+                ..
+            } => {
+                last.insert(*slot, at);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
 fn values_live_across_calls_avoid_caller_saved_registers() {
     let insts = vec![
         mov(v(0), 40),

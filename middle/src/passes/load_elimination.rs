@@ -11,14 +11,17 @@
 //! that may clobber. Two loads of the same address that reach the same version read the same
 //! value; a load that reaches a store to its very address reads the stored value. A walk over
 //! the dominator tree keeps the loads and stores seen on the way down, so the one that
-//! replaces a load dominates it.
+//! replaces a load dominates it. A load stays when the value would have to be held in a
+//! register much longer than the load's: through a loop around the load that the earlier
+//! access is outside of (`licm` loads it once before the loop anyway when nothing in the
+//! loop writes it), or across a call.
 //!
-//! Needs: the CFG, the dominator tree and the module facts (what calls write). Preserves:
-//! behaviour and the CFG.
+//! Needs: the CFG, the dominator tree, the loop forest and the module facts (what calls
+//! write). Preserves: behaviour and the CFG.
 
 use crate::analysis::alias::{call_may_write, locate, may_alias, Location};
 use crate::analysis::idf::IdfCalculator;
-use crate::analysis::{Cfg, DomTree, ModuleFacts, Preserved};
+use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -32,9 +35,10 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     };
     let cfg = cx.analyses.cfg(f);
     let dom = cx.analyses.dom(f);
+    let loops = cx.analyses.loops(f);
     let facts = cx.facts();
     let versions = Versions::build(f, &cfg, &dom, entry);
-    let replaced = eliminate(f, &dom, facts, &versions, entry);
+    let replaced = eliminate(f, &dom, &loops, facts, &versions, entry);
     for &(load, value) in &replaced {
         f.replace_all_uses(Value::Inst(load), value);
         f.remove_inst(load);
@@ -109,23 +113,27 @@ impl Versions {
         versions
     }
 
-    /// The oldest version `load` of `loc` reads: back from the version it reads over the
-    /// stores and calls that cannot change `loc`.
-    fn clobber(&self, f: &Function, facts: &ModuleFacts, loc: Location, mut v: u32) -> u32 {
+    /// The oldest version a load of `loc` reads: back from `v`, the version it reads, over
+    /// the stores and calls that cannot change `loc`; and whether the walk passed a call.
+    fn clobber(&self, f: &Function, facts: &ModuleFacts, loc: Location, mut v: u32) -> (u32, bool) {
+        let mut past_call = false;
         for _ in 0..MAX_WALK {
             let Version::Access { inst, before } = self.list[v as usize] else {
-                return v;
+                break;
             };
             let untouched = match f.kind(inst) {
                 InstKind::Store { args: [_, addr] } => !may_alias(locate(f, *addr), loc),
-                _ => !call_may_write(f, facts, inst, loc),
+                _ => {
+                    past_call = true;
+                    !call_may_write(f, facts, inst, loc)
+                }
             };
             if !untouched {
-                return v;
+                break;
             }
             v = before;
         }
-        v
+        (v, past_call)
     }
 }
 
@@ -133,12 +141,14 @@ impl Versions {
 fn eliminate(
     f: &Function,
     dom: &DomTree,
+    loops: &LoopInfo,
     facts: &ModuleFacts,
     versions: &Versions,
     entry: Block,
 ) -> Vec<(Inst, Value)> {
-    // (address, type, version) -> the value read there, for the loads above in the tree.
-    let mut known: FastHashMap<(Value, Type, u32), Value> = FastHashMap::default();
+    // (address, type, version) -> the value read there and the load that read it, for the
+    // loads above in the tree.
+    let mut known: FastHashMap<(Value, Type, u32), (Value, Inst)> = FastHashMap::default();
     let mut log: Vec<(Value, Type, u32)> = Vec::new();
     let mut replaced = Vec::new();
     let mut stack = vec![Walk::Enter(entry)];
@@ -154,26 +164,37 @@ fn eliminate(
         };
         stack.push(Walk::Leave(log.len()));
         stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
+        // Whether an access in block `a` is inside every loop around `b`.
+        let around = loops.innermost(b);
+        let in_loop = |a: Inst| {
+            around.is_none_or(|k| f.inst_block(a).is_some_and(|ab| loops.contains(k, ab)))
+        };
         for i in f.block_insts(b) {
             let InstKind::Load { args: [addr] } = *f.kind(i) else {
                 continue;
             };
             let ty = f.inst(i).ty;
             let loc = locate(f, addr);
-            let v = versions.clobber(f, facts, loc, versions.read_by[&i]);
+            let (v, past_call) = versions.clobber(f, facts, loc, versions.read_by[&i]);
+            if past_call {
+                continue;
+            }
             if let Version::Access { inst, .. } = versions.list[v as usize] {
                 if let InstKind::Store { args: [x, at] } = *f.kind(inst) {
                     if at == addr && f.value_type(x) == ty {
-                        replaced.push((i, x));
+                        if in_loop(inst) {
+                            replaced.push((i, x));
+                        }
                         continue;
                     }
                 }
             }
             let key = (addr, ty, v);
             match known.get(&key) {
-                Some(&earlier) => replaced.push((i, earlier)),
+                Some(&(earlier, source)) if in_loop(source) => replaced.push((i, earlier)),
+                Some(_) => {}
                 None => {
-                    known.insert(key, Value::Inst(i));
+                    known.insert(key, (Value::Inst(i), i));
                     log.push(key);
                 }
             }
