@@ -159,9 +159,10 @@ fn more_live_values_than_registers_spill_and_still_add_up() {
     assert_eq!(result, (1..=n).sum::<u32>());
 }
 
-#[test]
-fn values_pressured_into_slots_are_stored_and_reloaded() {
-    // Non-constant values (each the sum of two others) cannot be rematerialised.
+/// Twenty values, each the sum of the two before it (so none can be rematerialised and each
+/// is read by the next two additions), then their sum: more live at once than there are
+/// registers. Returns the function and the sum it computes.
+fn fibonacci_pressure() -> (MFunction, u32) {
     let n = 20;
     let mut insts = vec![mov(v(0), 1), mov(v(1), 2)];
     for k in 2..n {
@@ -178,14 +179,20 @@ fn values_pressured_into_slots_are_stored_and_reloaded() {
         src: v(acc),
     });
     insts.push(MInst::Ret { uses: vec![r(0)] });
-    let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
-    graph(&mut mf);
-    let (result, traffic) = evaluate(&mf);
     let mut fib = vec![1u32, 2];
     for k in 2..n as usize {
         fib.push(fib[k - 1] + fib[k - 2]);
     }
-    assert_eq!(result, fib.iter().sum::<u32>());
+    let mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
+    (mf, fib.iter().sum())
+}
+
+#[test]
+fn values_pressured_into_slots_are_stored_and_reloaded() {
+    let (mut mf, sum) = fibonacci_pressure();
+    graph(&mut mf);
+    let (result, traffic) = evaluate(&mf);
+    assert_eq!(result, sum);
     assert!(traffic > 0, "expected spill code");
     assert!(!mf.objects.is_empty());
 }
@@ -219,32 +226,9 @@ fn under_pressure_constants_are_rematerialised_before_computed_values_spill() {
 
 #[test]
 fn a_spilled_value_used_again_within_three_instructions_is_loaded_once() {
-    // The Fibonacci chain of `values_pressured_into_slots_are_stored_and_reloaded`: each
-    // value is read by the next two additions, so spilled ones are read twice in a row.
-    let n = 20;
-    let mut insts = vec![mov(v(0), 1), mov(v(1), 2)];
-    for k in 2..n {
-        insts.push(add(v(k), v(k - 1), v(k - 2)));
-    }
-    let mut acc = n;
-    insts.push(mov(v(acc), 0));
-    for k in 0..n {
-        insts.push(add(v(acc + 1), v(acc), v(k)));
-        acc += 1;
-    }
-    insts.push(MInst::Copy {
-        dst: r(0),
-        src: v(acc),
-    });
-    insts.push(MInst::Ret { uses: vec![r(0)] });
-    let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
+    let (mut mf, sum) = fibonacci_pressure();
     graph(&mut mf);
-    let (result, _) = evaluate(&mf);
-    let mut fib = vec![1u32, 2];
-    for k in 2..n as usize {
-        fib.push(fib[k - 1] + fib[k - 2]);
-    }
-    assert_eq!(result, fib.iter().sum::<u32>());
+    assert_eq!(evaluate(&mf).0, sum);
     // No slot is loaded again within three instructions of its last load or store.
     let mut last: HashMap<Slot, usize> = HashMap::new();
     for (at, inst) in mf.blocks[0].insts.iter().enumerate() {
