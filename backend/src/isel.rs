@@ -258,12 +258,10 @@ impl Selector<'_> {
     /// first; empty where constants stay in place (outside loops, for phi copies, while
     /// materialising into a preheader, and in nests deeper than `MAX_HOIST_DEPTH`).
     fn preheaders_around(&self) -> Vec<Block> {
-        let Some(mut k) = self.block.and_then(|b| self.loops.innermost(b)) else {
+        let innermost = self.block.and_then(|b| self.loops.innermost(b));
+        let Some(mut k) = innermost.filter(|_| !self.in_place) else {
             return Vec::new();
         };
-        if self.in_place {
-            return Vec::new();
-        }
         let mut chain = Vec::new();
         for _ in 0..MAX_HOIST_DEPTH {
             let l = &self.loops.loops[k];

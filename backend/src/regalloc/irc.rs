@@ -156,22 +156,11 @@ pub fn color(
 }
 
 impl Irc<'_> {
-    /// Spill costs: each occurrence weighs `spill_weight` of its block. Spilling a register
-    /// that can be rematerialised repeats its definition before each use instead of loading
-    /// it there (and storing it after each definition): its cost is scaled by what that
-    /// definition costs against a load's `LOAD_COST`.
-    fn count_costs(&mut self, mf: &MFunction, class: RegClass) {
-        let (mut defs, mut uses) = (Vec::new(), Vec::new());
-        for b in mf.block_ids() {
-            let block = mf.block(b);
-            let weight = spill_weight(block);
-            for inst in &block.insts {
-                defs_uses(mf, inst, class, &mut defs, &mut uses);
-                for &x in defs.iter().chain(&uses) {
-                    self.cost[x] += weight;
-                }
-            }
-        }
+    /// Spilling a register that can be rematerialised repeats its definition before each
+    /// use instead of loading it there (and storing it after each definition): its spill
+    /// cost, counted in `build`, is scaled by what that definition costs against a load's
+    /// `LOAD_COST`.
+    fn discount_rematerialisable(&mut self, mf: &MFunction) {
         for (v, remat) in remat_costs(mf).into_iter().enumerate() {
             if let Some(c) = remat {
                 self.cost[PHYS_NODES + v] *= (c as f64 / LOAD_COST).min(1.0);
@@ -184,19 +173,22 @@ impl Irc<'_> {
     }
 
     fn build(&mut self, mf: &MFunction, class: RegClass, liveness: &Liveness) {
-        self.count_costs(mf, class);
         let mut live = NodeSet::new(self.state.len());
         let (mut defs, mut uses) = (Vec::new(), Vec::new());
         // (node, neighbour) pairs as found, perhaps repeated.
         let mut edges = Vec::new();
         for b in mf.block_ids() {
             let block = mf.block(b);
+            let weight = spill_weight(block);
             live.clear();
             for x in liveness.live_out(mf, b) {
                 live.insert(x);
             }
             for inst in block.insts.iter().rev() {
                 defs_uses(mf, inst, class, &mut defs, &mut uses);
+                for &x in defs.iter().chain(&uses) {
+                    self.cost[x] += weight;
+                }
                 if let MInst::Copy { dst, src } = inst {
                     if mf.class_of(*dst) == class {
                         let (d, s) = (node(*dst), node(*src));
@@ -227,6 +219,7 @@ impl Irc<'_> {
                 }
             }
         }
+        self.discount_rematerialisable(mf);
         self.finish_graph(&edges);
     }
 

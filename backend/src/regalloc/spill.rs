@@ -48,8 +48,7 @@ fn remat_cost(inst: &MInst) -> Option<u32> {
         return None;
     }
     Some(match inst {
-        MInst::LoadSym { .. } => 3,
-        MInst::Ldr { .. } | MInst::VLdr { .. } => 3,
+        MInst::LoadSym { .. } | MInst::Ldr { .. } | MInst::VLdr { .. } => 3,
         _ => 1,
     })
 }

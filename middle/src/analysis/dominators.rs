@@ -1,6 +1,7 @@
 //! The dominator tree, from the immediate dominators that `semi_nca` computes. Each block
 //! also gets its depth in the tree and pre/post DFS numbers, so `dominates` is two
-//! comparisons.
+//! comparisons. `walk_scoped` visits the tree with state that each block extends for the
+//! blocks it dominates (value tables, known facts).
 
 use super::adjacency::Adjacency;
 use super::cfg::Cfg;
@@ -8,6 +9,15 @@ use super::semi_nca::immediate_dominators;
 use crate::ir::{Block, Function};
 
 const NONE: u32 = u32::MAX;
+
+/// State that a walk down the dominator tree extends block by block and cuts back when it
+/// leaves a block's subtree, so that each block sees what its dominators added and no more.
+pub trait ScopedState {
+    /// A mark of how much has been added so far (an undo log's length).
+    fn mark(&self) -> usize;
+    /// Forgets what was added after `mark`.
+    fn forget_since(&mut self, mark: usize);
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct DomTree {
@@ -100,6 +110,28 @@ impl DomTree {
     /// Reachable blocks in dominator-tree pre-order (every block after its dominators).
     pub fn preorder(&self) -> &[Block] {
         &self.preorder
+    }
+
+    /// Visits the blocks below `entry` in pre-order (children in order), calling `visit` on
+    /// each with `state` as its dominators left it: what a block adds is forgotten once its
+    /// subtree is done.
+    pub fn walk_scoped<S: ScopedState>(
+        &self,
+        entry: Block,
+        state: &mut S,
+        mut visit: impl FnMut(&mut S, Block),
+    ) {
+        // (block, None) enters the block; (block, Some(mark)) leaves its subtree.
+        let mut stack = vec![(entry, None)];
+        while let Some((b, leaving)) = stack.pop() {
+            if let Some(mark) = leaving {
+                state.forget_since(mark);
+                continue;
+            }
+            stack.push((b, Some(state.mark())));
+            stack.extend(self.children(b).iter().rev().map(|&c| (c, None)));
+            visit(state, b);
+        }
     }
 
     /// The nearest common dominator of two reachable blocks.

@@ -16,7 +16,7 @@ mod semi_nca;
 
 pub use call_graph::CallGraph;
 pub use cfg::Cfg;
-pub use dominators::DomTree;
+pub use dominators::{DomTree, ScopedState};
 pub use loops::{Loop, LoopInfo};
 pub use manager::{FunctionAnalyses, FunctionAnalysis, Preserved};
 pub use module_facts::{FunctionSummary, ModuleFacts};

@@ -272,7 +272,7 @@ impl<'a> LoopEvolution<'a> {
             return None;
         }
         let r = self.compute(i);
-        if self.mentions_loop_values(&r) {
+        if r.as_ref().is_some_and(|r| self.mentions_loop_values(r)) {
             self.provisional.insert(v, r.clone());
         } else {
             self.cache.insert(v, r.clone());
@@ -319,7 +319,7 @@ impl<'a> LoopEvolution<'a> {
             return None;
         }
         stepped.coeffs[0] = stepped.coeffs[0].add(&Invariant::value(me).scale(-1));
-        if self.mentions_loop_values(&Some(stepped.clone())) {
+        if self.mentions_loop_values(&stepped) {
             return None;
         }
         let start = self.recurrence(init)?;
@@ -331,12 +331,10 @@ impl<'a> LoopEvolution<'a> {
         Recurrence::normalized(coeffs)
     }
 
-    fn mentions_loop_values(&self, r: &Option<Recurrence>) -> bool {
-        r.as_ref().is_some_and(|r| {
-            r.coeffs
-                .iter()
-                .any(|c| c.terms.iter().any(|&(v, _)| self.is_in_loop(v)))
-        })
+    fn mentions_loop_values(&self, r: &Recurrence) -> bool {
+        r.coeffs
+            .iter()
+            .any(|c| c.terms.iter().any(|&(v, _)| self.is_in_loop(v)))
     }
 
     /// The number of times the loop goes round before leaving through its only exiting

@@ -23,7 +23,7 @@
 //! Needs: the CFG, the dominator tree and the loop forest. Preserves: behaviour and the CFG
 //! (only branch conditions change).
 
-use crate::analysis::{DomTree, LoopInfo, Preserved};
+use crate::analysis::{DomTree, LoopInfo, Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{BinaryOp, Block, Function, InstKind, IntPred, Value};
 use crate::passes::FunctionContext;
@@ -35,20 +35,10 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
     let dom = cx.analyses.dom(f);
     let loops = cx.analyses.loops(f);
-    // The known ranges; a block's entries go when its subtree is done.
+    // The known facts; a block's go when its subtree is done.
     let mut known = Known::default();
-    let mut stack = vec![Walk::Enter(entry)];
     let mut changed = false;
-    while let Some(step) = stack.pop() {
-        let b = match step {
-            Walk::Enter(b) => b,
-            Walk::Leave(mark) => {
-                known.forget_since(mark);
-                continue;
-            }
-        };
-        stack.push(Walk::Leave(known.log.len()));
-        stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
+    dom.walk_scoped(entry, &mut known, |known, b| {
         if let [p] = cfg.preds(b) {
             if let Some((x, range)) = edge_fact(f, *p, b) {
                 known.push(x, range);
@@ -61,10 +51,10 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             }
         }
         for counter in counters(f, &dom, &loops, b) {
-            counter.learn(&mut known);
+            counter.learn(known);
         }
-        changed |= decide_branch(f, b, &known);
-    }
+        changed |= decide_branch(f, b, known);
+    });
     Preserved::cfg_if(changed)
 }
 
@@ -100,7 +90,19 @@ impl Known {
         self.less.contains_key(&(x, y))
     }
 
-    /// Forgets the facts that came after the first `mark`.
+    /// The range all known facts about `v` leave it.
+    fn range(&self, v: Value) -> Range {
+        self.by_value.get(&v).map_or(FULL, |facts| {
+            facts.iter().fold(FULL, |r, k| r.intersect(*k))
+        })
+    }
+}
+
+impl ScopedState for Known {
+    fn mark(&self) -> usize {
+        self.log.len()
+    }
+
     fn forget_since(&mut self, mark: usize) {
         for fact in self.log.drain(mark..).rev() {
             match fact {
@@ -120,19 +122,6 @@ impl Known {
             }
         }
     }
-
-    /// The range all known facts about `v` leave it.
-    fn range(&self, v: Value) -> Range {
-        self.by_value.get(&v).map_or(FULL, |facts| {
-            facts.iter().fold(FULL, |r, k| r.intersect(*k))
-        })
-    }
-}
-
-enum Walk {
-    Enter(Block),
-    /// Leaving a subtree: forget the ranges learnt after the first this many.
-    Leave(usize),
 }
 
 /// A closed interval of signed 32-bit values.
@@ -223,7 +212,12 @@ fn edge_order(f: &Function, p: Block, b: Block) -> Option<(Value, Value)> {
     if x.is_constant() || y.is_constant() {
         return None;
     }
-    match if taken { pred } else { pred.inverse() } {
+    as_order(if taken { pred } else { pred.inverse() }, x, y)
+}
+
+/// `x pred y` as `a < b`, when it is a strict signed order.
+fn as_order(pred: IntPred, x: Value, y: Value) -> Option<(Value, Value)> {
+    match pred {
         IntPred::Slt => Some((x, y)),
         IntPred::Sgt => Some((y, x)),
         _ => None,
@@ -337,16 +331,12 @@ fn staying_test(f: &Function, loops: &LoopInfo, k: usize, b: Block) -> Option<(V
     } else {
         pred.inverse()
     };
-    let outside = |v: Value| {
-        v.as_inst()
-            .and_then(|i| f.inst_block(i))
-            .is_none_or(|b| !loops.contains(k, b))
-    };
-    match pred {
-        IntPred::Slt if outside(y) => Some((x, y)),
-        IntPred::Sgt if outside(x) => Some((y, x)),
-        _ => None,
-    }
+    let (x, bound) = as_order(pred, x, y)?;
+    let outside = bound
+        .as_inst()
+        .and_then(|i| f.inst_block(i))
+        .is_none_or(|b| !loops.contains(k, b));
+    outside.then_some((x, bound))
 }
 
 /// The condition of predecessor `p`'s branch, as the range {1} or {0} it has on entry to

@@ -30,7 +30,7 @@
 
 use crate::analysis::alias::{call_may_write, locate, may_alias, Location};
 use crate::analysis::ModuleFacts;
-use crate::analysis::Preserved;
+use crate::analysis::{Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{
     load_key, value_key, Block, Function, Immediate, Inst, InstKind, Opcode, Type, Value, ValueKey,
@@ -50,19 +50,8 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         undo: Vec::new(),
         changed: false,
     };
-    // Pre-order over the dominator tree: a block's entry, then its children's subtrees,
-    // then the exit that forgets what the block added to the table.
-    let mut stack = vec![Walk::Enter(entry)];
-    while let Some(step) = stack.pop() {
-        match step {
-            Walk::Enter(b) => {
-                stack.push(Walk::Leave(gvn.undo.len()));
-                stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
-                gvn.number_block(f, facts, b);
-            }
-            Walk::Leave(mark) => gvn.forget_since(mark),
-        }
-    }
+    // What a block adds to the table serves the blocks it dominates.
+    dom.walk_scoped(entry, &mut gvn, |gvn, b| gvn.number_block(f, facts, b));
     Preserved::cfg_if(gvn.changed)
 }
 
@@ -80,12 +69,6 @@ fn constant_load(f: &Function, facts: &ModuleFacts, i: Inst) -> Option<Value> {
         Type::F32 => Some(Value::Float(bits)),
         _ => None,
     }
-}
-
-enum Walk {
-    Enter(Block),
-    /// Leaving a subtree: forget the keys that entered after the first this many.
-    Leave(usize),
 }
 
 /// A phi's incoming pairs as (value number, block), sorted by block; the phi's own value
@@ -203,6 +186,12 @@ impl Gvn {
         self.scoped.insert(key, i);
         self.undo.push(key);
         i
+    }
+}
+
+impl ScopedState for Gvn {
+    fn mark(&self) -> usize {
+        self.undo.len()
     }
 
     fn forget_since(&mut self, mark: usize) {

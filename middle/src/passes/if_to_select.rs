@@ -20,8 +20,8 @@
 //! `MAX_SPECULATED`; and at most `MAX_SELECTS` of J's phis may differ between the two edges.
 //! The back end has no conditional float move, so J's phis that differ must be `i1`, `i32`
 //! or `ptr`. A branch on a constant is left to simplify-cfg. The candidates are found on the
-//! CFG as the pass
-//! starts; no block is part of two of them, as a side block ends in `br` and H in `condbr`.
+//! CFG as the pass starts; no block is part of two of them, as a side block ends in `br` and
+//! H in `condbr`.
 //! J is left with one predecessor fewer; simplify-cfg merges it into H when that was its
 //! last other one.
 //!

@@ -21,7 +21,7 @@
 
 use crate::analysis::alias::{call_may_write, locate, may_alias, Location};
 use crate::analysis::idf::IdfCalculator;
-use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
+use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -137,6 +137,26 @@ impl Versions {
     }
 }
 
+/// The loads seen on the way down the dominator tree, by what they read: (address, type,
+/// version).
+#[derive(Default)]
+struct Seen {
+    loads: FastHashMap<(Value, Type, u32), Inst>,
+    log: Vec<(Value, Type, u32)>,
+}
+
+impl ScopedState for Seen {
+    fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    fn forget_since(&mut self, mark: usize) {
+        for key in self.log.drain(mark..) {
+            self.loads.remove(&key);
+        }
+    }
+}
+
 /// The loads to replace, with their replacements, found on a walk over the dominator tree.
 fn eliminate(
     f: &Function,
@@ -146,25 +166,9 @@ fn eliminate(
     versions: &Versions,
     entry: Block,
 ) -> Vec<(Inst, Value)> {
-    // (address, type, version) -> the value read there and the load that read it, for the
-    // loads above in the tree.
-    let mut known: FastHashMap<(Value, Type, u32), (Value, Inst)> = FastHashMap::default();
-    let mut log: Vec<(Value, Type, u32)> = Vec::new();
     let mut replaced = Vec::new();
-    let mut stack = vec![Walk::Enter(entry)];
-    while let Some(step) = stack.pop() {
-        let b = match step {
-            Walk::Enter(b) => b,
-            Walk::Leave(mark) => {
-                for key in log.drain(mark..) {
-                    known.remove(&key);
-                }
-                continue;
-            }
-        };
-        stack.push(Walk::Leave(log.len()));
-        stack.extend(dom.children(b).iter().rev().map(|&c| Walk::Enter(c)));
-        // Whether an access in block `a` is inside every loop around `b`.
+    dom.walk_scoped(entry, &mut Seen::default(), |seen, b| {
+        // Whether an access is inside every loop around `b`.
         let around = loops.innermost(b);
         let in_loop = |a: Inst| {
             around.is_none_or(|k| f.inst_block(a).is_some_and(|ab| loops.contains(k, ab)))
@@ -190,16 +194,16 @@ fn eliminate(
                 }
             }
             let key = (addr, ty, v);
-            match known.get(&key) {
-                Some(&(earlier, source)) if in_loop(source) => replaced.push((i, earlier)),
+            match seen.loads.get(&key) {
+                Some(&earlier) if in_loop(earlier) => replaced.push((i, Value::Inst(earlier))),
                 Some(_) => {}
                 None => {
-                    known.insert(key, (Value::Inst(i), i));
-                    log.push(key);
+                    seen.loads.insert(key, i);
+                    seen.log.push(key);
                 }
             }
         }
-    }
+    });
     // A load replaced by another that was itself replaced takes that one's replacement.
     let mut by_load: FastHashMap<Inst, Value> = FastHashMap::default();
     for (load, value) in &mut replaced {
@@ -209,10 +213,4 @@ fn eliminate(
         by_load.insert(*load, *value);
     }
     replaced
-}
-
-enum Walk {
-    Enter(Block),
-    /// Leaving a subtree: forget the loads seen after the first this many.
-    Leave(usize),
 }

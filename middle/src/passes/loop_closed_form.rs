@@ -25,7 +25,7 @@ use super::loop_deletion::has_effect;
 use crate::analysis::scev::{odd_inverse, ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::fast_hash::FastHashMap;
-use crate::ir::{semantics, BinaryOp, Function, Inst, InstKind, Type, Value};
+use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 /// Loops of more blocks or instructions than these (their inner loops' included) are left
@@ -53,7 +53,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 
 /// What replaces loop `k`'s results.
 struct Plan {
-    exit: crate::ir::Block,
+    exit: Block,
     count: ExitCount,
     /// Values of the loop used after it, with their evolutions.
     results: Vec<(Value, Recurrence)>,
