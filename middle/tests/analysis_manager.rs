@@ -1,7 +1,7 @@
 //! The analysis manager and the pass manager around it: analyses are cached across passes
 //! that preserve them and dropped after those that do not; `verify_each` catches a pass
 //! that claims to preserve what it changed; pipeline groups run as many executions as they
-//! should.
+//! should; a pass that changed nothing is not run again on the same input.
 
 use middle::analysis::{DomTree, Preserved};
 use middle::ir::{parser::parse_module, Function, InstKind, Type, Value};
@@ -114,7 +114,7 @@ fn analyses_are_shared_until_a_pass_drops_them() {
     SEEN.with(|s| s.borrow_mut().clear());
     let pm = PassManager::new(vec![
         pass("record", record_dominators),
-        pass("record", record_dominators),
+        pass("record-again", record_dominators),
         pass("keeps-cfg", touch_instructions),
         pass("record", record_dominators),
         pass("drops-all", touch_everything),
@@ -258,4 +258,101 @@ bb0:
             ]
         );
     });
+}
+
+thread_local! {
+    static RUNS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Notes which function it saw, and changes nothing.
+fn note_run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+    RUNS.with(|r| r.borrow_mut().push(f.name.clone()));
+    Preserved::All
+}
+
+/// Notes which function it saw, and claims to change it on every run but the first.
+fn fickle(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+    RUNS.with(|r| {
+        let mut runs = r.borrow_mut();
+        runs.push(f.name.clone());
+        Preserved::cfg_if(runs.len() > 1)
+    })
+}
+
+/// Changes `@main` only.
+fn touch_main(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+    Preserved::cfg_if(f.name == "main")
+}
+
+const TWO_FUNCTIONS: &str = "\
+func @helper() -> i32 {
+bb0:
+  ret 7
+}
+
+func @main() -> i32 {
+bb0:
+  ret 0
+}
+";
+
+fn runs_of(steps: Vec<Step>, verify_each: bool) -> Result<Vec<String>, String> {
+    RUNS.with(|r| r.borrow_mut().clear());
+    let mut pm = PassManager::new(steps);
+    pm.verify_each = verify_each;
+    pm.run(
+        &mut parse_module(TWO_FUNCTIONS).unwrap(),
+        &mut std::io::sink(),
+    )?;
+    Ok(RUNS.with(|r| r.borrow().clone()))
+}
+
+#[test]
+fn a_pass_that_changed_nothing_skips_the_functions_unchanged_since() {
+    let steps = vec![
+        pass("note", note_run),
+        pass("note", note_run),
+        pass("touch-main", touch_main),
+        pass("note", note_run),
+    ];
+    // The second run finds both functions as the first left them; the third finds @main
+    // changed.
+    assert_eq!(
+        runs_of(steps.clone(), false).unwrap(),
+        ["helper", "main", "main"]
+    );
+    // With `verify_each` every run happens, to check the skipped ones change nothing.
+    assert_eq!(runs_of(steps, true).unwrap().len(), 6);
+}
+
+#[test]
+fn a_pass_reading_module_facts_runs_again_after_any_function_changed() {
+    let reads_facts = Step::Run(Pass {
+        name: "note-with-facts",
+        description: "a pass of this test",
+        kind: PassKind::Function(note_run),
+        needs_facts: true,
+    });
+    let steps = vec![
+        reads_facts.clone(),
+        pass("touch-main", touch_main),
+        reads_facts,
+    ];
+    assert_eq!(
+        runs_of(steps, false).unwrap(),
+        ["helper", "main", "helper", "main"]
+    );
+}
+
+#[test]
+fn verify_each_names_a_pass_that_changes_what_it_left_alone_before() {
+    let steps = vec![pass("fickle", fickle), pass("fickle", fickle)];
+    // Run 1 (@helper) changes nothing, run 2 (@main) changes it, run 3 (@helper again,
+    // unchanged since run 1) changes it.
+    assert_eq!(
+        runs_of(steps.clone(), true).unwrap_err(),
+        "pass 'fickle' changed @helper although it changed nothing when it last ran on the \
+         same input"
+    );
+    assert_eq!(runs_of(steps, false).unwrap(), ["helper", "main", "main"]);
 }

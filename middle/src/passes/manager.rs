@@ -6,6 +6,7 @@
 //! with the pass's name when one it claimed to preserve has changed.
 
 use super::pipeline::{self, Step, FIXPOINT_ROUNDS};
+use super::settled::Settled;
 use super::{FunctionContext, Pass, PassKind};
 use crate::analysis::{FunctionAnalyses, ModuleFacts, Preserved};
 use crate::ir::printer::print_module;
@@ -119,6 +120,7 @@ impl PassManager {
             log,
             executions: Vec::new(),
             analyses: ModuleAnalyses::default(),
+            settled: Settled::default(),
         };
         run.steps(&self.steps, m)?;
         Ok(run.executions)
@@ -131,6 +133,7 @@ struct Run<'a> {
     log: &'a mut dyn Write,
     executions: Vec<Execution>,
     analyses: ModuleAnalyses,
+    settled: Settled,
 }
 
 impl Run<'_> {
@@ -202,15 +205,22 @@ impl Run<'_> {
     }
 
     /// Runs one pass and drops the analyses it did not preserve; with `verify_each`,
-    /// checks that those it kept are still right.
+    /// checks that those it kept are still right. A function pass skips the functions it is
+    /// settled on; with `verify_each` it runs there too and must change nothing.
     fn execute(&mut self, pass: &Pass, m: &mut Module) -> Result<Preserved, String> {
         self.analyses.fit(m);
+        self.settled.fit(m.functions.len());
         match pass.kind {
             PassKind::Function(run) => {
                 let facts = pass.needs_facts.then(|| self.analyses.facts(m));
+                let module = pass.needs_facts.then(|| self.settled.module());
                 let mut all = Preserved::All;
                 for (index, f) in m.functions.iter_mut().enumerate() {
                     let id = FuncId(index as u32);
+                    let settled = self.settled.is_settled(pass.name, id, module);
+                    if settled && !self.pm.verify_each {
+                        continue;
+                    }
                     let analyses = self.analyses.function(id);
                     let mut cx = FunctionContext {
                         id,
@@ -218,6 +228,14 @@ impl Run<'_> {
                         facts: facts.clone(),
                     };
                     let preserved = run(f, &mut cx);
+                    if settled && preserved.changed() {
+                        return Err(format!(
+                            "pass '{}' changed @{} although it changed nothing when it last \
+                             ran on the same input",
+                            pass.name, f.name
+                        ));
+                    }
+                    self.settled.ran(pass.name, id, module, preserved.changed());
                     analyses.invalidate(preserved);
                     Self::check_fresh(self.pm, pass, f, analyses)?;
                     all = all.meet(preserved);
@@ -232,7 +250,11 @@ impl Run<'_> {
                 let preserved = run(m, &mut self.analyses);
                 if m.functions.len() != count {
                     self.analyses.clear();
+                    self.settled.clear();
                     return Ok(Preserved::Nothing);
+                }
+                if preserved.changed() {
+                    self.settled.changed_module();
                 }
                 for (index, f) in m.functions.iter().enumerate() {
                     let analyses = self.analyses.function(FuncId(index as u32));

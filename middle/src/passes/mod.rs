@@ -37,6 +37,7 @@ pub mod pipeline;
 mod positions;
 pub mod reassociate;
 pub mod sccp;
+mod settled;
 pub mod simplify_cfg;
 pub mod split_critical_edges;
 pub mod tail_recursion;
