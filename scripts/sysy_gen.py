@@ -690,6 +690,9 @@ class Gen:
         if r < 0.78:
             self.checked_counter_loop()
             return
+        if r < 0.86:
+            self.modular_loop()
+            return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
         self.line(f"int {counter} = 0;")
@@ -854,6 +857,39 @@ class Gen:
         self.line("}")
         self.use_result(f"{acc} - {i}")
         self.declare(Var(acc, "int", []))
+
+    def modular_loop(self):
+        """A loop keeping a sum modulo a constant, as value ranges simplify: the sum plus a
+        remainder (or a small constant) stays below twice the modulus, so its remainder is a
+        conditional subtract and its quotient a comparison; a masked, never negative value
+        divided by a power of two; a counter below a constant bound multiplied and divided by
+        the same constant. Sometimes the added term may be negative or the sum start
+        negative, and those must stay divisions."""
+        i, n, r, q = (self.fresh(p) for p in ("i", "n", "r", "q"))
+        modulus = self.pick([7, 1000, 65536, 1000000007, 998244353])
+        limit = 20 if self.multiplier > 1 else 300
+        self.func.cost += self.multiplier * limit * 4
+        self.line(f"int {n} = idx({self.int_expr(1)}, {limit});")
+        self.line(f"int {i} = 0;")
+        start = self.r.randint(-3, 3) if self.chance(0.2) else 0
+        self.line(f"int {r} = {start};")
+        self.line(f"int {q} = 0;")
+        term = self.pick([
+            f"({self.int_expr(1)}) % {modulus}",
+            f"idx({self.int_expr(1)}, {modulus})",
+            str(self.r.randint(0, 20)),
+        ])
+        self.line(f"while ({i} < {n}) {{")
+        self.indent += 1
+        self.line(f"{r} = ({r} + {term}) % {modulus};")
+        self.line(f"{q} = {q} + ({r} + {self.r.randint(0, 9)}) / {modulus};")
+        shift = self.pick([2, 8, 64])
+        self.line(f"{q} = {q} + ({i} * {shift * 3}) / {shift} + ({r} % 1024) / {shift} + {r} % {shift};")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{r} + {q}")
+        self.declare(Var(r, "int", []))
 
     def use_result(self, e):
         """Adds `e` to a scalar the function may write, so that the code computing it stays."""
@@ -1475,6 +1511,7 @@ FEATURES = [
     ("minimum or maximum by a triangle", r"^\s+if \((\w+) [<>=!]+ (m\d+)\) \2 = \1;"),
     ("diamond of cheap expressions", r"^\s+if \(\w+ [<>=!]+ \w+\) (m\d+) = \w+ \+ \d; else \1 = \w+ - \d;"),
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
+    ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]

@@ -11,6 +11,7 @@ pub mod loops;
 pub mod manager;
 pub mod module_facts;
 pub mod postdom;
+pub mod ranges;
 pub mod scev;
 mod semi_nca;
 

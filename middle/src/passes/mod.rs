@@ -35,6 +35,7 @@ pub mod merge_functions;
 mod phi_edits;
 pub mod pipeline;
 mod positions;
+pub mod range_simplify;
 pub mod reassociate;
 pub mod sccp;
 mod settled;
@@ -109,6 +110,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "sccp",
         description: "sparse conditional constant propagation",
         kind: PassKind::Function(sccp::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "range-simplify",
+        description: "simplify comparisons, quotients and remainders that value ranges decide",
+        kind: PassKind::Function(range_simplify::run),
         needs_facts: false,
     },
     Pass {
@@ -286,12 +293,12 @@ pub fn pipeline(level: u8) -> &'static str {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
-            "dead-functions,mem2reg,sccp,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
+            "dead-functions,mem2reg,sccp,range-simplify,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
-            "sccp,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
+            "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "instcombine,if-to-select,simplify-cfg,trivial-phis,gvn,gcm"
+            "range-simplify,instcombine,if-to-select,simplify-cfg,trivial-phis,gvn,gcm"
         ),
     }
 }

@@ -1,0 +1,454 @@
+//! Value ranges: for each `i32` value of a function, an interval `[lo, hi]` of signed values
+//! that holds on every execution.
+//!
+//! Optimistic propagation over SSA: every instruction starts with no value at all and grows
+//! until nothing changes, so a loop's phi gets the range its entry value and its updates
+//! reach together, not the whole of `i32`. Operations that could wrap give the whole range;
+//! the others follow interval arithmetic (`srem` by a constant `c` keeps its dividend's sign
+//! and stays below `|c|`). A phi's value from a predecessor ending in a comparison of that
+//! value is cut by the comparison on that edge (`i + 1` reaching the header only while
+//! `i + 1 < n` is below `n`'s greatest value).
+//!
+//! So that loops end, a phi whose range has grown twice widens each bound that moves to the
+//! next threshold past it: the function's constants and their neighbours, then the ends of
+//! `i32`. There are finitely many thresholds, so every phi widens finitely often.
+
+use crate::analysis::Cfg;
+use crate::ir::{BinaryOp, Block, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
+
+/// A signed interval; `lo > hi` is the empty one (no value reaches here yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+const MIN: i64 = i32::MIN as i64;
+const MAX: i64 = i32::MAX as i64;
+
+impl Range {
+    pub const FULL: Range = Range { lo: MIN, hi: MAX };
+    const EMPTY: Range = Range { lo: 1, hi: 0 };
+
+    pub fn new(lo: i64, hi: i64) -> Range {
+        Range { lo, hi }
+    }
+
+    pub fn constant(c: i32) -> Range {
+        Range::new(c as i64, c as i64)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.lo > self.hi
+    }
+
+    /// Whether every value lies in `lo..=hi`.
+    pub fn within(self, lo: i64, hi: i64) -> bool {
+        lo <= self.lo && self.hi <= hi
+    }
+
+    fn join(self, other: Range) -> Range {
+        if self.is_empty() {
+            return other;
+        }
+        if other.is_empty() {
+            return self;
+        }
+        Range::new(self.lo.min(other.lo), self.hi.max(other.hi))
+    }
+
+    fn meet(self, lo: i64, hi: i64) -> Range {
+        Range::new(self.lo.max(lo), self.hi.min(hi))
+    }
+
+    /// This interval if it fits in `i32`, else the whole range (the operation may wrap).
+    fn or_full(lo: i64, hi: i64) -> Range {
+        if MIN <= lo && hi <= MAX {
+            Range::new(lo, hi)
+        } else {
+            Range::FULL
+        }
+    }
+}
+
+pub struct Ranges {
+    /// By instruction index; `EMPTY` for instructions without an `i32` result.
+    of: Vec<Range>,
+}
+
+impl Ranges {
+    pub fn new(f: &Function, cfg: &Cfg) -> Ranges {
+        Solver::new(f, cfg).solve()
+    }
+
+    /// The range of `v`, an `i32` or `i1` value; the whole of `i32` where nothing is known
+    /// (also for instructions created after the analysis).
+    pub fn of(&self, v: Value) -> Range {
+        match v {
+            Value::Int(c) => Range::constant(c),
+            Value::Bool(b) => Range::constant(b as i32),
+            Value::Inst(i) => match self.of.get(i.index()) {
+                Some(r) if !r.is_empty() => *r,
+                _ => Range::FULL,
+            },
+            _ => Range::FULL,
+        }
+    }
+
+    /// Whether `pred` holds for every pair of values `a` and `b` can take (`Some(true)`),
+    /// for none (`Some(false)`), or neither is known.
+    pub fn decide(&self, pred: IntPred, a: Value, b: Value) -> Option<bool> {
+        decide(pred, self.of(a), self.of(b))
+    }
+}
+
+/// Whether `pred` holds between every value of `a` and every value of `b`, or for none.
+fn decide(pred: IntPred, a: Range, b: Range) -> Option<bool> {
+    use IntPred::*;
+    let unsigned_ok = a.lo >= 0 && b.lo >= 0;
+    let (always, never) = match pred {
+        Eq => (
+            a.lo == a.hi && b.lo == b.hi && a.lo == b.lo,
+            a.hi < b.lo || b.hi < a.lo,
+        ),
+        Ne => (
+            a.hi < b.lo || b.hi < a.lo,
+            a.lo == a.hi && b.lo == b.hi && a.lo == b.lo,
+        ),
+        Slt => (a.hi < b.lo, a.lo >= b.hi),
+        Sle => (a.hi <= b.lo, a.lo > b.hi),
+        Sgt => (a.lo > b.hi, a.hi <= b.lo),
+        Sge => (a.lo >= b.hi, a.hi < b.lo),
+        Ult if unsigned_ok => (a.hi < b.lo, a.lo >= b.hi),
+        Ule if unsigned_ok => (a.hi <= b.lo, a.lo > b.hi),
+        Ugt if unsigned_ok => (a.lo > b.hi, a.hi <= b.lo),
+        Uge if unsigned_ok => (a.lo >= b.hi, a.hi < b.lo),
+        _ => (false, false),
+    };
+    if always {
+        Some(true)
+    } else if never {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+struct Solver<'a> {
+    f: &'a Function,
+    cfg: &'a Cfg,
+    of: Vec<Range>,
+    /// How often each phi's range has grown.
+    grown: Vec<u8>,
+    /// Widening thresholds, ascending.
+    thresholds: Vec<i64>,
+    worklist: Vec<Inst>,
+    queued: Vec<bool>,
+}
+
+impl<'a> Solver<'a> {
+    fn new(f: &'a Function, cfg: &'a Cfg) -> Solver<'a> {
+        let mut thresholds = vec![MIN, -1, 0, 1, MAX];
+        for b in cfg.rpo() {
+            for i in f.block_insts(*b) {
+                for v in f.kind(i).operands() {
+                    if let Value::Int(c) = *v {
+                        let c = c as i64;
+                        thresholds.extend([c - 1, c, c + 1]);
+                    }
+                }
+            }
+        }
+        thresholds.retain(|t| (MIN..=MAX).contains(t));
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        let n = f.inst_capacity();
+        Solver {
+            f,
+            cfg,
+            of: vec![Range::EMPTY; n],
+            grown: vec![0; n],
+            thresholds,
+            worklist: Vec::new(),
+            queued: vec![false; n],
+        }
+    }
+
+    fn solve(mut self) -> Ranges {
+        for b in self.cfg.rpo().iter().rev() {
+            for i in self.f.block_insts(*b).collect::<Vec<_>>().into_iter().rev() {
+                self.push(i);
+            }
+        }
+        while let Some(i) = self.worklist.pop() {
+            self.queued[i.index()] = false;
+            let new = self.evaluate(i);
+            let old = self.of[i.index()];
+            if new == old {
+                continue;
+            }
+            let new = if self.f.kind(i).is_phi() {
+                self.widen(i, old, new)
+            } else {
+                new
+            };
+            self.of[i.index()] = new;
+            for u in self.f.uses(Value::Inst(i)) {
+                self.push(u.inst);
+            }
+        }
+        Ranges { of: self.of }
+    }
+
+    fn push(&mut self, i: Inst) {
+        let reachable = self
+            .f
+            .inst_block(i)
+            .is_some_and(|b| self.cfg.is_reachable(b));
+        if reachable && !std::mem::replace(&mut self.queued[i.index()], true) {
+            self.worklist.push(i);
+        }
+    }
+
+    /// `new`, a phi's range grown from `old`, with the bounds that moved pushed out to the
+    /// next thresholds once the phi has grown twice.
+    fn widen(&mut self, phi: Inst, old: Range, new: Range) -> Range {
+        let grown = &mut self.grown[phi.index()];
+        *grown = grown.saturating_add(1);
+        if *grown <= 2 || old.is_empty() {
+            return new;
+        }
+        let lo = if new.lo < old.lo {
+            let k = self.thresholds.partition_point(|&t| t <= new.lo);
+            self.thresholds[k.saturating_sub(1)]
+        } else {
+            new.lo
+        };
+        let hi = if new.hi > old.hi {
+            let k = self.thresholds.partition_point(|&t| t < new.hi);
+            self.thresholds[k.min(self.thresholds.len() - 1)]
+        } else {
+            new.hi
+        };
+        Range::new(lo, hi)
+    }
+
+    /// The range of an operand as known so far; constants and values from outside the
+    /// solver's instructions are known.
+    fn get(&self, v: Value) -> Range {
+        match v {
+            Value::Inst(i) => self.of[i.index()],
+            Value::Int(c) => Range::constant(c),
+            Value::Bool(b) => Range::constant(b as i32),
+            _ => Range::FULL,
+        }
+    }
+
+    fn evaluate(&self, i: Inst) -> Range {
+        let f = self.f;
+        let data = f.inst(i);
+        if !matches!(data.ty, Type::I32 | Type::I1) {
+            return Range::EMPTY;
+        }
+        match f.kind(i) {
+            InstKind::Phi { args, blocks } => {
+                let to = f.inst_block(i).expect("a queued instruction is in a block");
+                args.iter()
+                    .zip(blocks)
+                    .filter(|(_, &from)| self.cfg.is_reachable(from))
+                    .fold(Range::EMPTY, |r, (&v, &from)| {
+                        r.join(self.on_edge(v, from, to))
+                    })
+            }
+            InstKind::Binary { op, args: [a, b] } => {
+                let (a, b) = (self.get(*a), self.get(*b));
+                if a.is_empty() || b.is_empty() {
+                    return Range::EMPTY;
+                }
+                binary(*op, a, b)
+            }
+            InstKind::Select { args: [_, a, b] } => self.get(*a).join(self.get(*b)),
+            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => Range::new(0, 1),
+            InstKind::Cast {
+                op: CastOp::Zext,
+                args: [a],
+            } => self.get(*a).meet(0, 1),
+            _ => Range::FULL,
+        }
+    }
+
+    /// The range of `v` flowing along the edge `from -> to`, cut by `from`'s branch when it
+    /// compares `v` and the edge fixes the comparison's outcome.
+    fn on_edge(&self, v: Value, from: Block, to: Block) -> Range {
+        let r = self.get(v);
+        let Some(t) = self.f.terminator(from) else {
+            return r;
+        };
+        let InstKind::CondBr {
+            args: [Value::Inst(cond)],
+            targets: [yes, no],
+        } = *self.f.kind(t)
+        else {
+            return r;
+        };
+        if yes == no {
+            return r;
+        }
+        let InstKind::Icmp { pred, args: [a, b] } = *self.f.kind(cond) else {
+            return r;
+        };
+        let pred = if to == yes { pred } else { pred.inverse() };
+        if a == v {
+            cut(r, pred, self.get(b))
+        } else if b == v {
+            cut(r, pred.swapped(), self.get(a))
+        } else {
+            r
+        }
+    }
+}
+
+/// The values of `r` that can satisfy `r pred other`.
+fn cut(r: Range, pred: IntPred, other: Range) -> Range {
+    if r.is_empty() || other.is_empty() {
+        return r;
+    }
+    let cut = match pred {
+        IntPred::Slt => r.meet(MIN, other.hi - 1),
+        IntPred::Sle => r.meet(MIN, other.hi),
+        IntPred::Sgt => r.meet(other.lo + 1, MAX),
+        IntPred::Sge => r.meet(other.lo, MAX),
+        IntPred::Eq => r.meet(other.lo, other.hi),
+        _ => r,
+    };
+    // An empty cut means the edge is never taken with these values; keeping `r` stays sound.
+    if cut.is_empty() {
+        r
+    } else {
+        cut
+    }
+}
+
+/// The range of `a op b` over `i32` values in `a` and `b` (neither empty).
+fn binary(op: BinaryOp, a: Range, b: Range) -> Range {
+    match op {
+        BinaryOp::Add => Range::or_full(a.lo + b.lo, a.hi + b.hi),
+        BinaryOp::Sub => Range::or_full(a.lo - b.hi, a.hi - b.lo),
+        BinaryOp::Mul => {
+            let products = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi];
+            let lo = products.iter().copied().min().unwrap_or(MIN);
+            let hi = products.iter().copied().max().unwrap_or(MAX);
+            Range::or_full(lo, hi)
+        }
+        BinaryOp::SDiv if b.lo == b.hi && b.lo > 0 => Range::new(a.lo / b.lo, a.hi / b.lo),
+        BinaryOp::SDiv if b.lo == b.hi && b.lo < -1 => Range::new(a.hi / b.lo, a.lo / b.lo),
+        BinaryOp::SRem if b.lo == b.hi && b.lo != 0 => {
+            let m = b.lo.abs() - 1;
+            if a.lo >= 0 {
+                Range::new(if a.hi <= m { a.lo } else { 0 }, a.hi.min(m))
+            } else if a.hi <= 0 {
+                Range::new(a.lo.max(-m), if a.lo >= -m { a.hi } else { 0 })
+            } else {
+                Range::new(a.lo.max(-m), a.hi.min(m))
+            }
+        }
+        BinaryOp::And if b.lo >= 0 => Range::new(0, if a.lo >= 0 { a.hi.min(b.hi) } else { b.hi }),
+        BinaryOp::And if a.lo >= 0 => Range::new(0, a.hi),
+        BinaryOp::LShr if b.lo == b.hi && (1..32).contains(&b.lo) => {
+            if a.lo >= 0 {
+                Range::new(a.lo >> b.lo, a.hi >> b.lo)
+            } else {
+                Range::new(0, (u32::MAX >> b.lo) as i64)
+            }
+        }
+        BinaryOp::AShr if b.lo == b.hi && (0..32).contains(&b.lo) => {
+            Range::new(a.lo >> b.lo, a.hi >> b.lo)
+        }
+        _ => Range::FULL,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every value `op` produces on a sample of each range lies in the computed range.
+    #[test]
+    fn binary_ranges_hold_for_sampled_values() {
+        let edges = [
+            MIN,
+            MIN + 1,
+            -70_000,
+            -300,
+            -7,
+            -1,
+            0,
+            1,
+            5,
+            299,
+            65_536,
+            MAX - 1,
+            MAX,
+        ];
+        let ranges: Vec<Range> = edges
+            .iter()
+            .flat_map(|&lo| {
+                edges
+                    .iter()
+                    .filter(move |&&hi| hi >= lo)
+                    .map(move |&hi| Range::new(lo, hi))
+            })
+            .collect();
+        let ops = [
+            BinaryOp::Add,
+            BinaryOp::Sub,
+            BinaryOp::Mul,
+            BinaryOp::SDiv,
+            BinaryOp::SRem,
+            BinaryOp::And,
+            BinaryOp::LShr,
+            BinaryOp::AShr,
+        ];
+        let samples = |r: Range| {
+            [
+                r.lo,
+                r.hi,
+                r.lo + (r.hi - r.lo) / 2,
+                r.lo + (r.hi - r.lo) / 3,
+            ]
+        };
+        for op in ops {
+            for &a in &ranges {
+                for &b in &ranges {
+                    let r = binary(op, a, b);
+                    for x in samples(a) {
+                        for y in samples(b) {
+                            let v = apply(op, x as i32, y as i32) as i64;
+                            assert!(
+                                r.lo <= v && v <= r.hi,
+                                "{op:?} {x} {y} = {v} outside {r:?} from {a:?} {b:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn apply(op: BinaryOp, x: i32, y: i32) -> i32 {
+        crate::ir::semantics::binary(op, x as u32, y as u32) as i32
+    }
+
+    #[test]
+    fn comparisons_are_decided_only_when_the_ranges_do() {
+        let small = Range::new(0, 9);
+        let big = Range::new(10, 20);
+        assert_eq!(decide(IntPred::Slt, small, big), Some(true));
+        assert_eq!(decide(IntPred::Sge, small, big), Some(false));
+        assert_eq!(decide(IntPred::Ult, small, big), Some(true));
+        assert_eq!(decide(IntPred::Eq, small, big), Some(false));
+        assert_eq!(decide(IntPred::Slt, small, Range::new(5, 20)), None);
+        // Unsigned order differs from signed order for negative values.
+        assert_eq!(decide(IntPred::Ult, Range::new(-5, -1), big), None);
+    }
+}

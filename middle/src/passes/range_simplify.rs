@@ -1,0 +1,142 @@
+//! range-simplify: simplifies operations that the value ranges of their operands decide
+//! (`analysis::ranges`).
+//!
+//! - A comparison that holds for every pair of values in its operands' ranges, or for none,
+//!   becomes `true` or `false`.
+//! - `x % c` and `x / c` for a constant `c > 0`:
+//!   - `x` strictly between `-c` and `c` is its own remainder, and its quotient is 0;
+//!   - `x` within `0..2c` has remainder `x >= c ? x - c : x` and quotient `x >= c`: a
+//!     compare and a conditional subtract in place of a multiply-high sequence (a sum of two
+//!     values below a modulus, taken modulo it);
+//!   - a non-negative `x` and `c = 2^k` give `x & (c - 1)` and `x >> k`, without the
+//!     rounding correction for negative dividends that `instcombine` would add;
+//!   - `(y * m) / c` with `m` a multiple of `c` is `y * (m / c)` when `y * m` cannot wrap.
+//!
+//! Needs: the CFG. Preserves: behaviour and the CFG.
+
+use crate::analysis::ranges::Ranges;
+use crate::analysis::Preserved;
+use crate::ir::{BinaryOp, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::passes::FunctionContext;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let cfg = cx.analyses.cfg(f);
+    let ranges = Ranges::new(f, &cfg);
+    let mut changed = false;
+    for &b in cfg.rpo() {
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        for i in insts {
+            if let Some(v) = simplify(f, &ranges, i) {
+                f.replace_all_uses(Value::Inst(i), v);
+                f.remove_inst(i);
+                changed = true;
+            }
+        }
+    }
+    Preserved::cfg_if(changed)
+}
+
+/// The value that replaces `i`, built in front of it if need be.
+fn simplify(f: &mut Function, ranges: &Ranges, i: Inst) -> Option<Value> {
+    match *f.kind(i) {
+        InstKind::Icmp { pred, args: [a, b] } => ranges.decide(pred, a, b).map(Value::Bool),
+        InstKind::Binary {
+            op: op @ (BinaryOp::SDiv | BinaryOp::SRem),
+            args: [x, Value::Int(c)],
+        } if c > 0 => divide(f, ranges, i, op, x, c),
+        _ => None,
+    }
+}
+
+/// `x / c` or `x % c` (`op`) for `c > 0`, when the range of `x` allows a cheaper form.
+fn divide(
+    f: &mut Function,
+    ranges: &Ranges,
+    i: Inst,
+    op: BinaryOp,
+    x: Value,
+    c: i32,
+) -> Option<Value> {
+    let r = ranges.of(x);
+    let c64 = c as i64;
+    let is_div = op == BinaryOp::SDiv;
+    if r.within(1 - c64, c64 - 1) {
+        return Some(if is_div { Value::Int(0) } else { x });
+    }
+    if r.within(0, 2 * c64 - 1) {
+        let at_least = insert(f, i, icmp(IntPred::Sge, x, Value::Int(c)), Type::I1);
+        return Some(if is_div {
+            let kind = InstKind::Cast {
+                op: CastOp::Zext,
+                args: [at_least],
+            };
+            insert(f, i, kind, Type::I32)
+        } else {
+            let less = insert(f, i, binary(BinaryOp::Sub, x, Value::Int(c)), Type::I32);
+            let kind = InstKind::Select {
+                args: [at_least, less, x],
+            };
+            insert(f, i, kind, Type::I32)
+        });
+    }
+    if r.lo >= 0 && (c as u32).is_power_of_two() {
+        let kind = if is_div {
+            binary(BinaryOp::AShr, x, Value::Int(c.trailing_zeros() as i32))
+        } else {
+            binary(BinaryOp::And, x, Value::Int(c - 1))
+        };
+        return Some(insert(f, i, kind, Type::I32));
+    }
+    if is_div {
+        return exact_product_quotient(f, ranges, i, x, c);
+    }
+    None
+}
+
+/// `(y * m) / c` as `y * (m / c)` when `c` divides `m` and `y * m` stays in `i32` (then the
+/// product is exact, a multiple of `c`, and the division exact too).
+fn exact_product_quotient(
+    f: &mut Function,
+    ranges: &Ranges,
+    i: Inst,
+    x: Value,
+    c: i32,
+) -> Option<Value> {
+    let InstKind::Binary {
+        op: BinaryOp::Mul,
+        args: [y, Value::Int(m)],
+    } = *f.kind(x.as_inst()?)
+    else {
+        return None;
+    };
+    if m % c != 0 {
+        return None;
+    }
+    let r = ranges.of(y);
+    let fits = |v: i64| i32::try_from(v * m as i64).is_ok();
+    if !(fits(r.lo) && fits(r.hi)) {
+        return None;
+    }
+    let factor = m / c;
+    if factor == 1 {
+        return Some(y);
+    }
+    Some(insert(
+        f,
+        i,
+        binary(BinaryOp::Mul, y, Value::Int(factor)),
+        Type::I32,
+    ))
+}
+
+fn binary(op: BinaryOp, a: Value, b: Value) -> InstKind {
+    InstKind::Binary { op, args: [a, b] }
+}
+
+fn icmp(pred: IntPred, a: Value, b: Value) -> InstKind {
+    InstKind::Icmp { pred, args: [a, b] }
+}
+
+fn insert(f: &mut Function, before: Inst, kind: InstKind, ty: Type) -> Value {
+    Value::Inst(f.insert_inst_before(before, kind, ty))
+}
