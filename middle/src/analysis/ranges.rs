@@ -182,8 +182,10 @@ impl<'a> Solver<'a> {
         }
         while let Some(i) = self.worklist.pop() {
             self.queued[i.index()] = false;
-            let new = self.evaluate(i);
+            // Ranges only grow (joined with what they were), so that an edge's cut or a
+            // phi's widening cannot make them swing back and forth.
             let old = self.of[i.index()];
+            let new = old.join(self.evaluate(i));
             if new == old {
                 continue;
             }
