@@ -693,6 +693,9 @@ class Gen:
         if r < 0.86:
             self.modular_loop()
             return
+        if r < 0.93:
+            self.unrollable_loop()
+            return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
         self.line(f"int {counter} = 0;")
@@ -890,6 +893,41 @@ class Gen:
         self.line("}")
         self.use_result(f"{r} + {q}")
         self.declare(Var(r, "int", []))
+
+    def unrollable_loop(self):
+        """A counted loop of straight-line code, as loop unrolling runs several bodies per
+        test: up by a step of 1 to 3 to `<` or `<=` a bound read at run time, from a small
+        start or one near the top of `int` (where the unrolled loop's limit must not wrap),
+        running 0 to 40 times; it fills an array, carries two values from round to round
+        (one swapped into the other) and reads back an element it wrote."""
+        i, n, w, k, u, v, t = (self.fresh(p) for p in ("i", "n", "w", "k", "u", "u", "t"))
+        step = self.r.randint(1, 3)
+        limit = 6 if self.multiplier > 1 else 40
+        self.func.cost += self.multiplier * limit * 6
+        if self.chance(0.25):
+            start = 2147483647 - 4 * limit - self.r.randint(3, 6)
+        else:
+            start = self.r.randint(-3, 3)
+        reach = self.int_expr(1)
+        self.line(f"int {w}[{limit + 2}] = {{}};")
+        self.line(f"int {n} = {start} + {step} * idx({reach}, {limit}) - {self.r.randint(0, 2)};")
+        self.line(f"int {i} = {start};")
+        self.line(f"int {k} = 0;")
+        self.line(f"int {u} = {self.int_literal()};")
+        self.line(f"int {v} = {self.int_literal()};")
+        self.line(f"while ({i} {self.pick(['<', '<='])} {n}) {{")
+        self.indent += 1
+        self.line(f"{w}[{k}] = {u} + {i};")
+        self.line(f"int {t} = {u};")
+        self.line(f"{u} = {v} * {self.pick([3, 5, -7])} + {self.int_literal()};")
+        self.line(f"{v} = {t} - {i} + {w}[{k} / 2];")
+        self.line(f"{k} = {k} + 1;")
+        self.line(f"{i} = {i} + {step};")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{u} - {v} + {w}[{k} / 2] + {k}")
+        for name in (u, v):
+            self.declare(Var(name, "int", []))
 
     def use_result(self, e):
         """Adds `e` to a scalar the function may write, so that the code computing it stays."""
@@ -1512,6 +1550,8 @@ FEATURES = [
     ("diamond of cheap expressions", r"^\s+if \(\w+ [<>=!]+ \w+\) (m\d+) = \w+ \+ \d; else \1 = \w+ - \d;"),
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
+    ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
+    ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]

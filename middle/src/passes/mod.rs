@@ -28,6 +28,7 @@ pub mod loop_closed_form;
 pub mod loop_deletion;
 pub mod loop_rotate;
 pub mod loop_simplify;
+pub mod loop_unroll;
 mod manager;
 pub mod mem2reg;
 pub mod memoize;
@@ -210,6 +211,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "loop-unroll",
+        description: "run a counted loop's body several times per test, with a remainder loop",
+        kind: PassKind::Function(loop_unroll::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "simplify-cfg",
         description: "fold constant branches, delete unreachable blocks, merge blocks",
         kind: PassKind::Function(simplify_cfg::run),
@@ -298,7 +305,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,if-to-select,simplify-cfg,trivial-phis,gvn,gcm"
+            "range-simplify,instcombine,if-to-select,simplify-cfg,loop-simplify,loop-unroll,instcombine,trivial-phis,gvn,gcm"
         ),
     }
 }

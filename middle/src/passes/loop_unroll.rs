@@ -1,0 +1,387 @@
+//! loop-unroll (seed 002's LoopUnroll): a counted loop of one block runs its body `k` times
+//! per test, and the original loop finishes the last few iterations.
+//!
+//! ```text
+//!   P: ...; br H                   P:  ...; lim = n - e, or MIN if that wraps
+//!   H: phis; body;                     condbr init < lim, PU, PH
+//!      i' = i + s                  PU: br U
+//!      condbr i' < n, H, E         U:  phis; body(i); body(i + s); ...; body(i + (k-1)s)
+//!   E: ...                             condbr i + ks < lim, U, C
+//!                                  C:  condbr i + ks < n, PH, E
+//!                                  PH: phis of H's phis, from P and from C; br H
+//!                                  H:  unchanged: the remainder, one body per test
+//!                                  E:  phis of H's values used after the loop, from H and C
+//! ```
+//!
+//! The loop runs its body, steps its counter `i` by a constant `s > 0` and goes on while
+//! `i' < n` (or `i' <= n`: `d = 1`) for an invariant `n`. A block of `k` bodies from `i`
+//! skips the tests `i + s < n + d`, ..., `i + (k-1)s < n + d`; they all hold, without
+//! wrapping, exactly when `i < n - e` with `e = (k-1)s - d >= 0`. Where `n - e` would wrap
+//! below `i32::MIN`, no counter passes and `lim` is `MIN`. `i + ks < lim` implies the
+//! loop's own test, so U repeats only when the loop would go on and the next block's
+//! skipped tests hold; otherwise C makes the loop's test and H goes on from there.
+//!
+//! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
+//! and no call qualify. `k` is 8, 4 or 2 by the body's size in machine instructions
+//! (`MAX_UNROLLED` at most in U), at most the trip count when that is a known constant, and
+//! a function grows by at most `MAX_GROWTH` instructions. Later passes fold the copies'
+//! counters (`i + s + s` is `i + 2s`) and their addresses into immediate offsets.
+//!
+//! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
+
+use crate::analysis::{Cfg, LoopInfo, Preserved};
+use crate::cost_model::inst_size;
+use crate::fast_hash::FastHashMap;
+use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::passes::FunctionContext;
+
+/// The most machine instructions the bodies of an unrolled loop may take together.
+const MAX_UNROLLED: u32 = 64;
+/// The most instructions unrolling may add to one function.
+const MAX_GROWTH: u32 = 4_000;
+/// The largest counter step handled (so that `(k-1)s` stays far from wrapping).
+const MAX_STEP: i32 = 1 << 16;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let cfg = cx.analyses.cfg(f);
+    let loops = cx.analyses.loops(f);
+    let mut growth = 0;
+    let mut changed = false;
+    for k in 0..loops.loops.len() {
+        let Some(s) = shape(f, &cfg, &loops, k) else {
+            continue;
+        };
+        let added = s.body_size * (s.factor - 1);
+        if growth + added > MAX_GROWTH {
+            continue;
+        }
+        growth += added;
+        unroll(f, &s);
+        changed = true;
+    }
+    Preserved::nothing_if(changed)
+}
+
+/// A loop to unroll: preheader, the loop's one block, its exit; the counter phi and its
+/// step; the bound and whether the test is `<=`; the counter's first value; the factor and
+/// the body's size.
+struct Shape {
+    p: Block,
+    h: Block,
+    e: Block,
+    next: Inst,
+    step: i32,
+    bound: Value,
+    inclusive: bool,
+    init: Value,
+    factor: u32,
+    body_size: u32,
+}
+
+fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
+    let lp = &loops.loops[k];
+    let h = lp.header;
+    if lp.blocks != [h] || !lp.children.is_empty() || lp.latches != [h] {
+        return None;
+    }
+    let p = lp.preheader?;
+    let &[e] = lp.exits.as_slice() else {
+        return None;
+    };
+    if cfg.preds(e) != [h] || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
+        return None;
+    }
+    let InstKind::CondBr {
+        args: [cond],
+        targets,
+    } = *f.kind(f.terminator(h)?)
+    else {
+        return None;
+    };
+    let go_on_when = targets[0] == h;
+    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    let (counter, bound, pred) = if counter_step(f, h, a).is_some() {
+        (a, b, pred)
+    } else {
+        (b, a, pred.swapped())
+    };
+    let (next, step) = counter_step(f, h, counter)?;
+    let pred = if go_on_when { pred } else { pred.inverse() };
+    let inclusive = match pred {
+        IntPred::Slt => false,
+        IntPred::Sle => true,
+        _ => return None,
+    };
+    if bound.as_inst().is_some_and(|i| f.inst_block(i) == Some(h)) {
+        return None;
+    }
+    let InstKind::Binary {
+        args: [Value::Inst(phi), _],
+        ..
+    } = *f.kind(next)
+    else {
+        return None;
+    };
+    let init = f.phi_incoming(phi, p)?;
+    let mut body_size = 0;
+    for i in f.block_insts(h) {
+        let kind = f.kind(i);
+        if matches!(kind, InstKind::Call { .. } | InstKind::Alloca { .. }) {
+            return None;
+        }
+        if !kind.is_phi() && !kind.is_terminator() {
+            body_size += inst_size(kind);
+        }
+    }
+    let mut factor = [8, 4, 2]
+        .into_iter()
+        .find(|&k| body_size.max(1) * k <= MAX_UNROLLED)?;
+    if let Some(trips) = constant_trip_count(init, bound, step, inclusive) {
+        while factor > trips {
+            factor /= 2;
+        }
+    }
+    (factor >= 2).then_some(Shape {
+        p,
+        h,
+        e,
+        next,
+        step,
+        bound,
+        inclusive,
+        init,
+        factor,
+        body_size,
+    })
+}
+
+/// When `v` is `phi + s` in `h` for a phi of `h` taking `v` back from `h` and a constant
+/// `0 < s <= MAX_STEP`: the add and `s`.
+fn counter_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32)> {
+    let next = v.as_inst()?;
+    let InstKind::Binary {
+        op: BinaryOp::Add,
+        args: [Value::Inst(phi), Value::Int(step)],
+    } = *f.kind(next)
+    else {
+        return None;
+    };
+    let ok = f.inst_block(next) == Some(h)
+        && f.inst_block(phi) == Some(h)
+        && f.kind(phi).is_phi()
+        && f.phi_incoming(phi, h) == Some(v)
+        && (1..=MAX_STEP).contains(&step);
+    ok.then_some((next, step))
+}
+
+/// The number of times the body runs when the counter starts at a constant and the bound is
+/// one, unless the counter would wrap before the test fails.
+fn constant_trip_count(init: Value, bound: Value, step: i32, inclusive: bool) -> Option<u32> {
+    let (Value::Int(init), Value::Int(n)) = (init, bound) else {
+        return None;
+    };
+    let end = n as i64 + inclusive as i64;
+    if end - 1 + step as i64 > i32::MAX as i64 {
+        return None;
+    }
+    let span = end - init as i64;
+    let trips = if span > 0 {
+        (span + step as i64 - 1) / step as i64
+    } else {
+        1
+    };
+    Some(trips.min(u32::MAX as i64) as u32)
+}
+
+fn unroll(f: &mut Function, s: &Shape) {
+    let (p, h, e) = (s.p, s.h, s.e);
+    let phis: Vec<Inst> = f.phis(h).collect();
+    let body: Vec<Inst> = f
+        .block_insts(h)
+        .filter(|&i| !f.kind(i).is_phi() && !f.kind(i).is_terminator())
+        .collect();
+    // Uses of the loop's values after it, other than by E's phis from H (those get a value
+    // from C beside it).
+    let mut after: Vec<(Inst, Inst, usize)> = Vec::new();
+    for &v in phis.iter().chain(&body) {
+        for u in f.uses(Value::Inst(v)) {
+            let user_block = f.inst_block(u.inst).expect("in a block");
+            let from_h_into_e = user_block == e
+                && matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
+                    if blocks[u.index as usize] == h);
+            if user_block != h && !from_h_into_e {
+                after.push((v, u.inst, u.index as usize));
+            }
+        }
+    }
+
+    let term_p = f.terminator(p).expect("a preheader ends in br");
+    let lim = limit(f, s, term_p);
+    let [pu, u, c, ph] = [(); 4].map(|_| f.create_block());
+    f.insert_block_after(pu, p);
+    f.insert_block_after(u, pu);
+    f.insert_block_after(c, u);
+    f.insert_block_after(ph, c);
+    let enter = icmp(IntPred::Slt, s.init, lim);
+    let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
+    let branch = InstKind::CondBr {
+        args: [enter],
+        targets: [pu, ph],
+    };
+    f.replace_kind(term_p, branch, Type::Void);
+    f.append_inst(pu, InstKind::Br { targets: [u] }, Type::Void);
+
+    // U: the bodies one after another, each copy's phis the previous copy's latch values.
+    let mut at: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut u_phis = Vec::with_capacity(phis.len());
+    for &phi in &phis {
+        let ty = f.inst(phi).ty;
+        let copy = f.append_inst(u, empty_phi(), ty);
+        at.insert(phi, Value::Inst(copy));
+        u_phis.push(copy);
+    }
+    for copy in 0..s.factor {
+        if copy > 0 {
+            let latch = latch_values(f, &phis, h, &at);
+            for (&phi, v) in phis.iter().zip(latch) {
+                at.insert(phi, v);
+            }
+        }
+        for &i in &body {
+            let mut kind = f.kind(i).clone();
+            for x in kind.operands_mut() {
+                *x = mapped(*x, &at);
+            }
+            let ty = f.inst(i).ty;
+            at.insert(i, Value::Inst(f.append_inst(u, kind, ty)));
+        }
+    }
+    let last = latch_values(f, &phis, h, &at);
+    for ((&phi, &copy), &v) in phis.iter().zip(&u_phis).zip(&last) {
+        let first = f.phi_incoming(phi, p).expect("from the preheader");
+        f.add_phi_incoming(copy, first, pu);
+        f.add_phi_incoming(copy, v, u);
+    }
+    let counter = at[&s.next];
+    let again = f.append_inst(u, icmp(IntPred::Slt, counter, lim), Type::I1);
+    let branch = InstKind::CondBr {
+        args: [Value::Inst(again)],
+        targets: [u, c],
+    };
+    f.append_inst(u, branch, Type::Void);
+
+    // C: the loop's own test after the last block.
+    let pred = if s.inclusive {
+        IntPred::Sle
+    } else {
+        IntPred::Slt
+    };
+    let go_on = f.append_inst(c, icmp(pred, counter, s.bound), Type::I1);
+    let branch = InstKind::CondBr {
+        args: [Value::Inst(go_on)],
+        targets: [ph, e],
+    };
+    f.append_inst(c, branch, Type::Void);
+
+    // PH: H's entry values, from P or from the last block.
+    for (&phi, &v) in phis.iter().zip(&last) {
+        let first = f.phi_incoming(phi, p).expect("from the preheader");
+        let ty = f.inst(phi).ty;
+        let kind = InstKind::Phi {
+            args: vec![first, v],
+            blocks: vec![p, c],
+        };
+        let entry = f.append_inst(ph, kind, ty);
+        let index = incoming_index(f, phi, p);
+        f.set_operand(phi, index, Value::Inst(entry));
+        f.kind_mut_targets(phi)[index] = ph;
+    }
+    f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
+
+    // E: reached from H or from C.
+    let e_phis: Vec<Inst> = f.phis(e).collect();
+    for phi in e_phis {
+        if let Some(x) = f.phi_incoming(phi, h) {
+            f.add_phi_incoming(phi, mapped(x, &at), c);
+        }
+    }
+    let mut merged: FastHashMap<Inst, Value> = FastHashMap::default();
+    for (v, user, index) in after {
+        let phi = *merged.entry(v).or_insert_with(|| {
+            let kind = InstKind::Phi {
+                args: vec![Value::Inst(v), mapped(Value::Inst(v), &at)],
+                blocks: vec![h, c],
+            };
+            let ty = f.inst(v).ty;
+            Value::Inst(f.prepend_inst(e, kind, ty))
+        });
+        f.set_operand(user, index, phi);
+    }
+}
+
+/// `lim`, built before `before` in P when the bound is not a constant.
+fn limit(f: &mut Function, s: &Shape, before: Inst) -> Value {
+    let e = (s.factor as i64 - 1) * s.step as i64 - s.inclusive as i64;
+    let min = i32::MIN as i64;
+    match s.bound {
+        Value::Int(n) => Value::Int((n as i64 - e).max(min) as i32),
+        n if e == 0 => n,
+        n => {
+            let less = binary(BinaryOp::Add, n, Value::Int(-e as i32));
+            let less = Value::Inst(f.insert_inst_before(before, less, Type::I32));
+            let fits = icmp(IntPred::Sge, n, Value::Int((min + e) as i32));
+            let fits = Value::Inst(f.insert_inst_before(before, fits, Type::I1));
+            let kind = InstKind::Select {
+                args: [fits, less, Value::Int(i32::MIN)],
+            };
+            Value::Inst(f.insert_inst_before(before, kind, Type::I32))
+        }
+    }
+}
+
+/// What each phi of `h` takes back from `h`, in the copy that `at` describes.
+fn latch_values(
+    f: &Function,
+    phis: &[Inst],
+    h: Block,
+    at: &FastHashMap<Inst, Value>,
+) -> Vec<Value> {
+    phis.iter()
+        .map(|&phi| mapped(f.phi_incoming(phi, h).expect("from the latch"), at))
+        .collect()
+}
+
+fn incoming_index(f: &Function, phi: Inst, from: Block) -> usize {
+    match f.kind(phi) {
+        InstKind::Phi { blocks, .. } => blocks
+            .iter()
+            .position(|&b| b == from)
+            .expect("an incoming pair from the block"),
+        _ => unreachable!("a phi"),
+    }
+}
+
+/// `x` with the loop's values replaced through `at`.
+fn mapped(x: Value, at: &FastHashMap<Inst, Value>) -> Value {
+    match x.as_inst().and_then(|i| at.get(&i)) {
+        Some(&y) => y,
+        None => x,
+    }
+}
+
+fn empty_phi() -> InstKind {
+    InstKind::Phi {
+        args: Vec::new(),
+        blocks: Vec::new(),
+    }
+}
+
+fn binary(op: BinaryOp, a: Value, b: Value) -> InstKind {
+    InstKind::Binary { op, args: [a, b] }
+}
+
+fn icmp(pred: IntPred, a: Value, b: Value) -> InstKind {
+    InstKind::Icmp { pred, args: [a, b] }
+}
