@@ -473,8 +473,9 @@ class Gen:
 
     def picked_value(self):
         """A value picked by a small if, as if-to-select turns into selects: a minimum or
-        maximum (a triangle), a diamond of cheap expressions, a clamp, an absolute value, a
-        conditional count, or two values picked by one condition."""
+        maximum (a triangle), a diamond of cheap expressions, a clamp, a saturation to
+        `0..2^k-1` (one `usat`) or to `0..100`, an absolute value, a conditional count, or two
+        values picked by one condition."""
         ints = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
         if len(ints) < 2:
             self.assignment()
@@ -483,7 +484,7 @@ class Gen:
         m = self.fresh("m")
         op = self.pick(["<", ">", "<=", ">=", "==", "!="])
         k = self.r.randint(1, 9)
-        form = self.r.randrange(6)
+        form = self.r.randrange(7)
         if form == 0:
             self.line(f"int {m} = {a};")
             self.line(f"if ({b} {op} {m}) {m} = {b};")
@@ -498,6 +499,15 @@ class Gen:
         elif form == 3:
             self.line(f"int {m} = {a};")
             self.line(f"if ({m} < 0) {m} = -{m};")
+        elif form == 6:
+            hi = self.pick([1, 255, 1023, 65535, 100])
+            low, high = self.pick([(f"{m} < 0", f"{m} > {hi}"), (f"{m} <= -1", f"{m} >= {hi + 1}")])
+            if self.chance(0.5):
+                low, high, lo_value, hi_value = high, low, hi, 0
+            else:
+                lo_value, hi_value = 0, hi
+            self.line(f"int {m} = {a} {self.pick(['+', '-'])} {b};")
+            self.line(f"if ({low}) {m} = {lo_value}; else if ({high}) {m} = {hi_value};")
         elif form == 4:
             self.line(f"int {m} = 0;")
             self.line(f"if ({a} {op} {b}) {m} = {m} + 1;")
@@ -1549,6 +1559,7 @@ FEATURES = [
     ("minimum or maximum by a triangle", r"^\s+if \((\w+) [<>=!]+ (m\d+)\) \2 = \1;"),
     ("diamond of cheap expressions", r"^\s+if \(\w+ [<>=!]+ \w+\) (m\d+) = \w+ \+ \d; else \1 = \w+ - \d;"),
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
+    ("saturation by nested ifs", r"^\s+if \((m\d+) [<>=]+ -?\d+\) \1 = \d+; else if \(\1 [<>=]+ -?\d+\) \1 = \d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),

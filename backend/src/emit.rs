@@ -188,6 +188,9 @@ impl Emitter {
             }
             MInst::Mul { rd, rn, rm } => self.line(format_args!("mul {}, {}, {}", rd, rn, rm)),
             MInst::Smmul { rd, rn, rm } => self.line(format_args!("smmul {}, {}, {}", rd, rn, rm)),
+            MInst::Usat { rd, bits, rn } => {
+                self.line(format_args!("usat {}, #{}, {}", rd, bits, rn))
+            }
             MInst::Mla { rd, rn, rm, ra } => {
                 self.line(format_args!("mla {}, {}, {}, {}", rd, rn, rm, ra))
             }

@@ -14,6 +14,7 @@ use crate::symbols::symbol;
 use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::cost_model;
 use middle::fast_hash::FastHashMap;
+use middle::ir::clamp::unsigned_clamp;
 use middle::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
     Value,
@@ -142,6 +143,7 @@ impl Selector<'_> {
                 || self.is_folded_shift(i)
                 || self.is_folded_mul(i)
                 || self.is_predicated(i)
+                || self.is_clamp_inner(i)
             {
                 self.skipped[i.index()] = true;
             }
@@ -820,6 +822,11 @@ impl Selector<'_> {
     /// `cmp` and `subeq`.
     fn select(&mut self, i: Inst, c: Value, a: Value, b: Value) {
         let rd = self.def(i);
+        if let Some((x, bits)) = unsigned_clamp(self.f, c, a, b) {
+            let rn = self.reg(x);
+            self.emit(MInst::Usat { rd, bits, rn });
+            return;
+        }
         self.value_into(rd, b, None);
         for cond in self.condition(c) {
             self.value_into(rd, a, Some(cond));
@@ -998,6 +1005,22 @@ impl Selector<'_> {
                     && matches!(f.kind(u.inst), InstKind::Select { .. })
                     && f.inst_block(u.inst) == f.inst_block(i)
             }
+            _ => false,
+        }
+    }
+
+    /// The inner select of a clamp (`ir::clamp`) that is its only user: the clamp's `usat`
+    /// does its work.
+    fn is_clamp_inner(&self, i: Inst) -> bool {
+        let f = self.f;
+        if !matches!(f.kind(i), InstKind::Select { .. }) {
+            return false;
+        }
+        match f.uses(Value::Inst(i)) {
+            [u] => match *f.kind(u.inst) {
+                InstKind::Select { args: [c, a, b] } => unsigned_clamp(f, c, a, b).is_some(),
+                _ => false,
+            },
             _ => false,
         }
     }

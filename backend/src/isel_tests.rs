@@ -6,7 +6,8 @@
 //! conditional moves, with an operation only they use computed under their condition; and
 //! multiplications by constants near powers of two as shifts and shift-adds, and products
 //! added or subtracted once as `mla` and `mls`; and constants used inside loops, materialised
-//! once in the outermost preheader, but in place for phi copies.
+//! once in the outermost preheader, but in place for phi copies; and two selects clamping a
+//! value to `0..2^k-1` as one `usat`.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -442,4 +443,41 @@ bb0:
         "{body:#?}"
     );
     assert!(body.contains(&"rsb %v4, %v0, #0"), "{body:#?}");
+}
+
+#[test]
+fn two_selects_clamping_to_a_power_of_two_range_are_one_usat() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp slt %a0, 0
+  %1 = icmp sgt %a0, 255
+  %2 = select i32 %1, 255, %a0
+  %3 = select i32 %0, 0, %2
+  %4 = icmp sle %a1, 1023
+  %5 = icmp sge %a1, 0
+  %6 = select i32 %5, %a1, 0
+  %7 = select i32 %4, %6, 1023
+  %8 = icmp sgt %a1, 99
+  %9 = select i32 %8, 99, %a1
+  %10 = select i32 %5, %9, 0
+  %11 = add %3, %7
+  %12 = add %11, %10
+  ret %12
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // Both tests written either way round; the inner selects and comparisons go.
+    assert!(body.contains(&"usat %v5, #8, %v0"), "{body:#?}");
+    assert!(body.contains(&"usat %v9, #10, %v1"), "{body:#?}");
+    assert!(!body.iter().any(|l| l.contains("%v4")), "{body:#?}");
+    assert!(!body.iter().any(|l| l.contains("%v8")), "{body:#?}");
+    // A clamp to 0..99 is two conditional moves.
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("usat")).count(),
+        2,
+        "{body:#?}"
+    );
+    assert!(body.contains(&"movgt %v11, #99"), "{body:#?}");
 }

@@ -224,6 +224,12 @@ pub enum MInst {
         rn: Reg,
         rm: Reg,
     },
+    /// `rn` clamped into `0..=2^bits - 1` (`usat`).
+    Usat {
+        rd: Reg,
+        bits: u8,
+        rn: Reg,
+    },
     Cmp {
         rn: Reg,
         src: Operand2,
@@ -378,6 +384,10 @@ macro_rules! visit_operands {
             | MInst::SDiv { rd, rn, rm } => {
                 $g(rn, Use);
                 $g(rm, Use);
+                $g(rd, Def);
+            }
+            MInst::Usat { rd, rn, .. } => {
+                $g(rn, Use);
                 $g(rd, Def);
             }
             MInst::Mla { rd, rn, rm, ra } | MInst::Mls { rd, rn, rm, ra } => {

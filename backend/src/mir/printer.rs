@@ -92,6 +92,7 @@ impl fmt::Display for MInst {
             }
             MInst::Mul { rd, rn, rm } => write!(f, "mul {rd}, {rn}, {rm}"),
             MInst::Smmul { rd, rn, rm } => write!(f, "smmul {rd}, {rn}, {rm}"),
+            MInst::Usat { rd, bits, rn } => write!(f, "usat {rd}, #{bits}, {rn}"),
             MInst::Mla { rd, rn, rm, ra } => write!(f, "mla {rd}, {rn}, {rm}, {ra}"),
             MInst::Mls { rd, rn, rm, ra } => write!(f, "mls {rd}, {rn}, {rm}, {ra}"),
             MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),

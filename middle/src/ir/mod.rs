@@ -1,5 +1,6 @@
 //! The SSA intermediate representation.
 
+pub mod clamp;
 mod entities;
 mod function;
 mod instructions;

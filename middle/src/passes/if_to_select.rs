@@ -17,11 +17,14 @@
 //! computes it under its condition in place of a conditional move (`cmp` and `subeq` for
 //! `if (c == 93) n = n - 1;`, where the branch took `cmp`, `bne` and `sub`). The others run
 //! on both paths where the branch ran one side, so their weighted cost together is at most
-//! `MAX_SPECULATED`; and at most `MAX_SELECTS` of J's phis may differ between the two edges.
+//! `MAX_SPECULATED`, except the inner select of a clamp to `0..=2^k - 1` and its comparison
+//! (`ir::clamp`: the two selects become one `usat`); and at most `MAX_SELECTS` of J's phis
+//! may differ between the two edges.
 //! The back end has no conditional float move, so J's phis that differ must be `i1`, `i32`
 //! or `ptr`. A branch on a constant is left to simplify-cfg. The candidates are found on the
 //! CFG as the pass starts; no block is part of two of them, as a side block ends in `br` and
-//! H in `condbr`.
+//! H in `condbr`. The selects can make the branch around them a candidate once simplify-cfg
+//! has merged J into H: -O2 runs the two passes twice.
 //! J is left with one predecessor fewer; simplify-cfg merges it into H when that was its
 //! last other one.
 //!
@@ -30,6 +33,7 @@
 use super::simplify_cfg::remove_blocks;
 use crate::analysis::{Cfg, Preserved};
 use crate::cost_model::{inst_cost, is_predicable};
+use crate::ir::clamp::unsigned_clamp;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -107,9 +111,6 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
             }
         }
     }
-    if speculated > MAX_SPECULATED {
-        return None;
-    }
     let mut selects = 0;
     for phi in f.phis(join) {
         let (t, e) = (
@@ -121,9 +122,10 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
                 return None;
             }
             selects += 1;
+            speculated = speculated.saturating_sub(clamp_saving(f, cond, t, e, &sides));
         }
     }
-    (selects <= MAX_SELECTS).then_some(Candidate {
+    (speculated <= MAX_SPECULATED && selects <= MAX_SELECTS).then_some(Candidate {
         h,
         cond,
         sides,
@@ -131,6 +133,28 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
         on_true,
         on_false,
     })
+}
+
+/// What the side blocks' instructions cost that a clamp leaves unused: when the select
+/// `cond ? t : e` is a clamp (`ir::clamp`) whose inner select and its comparison stand in a
+/// side block for it alone, the back end computes the clamp in one `usat` instead.
+fn clamp_saving(f: &Function, cond: Value, t: Value, e: Value, sides: &[Block]) -> u32 {
+    if unsigned_clamp(f, cond, t, e).is_none() {
+        return 0;
+    }
+    let only_for_clamp = |v: Value| {
+        v.as_inst().filter(|&i| {
+            f.uses(v).len() == 1 && f.inst_block(i).is_some_and(|b| sides.contains(&b))
+        })
+    };
+    let Some(inner) = only_for_clamp(if t.is_constant() { e } else { t }) else {
+        return 0;
+    };
+    let InstKind::Select { args: [c2, ..] } = *f.kind(inner) else {
+        return 0;
+    };
+    let compare = only_for_clamp(c2).map_or(0, |c| inst_cost(f.kind(c)));
+    inst_cost(f.kind(inner)) + compare
 }
 
 /// Whether the select that replaces a phi of `join` will compute `i` under its condition:

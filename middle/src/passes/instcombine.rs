@@ -13,7 +13,8 @@
 //! two whose reciprocal is a normal float is the multiplication by that reciprocal, and
 //! `-(-x)` is `x`. Signed division and remainder by a power of two become shifts and masks
 //! (`power_of_two_division`). Constant offsets of addresses move outward
-//! (`constant_offsets_outward`). Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
+//! (`constant_offsets_outward`), and constant terms out of sums of variables
+//! (`constant_term_outward`). Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
 //! `reassociate`'s.
 //!
 //! Needs: nothing. Preserves: behaviour and the CFG.
@@ -121,6 +122,7 @@ pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
             .or_else(|| negation(f, i))
             .or_else(|| power_of_two_division(f, i))
             .or_else(|| constant_offsets_outward(f, i))
+            .or_else(|| constant_term_outward(f, i))
             .or_else(|| RULES.apply(f, i));
         if let Some(v) = replacement {
             work.push_created(f, i, before);
@@ -350,6 +352,37 @@ fn constant_offsets_outward(f: &mut Function, i: Inst) -> Option<Value> {
         }
         _ => None,
     }
+}
+
+/// A constant term moves out of a sum of variables: `(x + c) + y` is `(x + y) + c` when
+/// `x + c` has no other use, so that `x + y` is the same value wherever it appears (the
+/// copies of an unrolled loop's body index `(i + 1) * n + j` as `(i * n + j) + n`) and the
+/// constant can become an address's immediate offset.
+fn constant_term_outward(f: &mut Function, i: Inst) -> Option<Value> {
+    let InstKind::Binary {
+        op: BinaryOp::Add,
+        args: [a, b],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    if a.is_constant() || b.is_constant() {
+        return None;
+    }
+    let split = |v: Value| match v.as_inst().map(|x| f.kind(x)) {
+        Some(&InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [x, Value::Int(c)],
+        }) if f.uses(v).len() == 1 => Some((x, c)),
+        _ => None,
+    };
+    let (x, c, y) = match (split(a), split(b)) {
+        (Some((x, c)), _) => (x, c, b),
+        (None, Some((x, c))) => (x, c, a),
+        (None, None) => return None,
+    };
+    let sum = binary_before(f, i, BinaryOp::Add, x, y);
+    Some(binary_before(f, i, BinaryOp::Add, sum, Value::Int(c)))
 }
 
 /// Whether a load or store takes a byte offset as its immediate (`ldr` reaches 4095 bytes

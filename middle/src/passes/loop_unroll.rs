@@ -36,7 +36,7 @@ use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value}
 use crate::passes::FunctionContext;
 
 /// The most machine instructions the bodies of an unrolled loop may take together.
-const MAX_UNROLLED: u32 = 64;
+const MAX_UNROLLED: u32 = 128;
 /// The most instructions unrolling may add to one function.
 const MAX_GROWTH: u32 = 4_000;
 /// The largest counter step handled (so that `(k-1)s` stays far from wrapping).

@@ -305,7 +305,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,if-to-select,simplify-cfg,loop-simplify,loop-unroll,instcombine,trivial-phis,gvn,gcm"
+            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,loop-unroll,instcombine,simplify-cfg,gvn,instcombine,trivial-phis,gvn,gcm"
         ),
     }
 }
