@@ -224,11 +224,18 @@ fn unroll(f: &mut Function, s: &Shape) {
     f.insert_block_after(u, pu);
     f.insert_block_after(c, u);
     f.insert_block_after(ph, c);
-    let enter = icmp(IntPred::Slt, s.init, lim);
-    let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
-    let branch = InstKind::CondBr {
-        args: [enter],
-        targets: [pu, ph],
+    // With a constant start and bound the trip count is at least the factor (`shape`), so
+    // the new loop is entered for sure.
+    let always = matches!((s.init, lim), (Value::Int(_), Value::Int(_)));
+    let branch = if always {
+        InstKind::Br { targets: [pu] }
+    } else {
+        let enter = icmp(IntPred::Slt, s.init, lim);
+        let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
+        InstKind::CondBr {
+            args: [enter],
+            targets: [pu, ph],
+        }
     };
     f.replace_kind(term_p, branch, Type::Void);
     f.append_inst(pu, InstKind::Br { targets: [u] }, Type::Void);
@@ -285,14 +292,16 @@ fn unroll(f: &mut Function, s: &Shape) {
     };
     f.append_inst(c, branch, Type::Void);
 
-    // PH: H's entry values, from P or from the last block.
+    // PH: H's entry values, from P (unless it always enters U) or from the last block.
     for (&phi, &v) in phis.iter().zip(&last) {
         let first = f.phi_incoming(phi, p).expect("from the preheader");
         let ty = f.inst(phi).ty;
-        let kind = InstKind::Phi {
-            args: vec![first, v],
-            blocks: vec![p, c],
+        let (args, blocks) = if always {
+            (vec![v], vec![c])
+        } else {
+            (vec![first, v], vec![p, c])
         };
+        let kind = InstKind::Phi { args, blocks };
         let entry = f.append_inst(ph, kind, ty);
         let index = incoming_index(f, phi, p);
         f.set_operand(phi, index, Value::Inst(entry));

@@ -12,6 +12,7 @@ pub mod const_fold;
 pub mod dce;
 pub mod dead_arguments;
 pub mod dead_functions;
+pub mod dead_stores;
 pub mod dominating_conditions;
 pub mod evaluate_calls;
 pub mod gcm;
@@ -199,6 +200,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "dead-stores",
+        description: "remove stores that a later store of the block overwrites unread",
+        kind: PassKind::Function(dead_stores::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "loop-deletion",
         description: "delete loops without effects whose results nothing uses",
         kind: PassKind::Function(loop_deletion::run),
@@ -305,7 +312,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,loop-unroll,instcombine,simplify-cfg,gvn,instcombine,trivial-phis,gvn,gcm"
+            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
         ),
     }
 }
