@@ -1,6 +1,7 @@
 //! Interprocedural constant propagation: a parameter that every call site passes the same
-//! constant (a self-call passing the parameter on in its own place counts as passing that
-//! constant) is that constant inside the function; a function whose every `ret` returns the
+//! constant or the same global array (a self-call passing the parameter on in its own place
+//! counts as passing that value) is that value inside the function, where alias analysis
+//! then tells the arrays apart; a function whose every `ret` returns the
 //! same constant gives that constant at every call site (the calls stay for their effects,
 //! `adce` removes those without any). `main` and functions nobody calls are left alone.
 //! `dead-arguments` then drops the parameters left unused.
@@ -52,7 +53,7 @@ pub fn call_sites(m: &Module) -> Vec<Vec<(FuncId, Inst)>> {
     sites
 }
 
-/// The constant every call of `g` passes as parameter `p`, if there is one.
+/// The constant or global every call of `g` passes as parameter `p`, if there is one.
 fn constant_argument(m: &Module, g: FuncId, p: u32, sites: &[(FuncId, Inst)]) -> Option<Value> {
     let mut found = None;
     for &(caller, call) in sites {
@@ -60,7 +61,8 @@ fn constant_argument(m: &Module, g: FuncId, p: u32, sites: &[(FuncId, Inst)]) ->
         if caller == g && arg == Value::Param(p) {
             continue;
         }
-        if !arg.is_constant() || found.is_some_and(|c| c != arg) {
+        let fixed = arg.is_constant() || matches!(arg, Value::Global(_));
+        if !fixed || found.is_some_and(|c| c != arg) {
             return None;
         }
         found = Some(arg);
