@@ -8,7 +8,8 @@
 //!
 //! Distinct objects never overlap, with two exceptions: a parameter may point into a global
 //! or into what another parameter points to (the caller passed them), and an unknown address
-//! may be anywhere. A parameter never points to this function's own `alloca`s: those are
+//! may be anywhere. `may_alias_in` narrows the first by what the function's calls pass: a
+//! parameter every call points into some globals may overlap only those. A parameter never points to this function's own `alloca`s: those are
 //! created by this call, after the arguments were chosen. Two accesses to one object overlap
 //! unless both offsets are known and differ by at least 4.
 //!
@@ -19,7 +20,7 @@
 //! Needs: the module facts, for calls. Computed on demand, not cached.
 
 use super::module_facts::{pointer_use, Access, ModuleFacts, PointerUse};
-use crate::ir::{Callee, Function, GlobalId, Inst, InstKind, Type, Value};
+use crate::ir::{Callee, FuncId, Function, GlobalId, Inst, InstKind, Type, Value};
 
 /// What an address points into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +89,30 @@ pub fn may_alias(a: Location, b: Location) -> bool {
     }
     match (a.object == b.object, a.offset, b.offset) {
         (true, Some(x), Some(y)) => (x - y).abs() < 4,
+        _ => true,
+    }
+}
+
+/// `may_alias` inside function `func`, knowing what its calls pass: a parameter that every
+/// call points into some globals (`ModuleFacts::param_globals`) overlaps no other global,
+/// nor a parameter whose calls point only into other globals.
+pub fn may_alias_in(facts: &ModuleFacts, func: FuncId, a: Location, b: Location) -> bool {
+    if !may_alias(a, b) {
+        return false;
+    }
+    let globals = |o: Object| match o {
+        Object::Param(p) => facts.param_globals[func.index()]
+            .get(p as usize)
+            .and_then(|t| t.as_deref()),
+        _ => None,
+    };
+    match (a.object, b.object) {
+        (Object::Param(_), Object::Global(g)) => globals(a.object).is_none_or(|s| s.contains(&g)),
+        (Object::Global(g), Object::Param(_)) => globals(b.object).is_none_or(|s| s.contains(&g)),
+        (Object::Param(_), Object::Param(_)) => match (globals(a.object), globals(b.object)) {
+            (Some(s), Some(t)) => s.iter().any(|g| t.contains(g)),
+            _ => true,
+        },
         _ => true,
     }
 }

@@ -76,6 +76,10 @@ pub struct ModuleFacts {
     pub global_bytes: Vec<u32>,
     /// For each global scalar never written: the bits of its value.
     pub constant_scalars: Vec<Option<u32>>,
+    /// For each function and parameter, by `FuncId` and position: the globals that every
+    /// call passes an address into, when every call passes one (none for `main`, functions
+    /// nobody calls, and parameters that are not pointers).
+    pub param_globals: Vec<Vec<Option<Vec<GlobalId>>>>,
 }
 
 impl ModuleFacts {
@@ -113,7 +117,9 @@ impl ModuleFacts {
             .zip(effects)
             .map(|(f, e)| e.summary(call_graph.is_recursive(f)))
             .collect();
+        let param_globals = param_globals(m, &scans);
         ModuleFacts {
+            param_globals,
             summaries,
             call_graph,
             global_bytes: m.globals.iter().map(|g| g.bytes()).collect(),
@@ -136,6 +142,46 @@ impl ModuleFacts {
     pub fn is_constant_global(&self, g: GlobalId) -> bool {
         self.constant_globals[g.index()]
     }
+}
+
+/// For each function's parameters, the globals its calls pass addresses into, where every
+/// call passes one.
+fn param_globals(m: &Module, scans: &[Scan]) -> Vec<Vec<Option<Vec<GlobalId>>>> {
+    let mut targets: Vec<Vec<Option<Vec<GlobalId>>>> = m
+        .functions
+        .iter()
+        .map(|f| {
+            f.params
+                .iter()
+                .map(|&t| (t == Type::Ptr).then(Vec::new))
+                .collect()
+        })
+        .collect();
+    let mut called = vec![false; m.functions.len()];
+    for scan in scans {
+        for call in &scan.calls {
+            called[call.callee.index()] = true;
+            for &(j, root) in &call.args {
+                let Some(target) = targets[call.callee.index()].get_mut(j) else {
+                    continue;
+                };
+                match (root, target.as_mut()) {
+                    (Root::Global(g), Some(globals)) => {
+                        if !globals.contains(&g) {
+                            globals.push(g);
+                        }
+                    }
+                    _ => *target = None,
+                }
+            }
+        }
+    }
+    for (params, called) in targets.iter_mut().zip(called) {
+        if !called {
+            params.iter_mut().for_each(|t| *t = None);
+        }
+    }
+    targets
 }
 
 /// Applies the calls of one component's functions until their summaries stop changing

@@ -12,7 +12,7 @@
 //!
 //! Needs: the module facts. Preserves: behaviour and the CFG.
 
-use crate::analysis::alias::{call_may_read, locate, may_alias, Location, Object};
+use crate::analysis::alias::{call_may_read, locate, may_alias_in, Location, Object};
 use crate::analysis::Preserved;
 use crate::ir::{Function, Inst, InstKind, Value};
 use crate::passes::FunctionContext;
@@ -41,7 +41,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
                 }
                 InstKind::Load { args: [addr] } => {
                     let loc = locate(f, addr);
-                    pending.retain(|&(_, l)| !may_alias(l, loc));
+                    pending.retain(|&(_, l)| !may_alias_in(facts, cx.id, l, loc));
                 }
                 InstKind::Call { .. } => pending.retain(|&(_, l)| !call_may_read(f, facts, i, l)),
                 _ => {}

@@ -28,12 +28,13 @@
 //! Needs: the dominator tree and the module facts (what calls write). Preserves: behaviour
 //! and the CFG.
 
-use crate::analysis::alias::{call_may_write, locate, may_alias, Location};
+use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
 use crate::analysis::ModuleFacts;
 use crate::analysis::{Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{
-    load_key, value_key, Block, Function, Immediate, Inst, InstKind, Opcode, Type, Value, ValueKey,
+    load_key, value_key, Block, FuncId, Function, Immediate, Inst, InstKind, Opcode, Type, Value,
+    ValueKey,
 };
 use crate::passes::FunctionContext;
 
@@ -43,6 +44,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     };
     let dom = cx.analyses.dom(f);
     let facts = cx.facts();
+    let cx_id = cx.id;
     let mut gvn = Gvn {
         first_other: f.inst_capacity() as u32,
         others: FastHashMap::default(),
@@ -51,7 +53,9 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         changed: false,
     };
     // What a block adds to the table serves the blocks it dominates.
-    dom.walk_scoped(entry, &mut gvn, |gvn, b| gvn.number_block(f, facts, b));
+    dom.walk_scoped(entry, &mut gvn, |gvn, b| {
+        gvn.number_block(f, facts, cx_id, b)
+    });
     Preserved::cfg_if(gvn.changed)
 }
 
@@ -107,7 +111,7 @@ impl Gvn {
         }
     }
 
-    fn number_block(&mut self, f: &mut Function, facts: &ModuleFacts, b: Block) {
+    fn number_block(&mut self, f: &mut Function, facts: &ModuleFacts, id: FuncId, b: Block) {
         let mut phis: FastHashMap<PhiKey, Inst> = FastHashMap::default();
         // The value each load key is known to read, and where that is.
         let mut loads: FastHashMap<ValueKey, (Value, Location)> = FastHashMap::default();
@@ -153,7 +157,7 @@ impl Gvn {
                     InstKind::Store { args } => {
                         let [value, addr] = *args;
                         let at = locate(f, addr);
-                        loads.retain(|_, &mut (_, loc)| !may_alias(loc, at));
+                        loads.retain(|_, &mut (_, loc)| !may_alias_in(facts, id, loc, at));
                         let key = ValueKey {
                             opcode: Opcode::Load,
                             immediate: Immediate::None,

@@ -27,9 +27,9 @@
 //! behaviour and the CFG.
 
 use crate::analysis::alias::Location;
-use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate, may_alias};
+use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate, may_alias_in};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
-use crate::ir::{Block, Callee, Function, Inst, InstKind, Value};
+use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Value};
 use crate::passes::gcm::is_pinned;
 use crate::passes::FunctionContext;
 
@@ -50,6 +50,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         loops: &loops,
         dom: &dom,
         facts,
+        func: cx.id,
         accesses: &accesses,
     };
     let mut changed = false;
@@ -134,10 +135,15 @@ struct Licm<'a> {
     loops: &'a LoopInfo,
     dom: &'a DomTree,
     facts: &'a ModuleFacts,
+    func: FuncId,
     accesses: &'a [Option<Vec<Access>>],
 }
 
 impl Licm<'_> {
+    fn may_alias(&self, a: Location, b: Location) -> bool {
+        may_alias_in(self.facts, self.func, a, b)
+    }
+
     /// The outermost loop out of which `i`, in block `b` whose innermost loop is `inner`,
     /// may move, if any.
     fn destination(&self, f: &Function, b: Block, inner: usize, i: Inst) -> Option<usize> {
@@ -194,15 +200,15 @@ impl Licm<'_> {
                 (is_in_bounds(f, self.facts, loc) || self.runs_before_leaving(k, b))
                     && accesses(&|a| match *a {
                         Access::Load(_) => true,
-                        Access::Store(_, at) => !may_alias(at, loc),
+                        Access::Store(_, at) => !self.may_alias(at, loc),
                         Access::Call(c) => !call_may_write(f, self.facts, c, loc),
                     })
             }
             Candidate::Store(store, loc) => {
                 self.runs_before_leaving(k, b)
                     && accesses(&|a| match *a {
-                        Access::Load(at) => !may_alias(at, loc),
-                        Access::Store(s, at) => s == store || !may_alias(at, loc),
+                        Access::Load(at) => !self.may_alias(at, loc),
+                        Access::Store(s, at) => s == store || !self.may_alias(at, loc),
                         Access::Call(c) => {
                             !call_may_write(f, self.facts, c, loc)
                                 && !call_may_read(f, self.facts, c, loc)

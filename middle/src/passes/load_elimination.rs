@@ -19,11 +19,11 @@
 //! Needs: the CFG, the dominator tree, the loop forest and the module facts (what calls
 //! write). Preserves: behaviour and the CFG.
 
-use crate::analysis::alias::{call_may_write, locate, may_alias, Location};
+use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
 use crate::analysis::idf::IdfCalculator;
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
-use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 /// How far back a load looks past stores and calls that cannot touch it.
@@ -38,7 +38,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
     let facts = cx.facts();
     let versions = Versions::build(f, &cfg, &dom, entry);
-    let replaced = eliminate(f, &dom, &loops, facts, &versions, entry);
+    let replaced = eliminate(f, &dom, &loops, (facts, cx.id), &versions, entry);
     for &(load, value) in &replaced {
         f.replace_all_uses(Value::Inst(load), value);
         f.remove_inst(load);
@@ -115,14 +115,22 @@ impl Versions {
 
     /// The oldest version a load of `loc` reads: back from `v`, the version it reads, over
     /// the stores and calls that cannot change `loc`; and whether the walk passed a call.
-    fn clobber(&self, f: &Function, facts: &ModuleFacts, loc: Location, mut v: u32) -> (u32, bool) {
+    fn clobber(
+        &self,
+        f: &Function,
+        (facts, id): (&ModuleFacts, FuncId),
+        loc: Location,
+        mut v: u32,
+    ) -> (u32, bool) {
         let mut past_call = false;
         for _ in 0..MAX_WALK {
             let Version::Access { inst, before } = self.list[v as usize] else {
                 break;
             };
             let untouched = match f.kind(inst) {
-                InstKind::Store { args: [_, addr] } => !may_alias(locate(f, *addr), loc),
+                InstKind::Store { args: [_, addr] } => {
+                    !may_alias_in(facts, id, locate(f, *addr), loc)
+                }
                 _ => {
                     past_call = true;
                     !call_may_write(f, facts, inst, loc)
@@ -162,7 +170,7 @@ fn eliminate(
     f: &Function,
     dom: &DomTree,
     loops: &LoopInfo,
-    facts: &ModuleFacts,
+    memory: (&ModuleFacts, FuncId),
     versions: &Versions,
     entry: Block,
 ) -> Vec<(Inst, Value)> {
@@ -179,7 +187,7 @@ fn eliminate(
             };
             let ty = f.inst(i).ty;
             let loc = locate(f, addr);
-            let (v, past_call) = versions.clobber(f, facts, loc, versions.read_by[&i]);
+            let (v, past_call) = versions.clobber(f, memory, loc, versions.read_by[&i]);
             if past_call {
                 continue;
             }
