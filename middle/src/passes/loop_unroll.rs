@@ -22,7 +22,7 @@
 //! skipped tests hold; otherwise C makes the loop's test and H goes on from there.
 //!
 //! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
-//! and no call qualify. `k` is 8, 4 or 2 by the body's size in machine instructions
+//! no call, and a bound that the loops around them do not change qualify. `k` is 8, 4 or 2 by the body's size in machine instructions
 //! (`MAX_UNROLLED` at most in U), at most the trip count when that is a known constant, and
 //! a function grows by at most `MAX_GROWTH` instructions. Later passes fold the copies'
 //! counters (`i + s + s` is `i + 2s`) and their addresses into immediate offsets.
@@ -114,7 +114,19 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         IntPred::Sle => true,
         _ => return None,
     };
-    if bound.as_inst().is_some_and(|i| f.inst_block(i) == Some(h)) {
+    // The bound must not change in the loops around either: a bound read afresh for each
+    // entry (a row's length in a sparse matrix) often makes few rounds, and the limit and
+    // the extra tests would be paid on every entry.
+    let mut outermost = k;
+    while let Some(parent) = loops.loops[outermost].parent {
+        outermost = parent;
+    }
+    let defined_inside = |v: Value| {
+        v.as_inst()
+            .and_then(|i| f.inst_block(i))
+            .is_some_and(|b| loops.contains(outermost, b))
+    };
+    if defined_inside(bound) {
         return None;
     }
     let InstKind::Binary {

@@ -312,7 +312,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
+            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
         ),
     }
 }
