@@ -10,7 +10,8 @@
 //! (`adj_lists`; `adjacency` answers membership), neighbours and moves are visited in place, moves no longer active are
 //! skipped for good, chains of coalesced nodes are shortened as they are followed,
 //! Briggs's test first compares counts of significant neighbours kept up to date and
-//! otherwise stops at the K-th, and the spill worklist is a priority queue.
+//! otherwise stops at the K-th, a move between nodes with more than `MAX_SCANNED`
+//! neighbours together is not coalesced, and the spill worklist is a priority queue.
 //! The order in which nodes and moves are visited, and so the colouring, is that of the
 //! textbook algorithm with adjacency lists in order of discovery.
 //!
@@ -89,6 +90,12 @@ struct Irc<'a> {
 }
 
 const INFINITE_DEGREE: usize = usize::MAX / 4;
+
+/// The most neighbours the coalescing tests scan: a move involving a node with more stays a
+/// copy. A value live across thousands of blocks (the result of the innermost of 10,000
+/// nested loops, read by every latch) meets thousands of moves, and scanning its
+/// neighbours for each made coalescing quadratic.
+const MAX_SCANNED: usize = 1024;
 
 /// What reloading a spilled register costs (a load, by the cost model's weights).
 const LOAD_COST: f64 = 3.0;
@@ -508,7 +515,9 @@ impl Irc<'_> {
             self.add_worklist(u);
             self.add_worklist(v);
         } else {
-            let safe = if self.is_precolored(u) {
+            let safe = if self.adj_list.len(u) + self.adj_list.len(v) > MAX_SCANNED {
+                false
+            } else if self.is_precolored(u) {
                 self.adjacent(v).all(|t| self.ok(t, u))
             } else {
                 self.conservative(u, v)

@@ -419,3 +419,31 @@ fn spill_everything_shares_slots_between_block_local_values() {
     // One slot for v0, two shared by every chain.
     assert_eq!(mf.objects.len(), 3);
 }
+
+#[test]
+fn copies_of_values_with_over_a_thousand_neighbours_stay_right() {
+    // v0 and the sum v1 live across 1,100 short-lived values, so each has over 1,024
+    // neighbours (`MAX_SCANNED`): their moves are not tried for coalescing, whose tests would
+    // scan every neighbour for each move (quadratic on 10,000 nested loops).
+    let n = 1_100u32;
+    let mut insts = vec![mov(v(0), 7), mov(v(1), 0)];
+    for k in 0..n {
+        insts.push(mov(v(2 + k), k));
+        insts.push(add(v(1), v(1), v(2 + k)));
+    }
+    let copy = v(2 + n);
+    insts.push(MInst::Copy {
+        dst: copy,
+        src: v(0),
+    });
+    insts.push(add(v(3 + n), copy, v(1)));
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(3 + n),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&vec![RegClass::Int; 4 + n as usize], vec![insts]);
+    graph(&mut mf);
+    assert!(all_physical(&mf));
+    assert_eq!(evaluate(&mf).0, 7 + n * (n - 1) / 2);
+}
