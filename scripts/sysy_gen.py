@@ -906,10 +906,11 @@ class Gen:
 
     def unrollable_loop(self):
         """A counted loop of straight-line code, as loop unrolling runs several bodies per
-        test: up by a step of 1 to 3 to `<` or `<=` a bound read at run time, from a small
-        start or one near the top of `int` (where the unrolled loop's limit must not wrap),
-        running 0 to 40 times; it fills an array, carries two values from round to round
-        (one swapped into the other) and reads back an element it wrote."""
+        test, or all of them in a row: up by a step of 1 to 3 to `<` or `<=` a bound read at
+        run time or written out, from a small start or one near the top of `int` (where the
+        unrolled loop's limit must not wrap), running 0 to 40 times; it fills an array,
+        carries two values from round to round (one swapped into the other) and reads back
+        an element it wrote."""
         i, n, w, k, u, v, t = (self.fresh(p) for p in ("i", "n", "w", "k", "u", "u", "t"))
         step = self.r.randint(1, 3)
         limit = 6 if self.multiplier > 1 else 40
@@ -920,7 +921,11 @@ class Gen:
             start = self.r.randint(-3, 3)
         reach = self.int_expr(1)
         self.line(f"int {w}[{limit + 2}] = {{}};")
-        self.line(f"int {n} = {start} + {step} * idx({reach}, {limit}) - {self.r.randint(0, 2)};")
+        if self.chance(0.3):
+            # A bound written out: a few rounds are unrolled fully, more by a factor.
+            self.line(f"int {n} = {start + step * self.r.randint(0, limit - 1) - self.r.randint(0, 2)};")
+        else:
+            self.line(f"int {n} = {start} + {step} * idx({reach}, {limit}) - {self.r.randint(0, 2)};")
         self.line(f"int {i} = {start};")
         self.line(f"int {k} = 0;")
         self.line(f"int {u} = {self.int_literal()};")
@@ -1563,6 +1568,7 @@ FEATURES = [
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
+    ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]

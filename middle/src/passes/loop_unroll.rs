@@ -1,5 +1,6 @@
-//! loop-unroll (seed 002's LoopUnroll): a counted loop of one block runs its body `k` times
-//! per test, and the original loop finishes the last few iterations.
+//! loop-unroll (seed 002's LoopUnroll and FullyUnroll): a counted loop of one block runs its
+//! body `k` times per test, and the original loop finishes the last few iterations; a loop
+//! of a few rounds known at compile time becomes its bodies in a row.
 //!
 //! ```text
 //!   P: ...; br H                   P:  ...; lim = n - e, or MIN if that wraps
@@ -21,6 +22,12 @@
 //! loop's own test, so U repeats only when the loop would go on and the next block's
 //! skipped tests hold; otherwise C makes the loop's test and H goes on from there.
 //!
+//! A loop whose start and bound are constants and whose trip count is at most
+//! `MAX_FULL_TRIPS` (and its bodies together at most `MAX_UNROLLED`) is unrolled fully
+//! (seed 002's FullyUnroll): P jumps to one block of all its bodies in a row, which jumps to
+//! E, and the loop goes; its values after it are the last body's, and later passes fold the
+//! now constant counters and addresses.
+//!
 //! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
 //! no call, and a bound that the loops around them do not change qualify. `k` is 8, 4 or 2 by the body's size in machine instructions
 //! (`MAX_UNROLLED` at most in U), at most the trip count when that is a known constant, and
@@ -39,6 +46,8 @@ use crate::passes::FunctionContext;
 const MAX_UNROLLED: u32 = 128;
 /// The most instructions unrolling may add to one function.
 const MAX_GROWTH: u32 = 4_000;
+/// The most rounds of a loop with a constant trip count that full unrolling writes out.
+const MAX_FULL_TRIPS: u32 = 16;
 /// The largest counter step handled (so that `(k-1)s` stays far from wrapping).
 const MAX_STEP: i32 = 1 << 16;
 
@@ -56,7 +65,11 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             continue;
         }
         growth += added;
-        unroll(f, &s);
+        if s.full {
+            unroll_fully(f, &s);
+        } else {
+            unroll(f, &s);
+        }
         changed = true;
     }
     Preserved::nothing_if(changed)
@@ -76,6 +89,8 @@ struct Shape {
     init: Value,
     factor: u32,
     body_size: u32,
+    /// The factor is the trip count, a constant: the loop goes, its bodies in a row.
+    full: bool,
 }
 
 fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
@@ -147,13 +162,19 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
             body_size += inst_size(kind);
         }
     }
+    let trips = constant_trip_count(init, bound, step, inclusive);
+    let full = trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_UNROLLED);
     let mut factor = [8, 4, 2]
         .into_iter()
         .find(|&k| body_size.max(1) * k <= MAX_UNROLLED)?;
-    if let Some(trips) = constant_trip_count(init, bound, step, inclusive) {
-        while factor > trips {
-            factor /= 2;
+    match trips {
+        Some(t) if full => factor = t,
+        Some(t) => {
+            while factor > t {
+                factor /= 2;
+            }
         }
+        None => {}
     }
     (factor >= 2).then_some(Shape {
         p,
@@ -166,6 +187,7 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         init,
         factor,
         body_size,
+        full,
     })
 }
 
@@ -207,16 +229,20 @@ fn constant_trip_count(init: Value, bound: Value, step: i32, inclusive: bool) ->
     Some(trips.min(u32::MAX as i64) as u32)
 }
 
-fn unroll(f: &mut Function, s: &Shape) {
-    let (p, h, e) = (s.p, s.h, s.e);
+/// The loop's phis and body, and the uses of their values after the loop other than by
+/// E's phis from H: (value, user, operand index).
+#[allow(clippy::type_complexity)]
+fn loop_values(
+    f: &Function,
+    h: Block,
+    e: Block,
+) -> (Vec<Inst>, Vec<Inst>, Vec<(Inst, Inst, usize)>) {
     let phis: Vec<Inst> = f.phis(h).collect();
     let body: Vec<Inst> = f
         .block_insts(h)
         .filter(|&i| !f.kind(i).is_phi() && !f.kind(i).is_terminator())
         .collect();
-    // Uses of the loop's values after it, other than by E's phis from H (those get a value
-    // from C beside it).
-    let mut after: Vec<(Inst, Inst, usize)> = Vec::new();
+    let mut after = Vec::new();
     for &v in phis.iter().chain(&body) {
         for u in f.uses(Value::Inst(v)) {
             let user_block = f.inst_block(u.inst).expect("in a block");
@@ -228,6 +254,70 @@ fn unroll(f: &mut Function, s: &Shape) {
             }
         }
     }
+    (phis, body, after)
+}
+
+/// Copies `body` to the end of `to` once per round, each round's phis the previous round's
+/// latch values (the first round's: `at` as given); `at` ends describing the last round.
+fn copy_rounds(
+    f: &mut Function,
+    h: Block,
+    phis: &[Inst],
+    body: &[Inst],
+    rounds: u32,
+    to: Block,
+    at: &mut FastHashMap<Inst, Value>,
+) {
+    for round in 0..rounds {
+        if round > 0 {
+            let latch = latch_values(f, phis, h, at);
+            for (&phi, v) in phis.iter().zip(latch) {
+                at.insert(phi, v);
+            }
+        }
+        for &i in body {
+            let mut kind = f.kind(i).clone();
+            for x in kind.operands_mut() {
+                *x = mapped(*x, at);
+            }
+            let ty = f.inst(i).ty;
+            at.insert(i, Value::Inst(f.append_inst(to, kind, ty)));
+        }
+    }
+}
+
+/// Full unrolling: P jumps to one block F holding every round, which jumps to E; the loop
+/// goes, and its values after it are the last round's.
+fn unroll_fully(f: &mut Function, s: &Shape) {
+    let (p, h, e) = (s.p, s.h, s.e);
+    let (phis, body, after) = loop_values(f, h, e);
+    let fb = f.create_block();
+    f.insert_block_after(fb, p);
+    let mut at: FastHashMap<Inst, Value> = FastHashMap::default();
+    for &phi in &phis {
+        at.insert(phi, f.phi_incoming(phi, p).expect("from the preheader"));
+    }
+    copy_rounds(f, h, &phis, &body, s.factor, fb, &mut at);
+    f.append_inst(fb, InstKind::Br { targets: [e] }, Type::Void);
+    let term_p = f.terminator(p).expect("a preheader ends in br");
+    f.replace_kind(term_p, InstKind::Br { targets: [fb] }, Type::Void);
+    for phi in f.phis(e).collect::<Vec<_>>() {
+        let index = incoming_index(f, phi, h);
+        let x = f.kind(phi).operands()[index];
+        f.set_operand(phi, index, mapped(x, &at));
+        f.kind_mut_targets(phi)[index] = fb;
+    }
+    for (v, user, index) in after {
+        f.set_operand(user, index, mapped(Value::Inst(v), &at));
+    }
+    f.remove_block(h);
+}
+
+fn unroll(f: &mut Function, s: &Shape) {
+    let (p, h, e) = (s.p, s.h, s.e);
+    // Uses of the loop's values after it, other than by E's phis from H (those get a value
+    // from C beside it).
+    let (phis, body, after) = loop_values(f, h, e);
 
     let term_p = f.terminator(p).expect("a preheader ends in br");
     let lim = limit(f, s, term_p);
@@ -261,22 +351,7 @@ fn unroll(f: &mut Function, s: &Shape) {
         at.insert(phi, Value::Inst(copy));
         u_phis.push(copy);
     }
-    for copy in 0..s.factor {
-        if copy > 0 {
-            let latch = latch_values(f, &phis, h, &at);
-            for (&phi, v) in phis.iter().zip(latch) {
-                at.insert(phi, v);
-            }
-        }
-        for &i in &body {
-            let mut kind = f.kind(i).clone();
-            for x in kind.operands_mut() {
-                *x = mapped(*x, &at);
-            }
-            let ty = f.inst(i).ty;
-            at.insert(i, Value::Inst(f.append_inst(u, kind, ty)));
-        }
-    }
+    copy_rounds(f, h, &phis, &body, s.factor, u, &mut at);
     let last = latch_values(f, &phis, h, &at);
     for ((&phi, &copy), &v) in phis.iter().zip(&u_phis).zip(&last) {
         let first = f.phi_incoming(phi, p).expect("from the preheader");
