@@ -8,7 +8,7 @@
 //! analysis, with the callees' summaries). Two stores write the same location when their
 //! addresses are one value, or lead to one global, parameter or `alloca` at one known
 //! offset. At most `MAX_PENDING` locations are followed at once, so a block costs linear
-//! time.
+//! time. Instructions left computing only a removed store's value or address go too.
 //!
 //! Needs: the module facts. Preserves: behaviour and the CFG.
 
@@ -48,8 +48,22 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             }
         }
     }
+    // The stores go, then what computed only their values and addresses.
+    let mut unused: Vec<Value> = Vec::new();
     for &i in &dead {
+        unused.extend_from_slice(f.kind(i).operands());
         f.remove_inst(i);
+    }
+    while let Some(v) = unused.pop() {
+        let Some(i) = v.as_inst() else { continue };
+        if f.inst_block(i).is_some()
+            && f.uses(v).is_empty()
+            && !f.kind(i).has_side_effects()
+            && !f.kind(i).is_phi()
+        {
+            unused.extend_from_slice(f.kind(i).operands());
+            f.remove_inst(i);
+        }
     }
     Preserved::cfg_if(!dead.is_empty())
 }
