@@ -2,7 +2,8 @@
 """Tests of the differential-testing tools: the generator's determinism and coverage, and
 the reducer shrinking a big program while its predicate holds; and of the compile-time
 bench: its stress programs, shrunk, are valid and print what the generator computed, and
-its measured runs report exit status, crashes and timeouts.
+its measured runs report exit status, crashes and timeouts; and of scripts/run.py's exit
+status.
 
     python3 scripts/test_tools.py
 """
@@ -121,6 +122,45 @@ class MeasuredRun(unittest.TestCase):
         seconds, _, _, _, timed_out = self.run_sh("sleep 30", timeout=0.3)
         self.assertTrue(timed_out)
         self.assertLess(seconds, 10)
+
+
+class RunScript(unittest.TestCase):
+    """scripts/run.py's exit status: 0 on a match, 1 with a diff on a mismatch, 128 + N for
+    a death by signal N, 124 on a timeout."""
+
+    def run_program(self, source, expected=None, extra=(), stdin=None):
+        with tempfile.TemporaryDirectory() as d:
+            program = Path(d) / "prog.sy"
+            program.write_text(source)
+            if expected is not None:
+                program.with_suffix(".out").write_text(expected)
+            if stdin is not None:
+                program.with_suffix(".in").write_text(stdin)
+            return subprocess.run([sys.executable, str(harness.ROOT / "scripts" / "run.py"),
+                                   *extra, str(program)], capture_output=True, text=True)
+
+    def test_a_match_exits_0(self):
+        r = self.run_program("int main() { putint(42); return 3; }", "42\n3\n")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("[matches", r.stdout)
+
+    def test_a_mismatch_exits_1_with_a_diff(self):
+        r = self.run_program("int main() { putint(41); return 3; }", "42\n3\n")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("-42", r.stdout)
+        self.assertIn("+41", r.stdout)
+
+    def test_a_segmentation_fault_exits_139(self):
+        r = self.run_program("int a[4]; int main() { int i = getint(); putint(a[i]); return 0; }",
+                             stdin="-16777216")
+        self.assertEqual(r.returncode, 139, r.stdout + r.stderr)
+        self.assertIn("SIGSEGV", r.stdout)
+
+    def test_a_timeout_exits_124(self):
+        r = self.run_program("int main() { while (1) { getint(); } return 0; }",
+                             extra=("--timeout", "1"))
+        self.assertEqual(r.returncode, 124, r.stdout + r.stderr)
+        self.assertIn("timed out", r.stdout)
 
 
 class Reducer(unittest.TestCase):

@@ -10,13 +10,20 @@ use std::time::Instant;
 /// Compiles a SysY2022 program to 32-bit ARM assembly (GNU as syntax, armv7ve, VFPv4,
 /// AAPCS hard-float) for linking with the SysY runtime library.
 #[derive(Parser, Debug)]
-#[command(name = "compiler", version)]
+#[command(
+    name = "compiler",
+    version,
+    after_help = "Options may come in any order (`compiler -o out.s -S in.sy -O2`). gcc options \
+that a judge or a Makefile may pass and that mean nothing here are accepted and ignored: \
+-W..., -w, -std=..., -march=..., -mcpu=..., -mtune=..., -mfpu=..., -mfloat-abi=..., -marm, \
+-g..., -f.... A failed compile removes the output file rather than leave a stale one."
+)]
 struct Cli {
     /// The SysY source file, or an IR file (`.ir`, as --emit-ir writes) to compile from the
     /// IR on.
     input: String,
 
-    /// Write the output here (default: the input's name with `.s`).
+    /// Write the output here (default: the input's name with `.s`); `-` is standard output.
     #[arg(short = 'o', value_name = "OUTPUT")]
     output: Option<String>,
 
@@ -94,17 +101,66 @@ const STACK_SIZE: usize = 1 << 30;
 fn main() -> ExitCode {
     allocator::restart_with_tunables();
     allocator::use_one_arena();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(std::env::args_os().filter(|a| !is_ignored_gcc_option(a)));
+    let writes = !(cli.check || cli.run || cli.bisect_oracle.is_some());
+    let stale = output_path(&cli, if cli.emit_ir { "ir" } else { "s" }).filter(|_| writes);
     let worker = std::thread::Builder::new()
         .stack_size(STACK_SIZE)
         .spawn(move || run(&cli));
-    match worker.map(|w| w.join()) {
+    let code = match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,
         _ => {
             eprintln!("compiler: internal error: the compiler thread failed");
             ExitCode::from(2)
         }
+    };
+    // After a failure, an output file from an earlier run must not look like this one's;
+    // only a regular file goes (never `-o /dev/null`).
+    let regular = |p: &String| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    if let Some(path) = stale.filter(|p| code != ExitCode::SUCCESS && regular(p)) {
+        let _ = std::fs::remove_file(path);
     }
+    code
+}
+
+/// Where the output goes: `-o`, or next to the input with extension `ext`; `None` for
+/// standard output.
+fn output_path(cli: &Cli, ext: &str) -> Option<String> {
+    match cli.output.as_deref() {
+        Some("-") => None,
+        Some(p) => Some(p.to_string()),
+        None => Some(
+            std::path::Path::new(&cli.input)
+                .with_extension(ext)
+                .file_name()
+                .map_or_else(
+                    || format!("out.{ext}"),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
+        ),
+    }
+}
+
+/// Whether `arg` is a gcc option that means nothing here (see the help's closing text).
+fn is_ignored_gcc_option(arg: &std::ffi::OsString) -> bool {
+    let Some(a) = arg.to_str() else {
+        return false;
+    };
+    const PREFIXES: [&str; 9] = [
+        "-W",
+        "-std=",
+        "-march=",
+        "-mcpu=",
+        "-mtune=",
+        "-mfpu=",
+        "-mfloat-abi=",
+        "-g",
+        "-f",
+    ];
+    matches!(a, "-w" | "-marm" | "-g")
+        || PREFIXES
+            .iter()
+            .any(|p| a.starts_with(p) && a.len() > p.len())
 }
 
 /// Reports an error and gives the exit status for it.
@@ -329,17 +385,16 @@ fn interpret(module: &middle::ir::Module, max_steps: u64) -> ExitCode {
     }
 }
 
-/// Writes the result to `-o`, or next to the input with extension `ext`.
+/// Writes the result to `-o` (standard output for `-`), or next to the input with
+/// extension `ext`.
 fn write_output(cli: &Cli, ext: &str, text: &str) -> ExitCode {
-    let path = match &cli.output {
-        Some(p) => p.clone(),
-        None => std::path::Path::new(&cli.input)
-            .with_extension(ext)
-            .file_name()
-            .map_or_else(
-                || format!("out.{ext}"),
-                |n| n.to_string_lossy().into_owned(),
-            ),
+    let Some(path) = output_path(cli, ext) else {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(1, format!("error: cannot write to standard output: {e}")),
+        };
     };
     match std::fs::write(&path, text) {
         Ok(()) => ExitCode::SUCCESS,

@@ -328,3 +328,110 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=7"]);
     assert!(all.contains("BISECT: running pass (6) peephole\n"), "{all}");
 }
+
+#[test]
+fn a_failed_compile_removes_an_earlier_output_file() {
+    let dir = temp_dir("stale");
+    let input = dir.join("prog.sy");
+    let output = dir.join("prog.s");
+    std::fs::write(&input, "int main() { return 0; }\n").unwrap();
+    let ok = compiler()
+        .arg("-S")
+        .arg("-o")
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    assert!(output.exists());
+    std::fs::write(&input, "int main() { return y; }\n").unwrap();
+    let failed = compiler()
+        .arg("-S")
+        .arg("-o")
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(!output.exists(), "a stale prog.s is left");
+}
+
+#[test]
+fn dash_o_dash_writes_the_assembly_to_standard_output() {
+    let out = compiler()
+        .args(["-S", "-O2", "-o", "-"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("\t.arch armv7ve\n"), "{text}");
+    assert!(text.contains("main:"), "{text}");
+    assert!(!std::path::Path::new("-").exists());
+}
+
+#[test]
+fn options_in_any_order_and_gcc_options_that_mean_nothing_here() {
+    let dir = temp_dir("gcc-options");
+    let output = dir.join("out.s");
+    let out = compiler()
+        .arg("-o")
+        .arg(&output)
+        .args([
+            "-Wall",
+            "-Wno-unused",
+            "-w",
+            "-std=c99",
+            "-march=armv7-a",
+            "-mfpu=vfpv4",
+        ])
+        .args([
+            "-mfloat-abi=hard",
+            "-marm",
+            "-g",
+            "-g3",
+            "-fno-inline",
+            "-S",
+        ])
+        .arg(sample_program())
+        .arg("-O2")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&output).unwrap().contains("main:"));
+    let help = compiler().arg("--help").output().unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("-mfloat-abi=..."));
+    // Anything else is still an error.
+    let unknown = compiler()
+        .args(["--frobnicate", "-S"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("--frobnicate"));
+}
+
+#[test]
+fn a_failed_compile_leaves_an_output_that_is_no_regular_file_alone() {
+    // As `-o /dev/null` is: a named pipe stands for it here.
+    let dir = temp_dir("fifo");
+    let input = dir.join("bad.sy");
+    let pipe = dir.join("out.pipe");
+    std::fs::write(&input, "int main() { return y; }\n").unwrap();
+    let _ = std::fs::remove_file(&pipe);
+    let made = Command::new("mkfifo").arg(&pipe).status().unwrap();
+    assert!(made.success());
+    let out = compiler()
+        .arg("-S")
+        .arg("-o")
+        .arg(&pipe)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(pipe.exists(), "the pipe was removed");
+}
