@@ -8,13 +8,15 @@ cost and qemu wall time, with our ratio to gcc, then the geometric mean of each 
 Counts cover the timed region (from _sysy_starttime to _sysy_stoptime) when the program has
 one, else the whole run. They are exact and repeatable; wall time is not.
 
-Results: a Markdown table, JSON and an SVG chart of the cost ratios, in target/bench/.
+Results: a Markdown table, JSON and an SVG chart of the cost ratios (and with --html one
+page holding both), in target/bench/, or target/bench/filtered/REGEX for a --filter run.
 
-    scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2]
+    scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2] [--out DIR] [--html]
 """
 
 import argparse
 import concurrent.futures
+import html
 import json
 import math
 import re
@@ -83,6 +85,7 @@ def measure(exe, case, plugin, timeout):
 
 
 def run_case(case, opt, runtime, plugin, timeout, compiler):
+    started = time.time()
     work = harness.BUILD / "bench" / case.name
     work.mkdir(parents=True, exist_ok=True)
     ours_exe = work / "ours"
@@ -97,10 +100,18 @@ def run_case(case, opt, runtime, plugin, timeout, compiler):
         ours = measure(ours_exe, case, plugin, timeout)
     gcc_exe, err = reference.build(case.sy, work, runtime)
     gcc = measure(gcc_exe, case, plugin, timeout) if gcc_exe else {"status": "g++ error"}
-    result = {"name": case.name, "ours": ours, "gcc": gcc}
+    result = {"name": case.name, "ours": ours, "gcc": gcc, "seconds": time.time() - started}
     if ours["status"] == "ok" and gcc["status"] == "ok":
         result["ratio"] = {k: ours[k] / max(gcc[k], 1e-9) for k in ("insns", "cost", "wall")}
     return result
+
+
+def progress_line(n, total, result, what, elapsed):
+    """`[n/total] name: what (its own seconds; the run's elapsed seconds, an estimate of
+    what is left from the mean so far)`."""
+    left = elapsed / n * (total - n)
+    return (f"[{n}/{total}] {result['name']}: {what} ({result['seconds']:.0f} s; "
+            f"{elapsed:.0f} s elapsed, about {left:.0f} s left)")
 
 
 def geomean(values):
@@ -129,31 +140,67 @@ def markdown(results, means, opt):
 
 
 def svg_chart(results):
-    """One bar per program: the cost ratio on a log scale, with a line at 1.0."""
+    """One bar per program: the cost ratio on a log scale, with a line at 1.0. The canvas
+    grows with the number of programs and the longest name, so that every bar, gridline and
+    label (names slanted under their bars) stays on it."""
     rows = [(r["name"], r["ratio"]["cost"]) for r in results if "ratio" in r]
-    width, height, left, top, bottom = max(400, 14 * len(rows) + 80), 420, 60, 20, 160
-    plot_h = height - top - bottom
+    longest = max((len(name) for name, _ in rows), default=0)
+    label = 6 * longest  # about 6 px a character at font size 10
+    left, top, step, plot_h = 60, 24, 14, 240
+    bottom = int(label * math.sin(math.radians(60))) + 20
+    width = max(400, left + 5 + step * len(rows) + int(label * 0.5) + 20)
+    height = top + plot_h + bottom
     if not rows:
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"></svg>\n'
     logs = [math.log2(v) for _, v in rows]
-    lo, hi = min(min(logs), -1.0), max(max(logs), 1.0)
+    lo, hi = min(math.floor(min(logs)), -1), max(math.ceil(max(logs)), 1)
     y = lambda v: top + (hi - v) / (hi - lo) * plot_h
+    right = left + 5 + step * len(rows)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="10">',
            f'<text x="{left}" y="12">cost ratio ours/gcc (log scale; below the line we are faster)</text>']
-    for k in range(math.floor(lo), math.ceil(hi) + 1):
-        out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(k):.1f}" y2="{y(k):.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{left - 5}" y="{y(k) + 3:.1f}" text-anchor="end">{2 ** k:g}</text>')
+    for k in range(lo, hi + 1):
+        out.append(f'<line x1="{left}" x2="{right}" y1="{y(k):.1f}" y2="{y(k):.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 5}" y="{y(k) + 3:.1f}" text-anchor="end">{2 ** k:.3g}</text>')
     for i, ((name, v), lv) in enumerate(zip(rows, logs)):
-        x = left + 5 + i * 14
+        x = left + 5 + i * step
         y0, y1 = sorted((y(0), y(lv)))
         color = "#c0392b" if v > 1 else "#27ae60"
         out.append(f'<rect x="{x}" y="{y0:.1f}" width="10" height="{max(y1 - y0, 0.5):.1f}" fill="{color}">'
                    f'<title>{name}: {v:.2f}</title></rect>')
-        out.append(f'<text x="{x + 8}" y="{height - bottom + 8}" transform="rotate(60 {x + 8},{height - bottom + 8})">{name}</text>')
-    out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="black"/>')
+        base = top + plot_h + 10
+        out.append(f'<text x="{x + 5}" y="{base}" transform="rotate(60 {x + 5},{base})">{name}</text>')
+    out.append(f'<line x1="{left}" x2="{right}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="black"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def html_page(results, means, opt):
+    """One self-contained page: the table of results.md and the chart, inline."""
+    md = markdown(results, means, opt).splitlines()
+    header, rows, summary = md[0], [l for l in md[2:] if l.startswith("|")], md[-1]
+    cells = lambda line: [c.strip() for c in line.strip("|").split("|")]
+    th = "".join(f"<th>{html.escape(c)}</th>" for c in cells(header))
+    body = "\n".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells(l)) + "</tr>"
+                     for l in rows)
+    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bench -{opt}</title>"
+            "<style>body{font-family:sans-serif} table{border-collapse:collapse} "
+            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right} "
+            "td:first-child{text-align:left}</style></head><body>\n"
+            f"<h1>Performance bench, ours -{opt} against gcc -O2</h1>\n"
+            f"<p>{html.escape(summary)}</p>\n{svg_chart(results)}"
+            f"<table>\n<tr>{th}</tr>\n{body}\n</table>\n</body></html>\n")
+
+
+def output_dir(out, filter_regex):
+    """Where results go: `--out` if given; else a run over a `--filter` subset goes to a
+    folder of its own under target/bench/filtered, so it never overwrites a full run's."""
+    if out is not None:
+        return out
+    if filter_regex:
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", filter_regex).strip("_") or "all"
+        return OUT_DIR / "filtered" / slug
+    return OUT_DIR
 
 
 def main():
@@ -163,8 +210,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=harness.jobs_default())
     ap.add_argument("--timeout", type=float, default=600, help="seconds per qemu run")
     ap.add_argument("--opt", default="O2", help="our optimisation level (default O2)")
-    ap.add_argument("--out", type=Path, default=OUT_DIR, help="where the results go")
+    ap.add_argument("--out", type=Path, help="where the results go (default target/bench, or "
+                    "target/bench/filtered/FILTER with --filter, never over a full run's)")
+    ap.add_argument("--html", action="store_true", help="also write results.html: the table "
+                    "and the chart on one self-contained page")
     args = ap.parse_args()
+    out_dir = output_dir(args.out, args.filter)
 
     harness.build_compiler()
     # A private copy, so that rebuilding during a long run cannot mix two compilers.
@@ -186,19 +237,21 @@ def main():
             results.append(r)
             ratio = f"cost ratio {r['ratio']['cost']:.2f}" if "ratio" in r else \
                 f"ours {r['ours']['status']}, gcc {r['gcc']['status']}"
-            print(f"[{n}/{len(cases)}] {r['name']}: {ratio} ({time.time() - start:.0f} s)", flush=True)
+            print(progress_line(n, len(cases), r, ratio, time.time() - start), flush=True)
     results.sort(key=lambda r: r["name"])
     both = [r["ratio"] for r in results if "ratio" in r]
     means = {k: geomean([r[k] for r in both]) for k in ("insns", "cost", "wall")}
     means["count"] = len(both)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.json").write_text(json.dumps({"opt": args.opt, "geomean": means, "programs": results}, indent=1))
-    (args.out / "results.md").write_text(markdown(results, means, args.opt))
-    (args.out / "chart.svg").write_text(svg_chart(results))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "results.json").write_text(json.dumps({"opt": args.opt, "geomean": means, "programs": results}, indent=1))
+    (out_dir / "results.md").write_text(markdown(results, means, args.opt))
+    (out_dir / "chart.svg").write_text(svg_chart(results))
+    if args.html:
+        (out_dir / "results.html").write_text(html_page(results, means, args.opt))
     failed = sum(1 for r in results if r["ours"]["status"] != "ok")
     print(f"geometric means (ours/gcc) over {means['count']} programs: instructions {means['insns']:.3f}, "
           f"cost {means['cost']:.3f}, qemu time {means['wall']:.3f}")
-    print(f"{len(results) - failed} of ours correct, {failed} not; results in {args.out}")
+    print(f"{len(results) - failed} of ours correct, {failed} not; results in {out_dir}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 """Tests of the differential-testing tools: the generator's determinism and coverage, and
 the reducer shrinking a big program while its predicate holds; and of the compile-time
 bench: its stress programs, shrunk, are valid and print what the generator computed, and
-its measured runs report exit status, crashes and timeouts; and of scripts/run.py's exit
-status.
+its measured runs report exit status, crashes and timeouts; of scripts/run.py's exit
+status; and of the bench's chart, page, progress lines and output folder.
 
     python3 scripts/test_tools.py
 """
@@ -16,6 +16,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import bench
 import compile_bench
 import harness
 import reduce
@@ -163,6 +164,58 @@ class RunScript(unittest.TestCase):
         self.assertIn("timed out", r.stdout)
 
 
+class BenchOutput(unittest.TestCase):
+    """The bench's chart, page, progress lines and output folder."""
+
+    @staticmethod
+    def results(n, name_length=30):
+        return [{"name": f"p{k}".ljust(name_length, "x"), "seconds": 1.0,
+                 "ours": {"status": "ok", "insns": 10, "cost": 10, "wall": 1.0},
+                 "gcc": {"status": "ok", "insns": 10, "cost": 10, "wall": 1.0},
+                 "ratio": {"insns": 1.0, "cost": 0.004 * 3 ** k, "wall": 1.0}}
+                for k in range(n)]
+
+    def test_the_chart_grows_with_the_programs_and_keeps_everything_on_the_canvas(self):
+        small, large = bench.svg_chart(self.results(5)), bench.svg_chart(self.results(60))
+        width = lambda svg: int(re.search(r'width="(\d+)"', svg).group(1))
+        self.assertGreater(width(large), width(small))
+        for svg in (small, large):
+            w = width(svg)
+            h = int(re.search(r'height="(\d+)"', svg).group(1))
+            for x in re.findall(r' x2?="(-?[\d.]+)"', svg):
+                self.assertTrue(0 <= float(x) <= w, (x, w))
+            for y in re.findall(r' y[12]?="(-?[\d.]+)"', svg):
+                self.assertTrue(0 <= float(y) <= h, (y, h))
+            # Each name sits under its bar.
+            bars = [float(x) for x in re.findall(r'<rect x="([\d.]+)"', svg)]
+            names = [float(x) for x in re.findall(r'<text x="([\d.]+)" y="[\d.]+" transform', svg)]
+            self.assertEqual(len(bars), len(names))
+            for b, t in zip(bars, names):
+                self.assertTrue(b <= t <= b + 10)
+            # Slanted 60 degrees, the longest name still fits below and to the right.
+            self.assertGreaterEqual(h - 24 - 240, 6 * 30 * 0.86)
+
+    def test_the_page_holds_the_table_and_the_chart(self):
+        results = self.results(3)
+        means = {"insns": 1.0, "cost": 0.5, "wall": 1.0, "count": 3}
+        page = bench.html_page(results, means, "O2")
+        self.assertIn("<svg", page)
+        self.assertEqual(page.count("<tr>"), 4)
+        self.assertIn(results[2]["name"], page)
+        self.assertNotIn("src=", page)
+
+    def test_progress_gives_own_and_elapsed_time_and_what_is_left(self):
+        line = bench.progress_line(5, 20, {"name": "fft0", "seconds": 3.2}, "cost ratio 1.31", 50.0)
+        self.assertEqual(line, "[5/20] fft0: cost ratio 1.31 (3 s; 50 s elapsed, about 150 s left)")
+
+    def test_a_filtered_run_never_writes_over_a_full_run(self):
+        self.assertEqual(bench.output_dir(None, ""), bench.OUT_DIR)
+        filtered = bench.output_dir(None, "fft|mm[12]")
+        self.assertNotEqual(filtered, bench.OUT_DIR)
+        self.assertEqual(filtered.parent, bench.OUT_DIR / "filtered")
+        self.assertEqual(bench.output_dir(Path("/x"), "fft"), Path("/x"))
+
+
 class Reducer(unittest.TestCase):
     def test_shrinks_a_big_program_keeping_the_predicate(self):
         seed = next(s for s in range(1000) if sysy_gen.generate(s)[0].count("\n") >= 200)
@@ -173,7 +226,7 @@ class Reducer(unittest.TestCase):
             program.write_text(text)
             input_file.write_text(stdin)
             out = subprocess.run([str(harness.COMPILER), "--run", str(program)],
-                                 stdin=input_file.open("rb"), capture_output=True).stdout
+                                 input=input_file.read_bytes(), capture_output=True).stdout
             marker = out.decode().split("\n")[0]
             # Interesting: still compiles and still prints the original's first line.
             predicate = d / "predicate.sh"
