@@ -54,23 +54,46 @@ impl Diagnostic {
 }
 
 /// Appends the source line holding `span.start` and a caret line (`^~~~`) under the span.
+/// Characters that do not print (control characters other than tab) show escaped, `\x01`,
+/// and the caret line makes room for them.
 fn excerpt(out: &mut String, file: &SourceFile, span: Span) {
     let line = file.line_text(span.start);
     let col = file.line_col(span.start).col as usize - 1;
-    out.push_str(line);
+    let shown: Vec<String> = line.chars().map(shown_char).collect();
+    for s in &shown {
+        out.push_str(s);
+    }
     out.push('\n');
-    for c in line.chars().take(col) {
-        out.push(if c == '\t' { '\t' } else { ' ' });
+    for s in shown.iter().take(col) {
+        if s == "\t" {
+            out.push('\t');
+        } else {
+            out.extend(std::iter::repeat_n(' ', s.chars().count()));
+        }
     }
     out.push('^');
-    let rest_of_line = line.chars().count().saturating_sub(col + 1);
     let span_chars = file
         .text
         .get(span.start as usize..span.end as usize)
         .map_or(0, |s| s.chars().count());
-    let tildes = span_chars.saturating_sub(1).min(rest_of_line);
-    out.extend(std::iter::repeat_n('~', tildes));
+    let under: usize = shown
+        .iter()
+        .skip(col)
+        .take(span_chars.max(1))
+        .map(|s| s.chars().count())
+        .sum();
+    out.extend(std::iter::repeat_n('~', under.saturating_sub(1)));
     out.push('\n');
+}
+
+/// How a source character is shown in an excerpt.
+fn shown_char(c: char) -> String {
+    match c {
+        '\t' => "\t".to_string(),
+        c if c.is_control() && (c as u32) < 0x100 => format!("\\x{:02x}", c as u32),
+        c if c.is_control() => format!("\\u{{{:04x}}}", c as u32),
+        c => c.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -84,6 +107,18 @@ mod tests {
         assert_eq!(
             d.render(&f),
             "a.sy:2:9: error: use of undeclared identifier 'x'\n\treturn x;\n\t       ^\n"
+        );
+    }
+
+    #[test]
+    fn shows_characters_that_do_not_print_escaped() {
+        let f = SourceFile::new("a.sy", "int\x01 a = \x7f;");
+        let d = Diagnostic::error(Span::new(9, 10), "m");
+        assert!(
+            d.render(&f)
+                .ends_with("int\\x01 a = \\x7f;\n            ^~~~\n"),
+            "{}",
+            d.render(&f)
         );
     }
 

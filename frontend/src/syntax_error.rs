@@ -47,6 +47,10 @@ pub fn describe(text: &str, err: Error<Rule>) -> Diagnostic {
     if expected.len() > 1 {
         expected.retain(|w| *w != "end of file");
     }
+    // An expression may start with '(' or a name: "expected expression" says it all.
+    if expected.contains(&"expression") {
+        expected.retain(|w| *w != "'('" && *w != "identifier");
+    }
     expected.sort_by_key(|w| {
         PRIORITY
             .iter()

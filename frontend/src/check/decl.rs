@@ -29,7 +29,10 @@ impl Checker<'_> {
     }
 
     fn var_def(&mut self, is_const: bool, elem: Scalar, def: &ast::VarDef) -> Option<Stmt> {
-        let dims = self.array_dims(&def.dims, &def.name)?;
+        let Some(dims) = self.array_dims(&def.dims, &def.name) else {
+            self.declare_stand_in(is_const, elem, def);
+            return None;
+        };
         let ty = if dims.is_empty() {
             Type::scalar(elem)
         } else {
@@ -72,6 +75,31 @@ impl Checker<'_> {
             LocalInit::Array(checked)
         };
         Some(Stmt::Init(id, init))
+    }
+
+    /// After an array size was rejected, the name is declared all the same, as an array of
+    /// one element per dimension without initialiser, so that its uses add no "use of
+    /// undeclared identifier" errors; the program is rejected anyway.
+    fn declare_stand_in(&mut self, is_const: bool, elem: Scalar, def: &ast::VarDef) {
+        if !self.claim_name(&def.name) {
+            return;
+        }
+        let ty = Type::Array(elem, vec![1; def.dims.len()]);
+        self.program.globals.push(Global {
+            name: def.name.name.clone(),
+            ty: ty.clone(),
+            is_const,
+            init: Vec::new(),
+        });
+        let entry = Entry {
+            sym: VarSym::Var {
+                var: Var::Global(self.program.globals.len() - 1),
+                ty,
+                is_const,
+            },
+            defined_at: def.name.span,
+        };
+        self.scopes.define(&def.name.name, entry);
     }
 
     /// A global, or a `const` anywhere: its initialiser must be constant.

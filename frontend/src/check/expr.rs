@@ -347,7 +347,7 @@ impl Checker<'_> {
             self.error(Diagnostic::error(
                 at,
                 format!(
-                    "too {which} arguments to function call to '{}', expected {}, have {}",
+                    "too {which} arguments in call to '{}': expected {}, have {}",
                     name.name,
                     params.len(),
                     args.len()
@@ -392,7 +392,7 @@ impl Checker<'_> {
             self.error(Diagnostic::error(
                 span,
                 format!(
-                    "too few arguments to function call to '{}', expected at least 1, have 0",
+                    "too few arguments in call to '{}': expected at least 1, have 0",
                     name.name
                 ),
             ));

@@ -115,3 +115,18 @@ fn mixed_arithmetic_converts_the_int_operand() {
     assert!(matches!(l.kind, ExprKind::Convert(Scalar::Float, _)));
     assert_eq!(e.ty, Type::Float);
 }
+
+#[test]
+fn an_array_with_a_rejected_size_is_still_declared() {
+    let text = "int n = 3;\nint main() {\n  int a[n];\n  a[0] = 1;\n  int b[0][2];\n  b[0][1] = a[0];\n  return b[0][1];\n}\n";
+    let file = SourceFile::new("t.sy", text);
+    let Err(ds) = crate::compile(&file) else {
+        panic!("accepted");
+    };
+    let shown: Vec<String> = ds.iter().map(|d| d.render(&file)).collect();
+    assert_eq!(ds.len(), 2, "{shown:#?}");
+    assert!(
+        shown.iter().all(|d| !d.contains("undeclared")),
+        "{shown:#?}"
+    );
+}
