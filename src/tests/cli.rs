@@ -334,25 +334,19 @@ fn a_failed_compile_removes_an_earlier_output_file() {
     let dir = temp_dir("stale");
     let input = dir.join("prog.sy");
     let output = dir.join("prog.s");
-    std::fs::write(&input, "int main() { return 0; }\n").unwrap();
-    let ok = compiler()
-        .arg("-S")
-        .arg("-o")
-        .arg(&output)
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(ok.status.success());
+    let compile = |source: &str| {
+        std::fs::write(&input, source).unwrap();
+        let out = compiler()
+            .arg("-S")
+            .arg("-o")
+            .arg(&output)
+            .arg(&input)
+            .output();
+        out.unwrap().status.code()
+    };
+    assert_eq!(compile("int main() { return 0; }\n"), Some(0));
     assert!(output.exists());
-    std::fs::write(&input, "int main() { return y; }\n").unwrap();
-    let failed = compiler()
-        .arg("-S")
-        .arg("-o")
-        .arg(&output)
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(compile("int main() { return y; }\n"), Some(1));
     assert!(!output.exists(), "a stale prog.s is left");
 }
 
