@@ -1,5 +1,6 @@
 //! Turns a pest parse failure into a diagnostic that names what was expected in words
-//! (`expected ';'`), never in grammar-rule names.
+//! (`expected ';'`), never in grammar-rule names; a '}' missing at the end of the file gets a
+//! note at the '{' it should close.
 
 use crate::diagnostic::Diagnostic;
 use crate::parser::{Rule, SysYParser};
@@ -81,7 +82,45 @@ pub fn describe(text: &str, err: Error<Rule>) -> Diagnostic {
     } else {
         pos
     };
-    Diagnostic::error(at(anchor), message)
+    let diagnostic = Diagnostic::error(at(anchor), message);
+    // At the end of the file, a missing '}' is best found from the '{' it should close.
+    match unclosed_brace(&text[..pos.min(text.len())]) {
+        Some(open) if rest.trim().is_empty() && expected.contains(&"'}'") => {
+            diagnostic.with_note(at(open), "to match this '{'")
+        }
+        _ => diagnostic,
+    }
+}
+
+/// Where the innermost '{' of `text` that no '}' closes stands, outside comments and
+/// strings.
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |n| i + 2 + n + 2);
+                continue;
+            }
+            b'"' => {
+                i = text[i + 1..].find('"').map_or(bytes.len(), |n| i + 1 + n);
+            }
+            b'{' => open.push(i),
+            b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.pop()
 }
 
 const CLOSERS: [&str; 4] = ["';'", "')'", "']'", "'}'"];

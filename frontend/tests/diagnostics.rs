@@ -77,6 +77,24 @@ fn a_syntax_error_stops_at_the_first() {
 }
 
 #[test]
+fn a_missing_closing_brace_at_the_end_points_at_the_unclosed_one() {
+    let text = "int main() {\n  /* { */\n  if (1) {\n    putf(\"{\");\n  }\n  return 0;\n";
+    let file = SourceFile::new("m.sy", text);
+    let Err(ds) = compile(&file) else {
+        panic!("accepted");
+    };
+    let shown = ds[0].render(&file);
+    assert!(
+        shown.starts_with("m.sy:7:1: error: expected '}'"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("m.sy:1:12: note: to match this '{'\nint main() {\n           ^\n"),
+        "{shown}"
+    );
+}
+
+#[test]
 fn valid_programs_pass() {
     let text = "const int N = 3;\nint a[N][2] = {1, 2, {3}, 4};\n\
                 float f(float x[], int n) { return x[n - 1] * 2; }\n\
