@@ -29,8 +29,9 @@ def fail(message):
 
 
 def build_compiler():
-    """cargo build --release, quietly."""
-    r = subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    """cargo build --release, showing cargo's progress (a first build takes a minute)."""
+    print("building the compiler (cargo build --release)", file=sys.stderr, flush=True)
+    r = subprocess.run(["cargo", "build", "--release"], cwd=ROOT)
     if r.returncode != 0:
         fail("cargo build --release failed")
 

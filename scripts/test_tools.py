@@ -3,13 +3,15 @@
 the reducer shrinking a big program while its predicate holds; and of the compile-time
 bench: its stress programs, shrunk, are valid and print what the generator computed, and
 its measured runs report exit status, crashes and timeouts; of scripts/run.py's exit
-status; and of the bench's chart, page, progress lines and output folder.
+status; of setup.sh naming a missing toolchain; and of the bench's chart, page, progress
+lines and output folder.
 
     python3 scripts/test_tools.py
 """
 
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,6 +164,20 @@ class RunScript(unittest.TestCase):
                              extra=("--timeout", "1"))
         self.assertEqual(r.returncode, 124, r.stdout + r.stderr)
         self.assertIn("timed out", r.stdout)
+
+
+class Setup(unittest.TestCase):
+    def test_each_missing_tool_is_named_before_anything_is_installed(self):
+        # A PATH with nothing on it but `dirname`, which the script needs to find its folder.
+        with tempfile.TemporaryDirectory() as d:
+            dirname = shutil.which("dirname")
+            Path(d, "dirname").symlink_to(dirname)
+            r = subprocess.run([shutil.which("bash"), str(harness.ROOT / "scripts" / "setup.sh")],
+                               env={"PATH": d}, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        for tool in ("cargo not found", "rustc not found", "no host C compiler"):
+            self.assertIn(f"setup: {tool}", r.stderr)
+        self.assertNotIn("installing", r.stdout)
 
 
 class BenchOutput(unittest.TestCase):
