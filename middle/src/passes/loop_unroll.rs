@@ -89,6 +89,8 @@ struct Shape {
     init: Value,
     factor: u32,
     body_size: u32,
+    /// The trip count, when it is a known constant (then at least the factor).
+    trips: Option<u32>,
     /// The factor is the trip count, a constant: the loop goes, its bodies in a row.
     full: bool,
 }
@@ -187,6 +189,7 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         init,
         factor,
         body_size,
+        trips,
         full,
     })
 }
@@ -326,9 +329,10 @@ fn unroll(f: &mut Function, s: &Shape) {
     f.insert_block_after(u, pu);
     f.insert_block_after(c, u);
     f.insert_block_after(ph, c);
-    // With a constant start and bound the trip count is at least the factor (`shape`), so
-    // the new loop is entered for sure.
-    let always = matches!((s.init, lim), (Value::Int(_), Value::Int(_)));
+    // A known trip count is at least the factor (`shape`), so the new loop is entered for
+    // sure; a constant start and bound alone do not make it so (the count is unknown where
+    // a counter would wrap).
+    let always = s.trips.is_some();
     let branch = if always {
         InstKind::Br { targets: [pu] }
     } else {
