@@ -907,8 +907,9 @@ class Gen:
     def unrollable_loop(self):
         """A counted loop of straight-line code, as loop unrolling runs several bodies per
         test, or all of them in a row: up by a step of 1 to 3 to `<` or `<=` a bound read at
-        run time or written out, from a small start or one near the top of `int` (where the
-        unrolled loop's limit must not wrap), running 0 to 40 times; it fills an array,
+        run time or written out (sometimes so near the top of `int` that the trip count is
+        not known at compile time), from a small start or one near the top of `int` (where
+        the unrolled loop's limit must not wrap), running 0 to 40 times; it fills an array,
         carries two values from round to round (one swapped into the other) and reads back
         an element it wrote."""
         i, n, w, k, u, v, t = (self.fresh(p) for p in ("i", "n", "w", "k", "u", "u", "t"))
@@ -920,8 +921,16 @@ class Gen:
         else:
             start = self.r.randint(-3, 3)
         reach = self.int_expr(1)
+        test = self.pick(["<", "<="])
         self.line(f"int {w}[{limit + 2}] = {{}};")
-        if self.chance(0.3):
+        if step > 1 and self.chance(0.1):
+            # A bound written out so near the top that the trip count is not worked out at
+            # compile time (a later counter would wrap), though the loop stops before any
+            # does: its last counter is INT_MAX - step.
+            start = 2147483647 - step * self.r.randint(1, limit)
+            test = "<"
+            self.line(f"int {n} = {2147483647 - self.r.randint(0, step - 2)};")
+        elif self.chance(0.3):
             # A bound written out: a few rounds are unrolled fully, more by a factor.
             self.line(f"int {n} = {start + step * self.r.randint(0, limit - 1) - self.r.randint(0, 2)};")
         else:
@@ -930,7 +939,7 @@ class Gen:
         self.line(f"int {k} = 0;")
         self.line(f"int {u} = {self.int_literal()};")
         self.line(f"int {v} = {self.int_literal()};")
-        self.line(f"while ({i} {self.pick(['<', '<='])} {n}) {{")
+        self.line(f"while ({i} {test} {n}) {{")
         self.indent += 1
         self.line(f"{w}[{k}] = {u} + {i};")
         self.line(f"int {t} = {u};")
@@ -1568,6 +1577,7 @@ FEATURES = [
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
+    ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
