@@ -9,9 +9,10 @@
 //! Distinct objects never overlap, with two exceptions: a parameter may point into a global
 //! or into what another parameter points to (the caller passed them), and an unknown address
 //! may be anywhere. `may_alias_in` narrows the first by what the function's calls pass: a
-//! parameter every call points into some globals may overlap only those. A parameter never points to this function's own `alloca`s: those are
-//! created by this call, after the arguments were chosen. Two accesses to one object overlap
-//! unless both offsets are known and differ by at least 4.
+//! parameter every call points into some globals may overlap only those. A parameter never
+//! points to this function's own `alloca`s: those are created by this call, after the
+//! arguments were chosen. Two accesses to one object overlap unless both offsets are known
+//! and differ by at least 4.
 //!
 //! A call touches memory as its callee's summary says (module facts): through each pointer
 //! argument the callee reads or writes, and any global or parameter memory when it reads or

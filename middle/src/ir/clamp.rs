@@ -32,8 +32,8 @@ pub fn unsigned_clamp(f: &Function, cond: Value, a: Value, b: Value) -> Option<(
         (End::Low, End::High(c)) | (End::High(c), End::Low) => c,
         _ => return None,
     };
-    let bits = (high as u32).wrapping_add(1).trailing_zeros();
-    (high > 0 && (high as u32 + 1).is_power_of_two()).then_some((x, bits as u8))
+    let size = (high as u32).wrapping_add(1);
+    (high > 0 && size.is_power_of_two()).then_some((x, size.trailing_zeros() as u8))
 }
 
 /// For `select cond, a, b` that picks the value of one end of a clamp when `x` lies past

@@ -278,6 +278,16 @@ macro_rules! operand_slice {
 }
 
 impl InstKind {
+    /// `op a, b`.
+    pub fn binary(op: BinaryOp, a: Value, b: Value) -> InstKind {
+        InstKind::Binary { op, args: [a, b] }
+    }
+
+    /// `icmp pred a, b`.
+    pub fn icmp(pred: IntPred, a: Value, b: Value) -> InstKind {
+        InstKind::Icmp { pred, args: [a, b] }
+    }
+
     pub fn operands(&self) -> &[Value] {
         operand_slice!(self, &[], as_slice)
     }

@@ -25,8 +25,8 @@
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
+use super::value_map::{mapped, mapped_kind, ValueMap};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
-use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -156,7 +156,7 @@ fn rotate(f: &mut Function, loops: &LoopInfo, k: usize, s: &Shape) -> bool {
     let term_p = f.terminator(s.p).expect("a preheader ends in br");
     let term_l = f.terminator(s.l).expect("a latch ends in br");
     // The first test, in P.
-    let mut at_p: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut at_p = ValueMap::default();
     for &v in &values {
         let value = match f.kind(v) {
             InstKind::Phi { .. } => f.phi_incoming(v, s.p).expect("from the preheader"),
@@ -165,7 +165,7 @@ fn rotate(f: &mut Function, loops: &LoopInfo, k: usize, s: &Shape) -> bool {
         at_p.insert(v, value);
     }
     // Phis in B for the values the body uses, filled once the copy in L exists.
-    let mut at_b: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut at_b = ValueMap::default();
     for &v in &values {
         let ty = f.inst(v).ty;
         if ty != Type::Void {
@@ -181,7 +181,7 @@ fn rotate(f: &mut Function, loops: &LoopInfo, k: usize, s: &Shape) -> bool {
         }
     }
     // The later tests, in L: H's phis take their values from L as the body left them.
-    let mut at_l: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut at_l = ValueMap::default();
     for &v in &values {
         let value = match f.kind(v) {
             InstKind::Phi { .. } => {
@@ -199,7 +199,7 @@ fn rotate(f: &mut Function, loops: &LoopInfo, k: usize, s: &Shape) -> bool {
         }
     }
     // Phis in E for the values used after the loop.
-    let mut at_e: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut at_e = ValueMap::default();
     for (v, _, _, site) in &sites {
         if matches!(site, Site::AfterLoop) && !at_e.contains_key(v) {
             let phi = f.prepend_inst(
@@ -268,21 +268,10 @@ fn rotate(f: &mut Function, loops: &LoopInfo, k: usize, s: &Shape) -> bool {
     true
 }
 
-/// `x` with the values of H replaced through `at`.
-fn mapped(x: Value, at: &FastHashMap<Inst, Value>) -> Value {
-    match x.as_inst().and_then(|i| at.get(&i)) {
-        Some(&y) => y,
-        None => x,
-    }
-}
-
 /// A copy of instruction `v` of H before `before`, its operands from H replaced through
 /// `at`.
-fn copy_before(f: &mut Function, v: Inst, before: Inst, at: &FastHashMap<Inst, Value>) -> Value {
-    let mut kind = f.kind(v).clone();
-    for x in kind.operands_mut() {
-        *x = mapped(*x, at);
-    }
+fn copy_before(f: &mut Function, v: Inst, before: Inst, at: &ValueMap) -> Value {
+    let kind = mapped_kind(f, v, at);
     let ty = f.inst(v).ty;
     Value::Inst(f.insert_inst_before(before, kind, ty))
 }

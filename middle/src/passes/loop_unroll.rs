@@ -29,16 +29,17 @@
 //! now constant counters and addresses.
 //!
 //! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
-//! no call, and a bound that the loops around them do not change qualify. `k` is 8, 4 or 2 by the body's size in machine instructions
-//! (`MAX_UNROLLED` at most in U), at most the trip count when that is a known constant, and
-//! a function grows by at most `MAX_GROWTH` instructions. Later passes fold the copies'
+//! no call, and a bound that the loops around them do not change qualify. `k` is 8, 4 or 2
+//! by the body's size in machine instructions (`MAX_UNROLLED` at most in U), at most the trip
+//! count when that is a known constant, and a function grows by at most `MAX_GROWTH`
+//! instructions. Later passes fold the copies'
 //! counters (`i + s + s` is `i + 2s`) and their addresses into immediate offsets.
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
+use super::value_map::{mapped, mapped_kind, ValueMap};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::cost_model::inst_size;
-use crate::fast_hash::FastHashMap;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -269,7 +270,7 @@ fn copy_rounds(
     body: &[Inst],
     rounds: u32,
     to: Block,
-    at: &mut FastHashMap<Inst, Value>,
+    at: &mut ValueMap,
 ) {
     for round in 0..rounds {
         if round > 0 {
@@ -279,10 +280,7 @@ fn copy_rounds(
             }
         }
         for &i in body {
-            let mut kind = f.kind(i).clone();
-            for x in kind.operands_mut() {
-                *x = mapped(*x, at);
-            }
+            let kind = mapped_kind(f, i, at);
             let ty = f.inst(i).ty;
             at.insert(i, Value::Inst(f.append_inst(to, kind, ty)));
         }
@@ -296,7 +294,7 @@ fn unroll_fully(f: &mut Function, s: &Shape) {
     let (phis, body, after) = loop_values(f, h, e);
     let fb = f.create_block();
     f.insert_block_after(fb, p);
-    let mut at: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut at = ValueMap::default();
     for &phi in &phis {
         at.insert(phi, f.phi_incoming(phi, p).expect("from the preheader"));
     }
@@ -318,8 +316,6 @@ fn unroll_fully(f: &mut Function, s: &Shape) {
 
 fn unroll(f: &mut Function, s: &Shape) {
     let (p, h, e) = (s.p, s.h, s.e);
-    // Uses of the loop's values after it, other than by E's phis from H (those get a value
-    // from C beside it).
     let (phis, body, after) = loop_values(f, h, e);
 
     let term_p = f.terminator(p).expect("a preheader ends in br");
@@ -336,7 +332,7 @@ fn unroll(f: &mut Function, s: &Shape) {
     let branch = if always {
         InstKind::Br { targets: [pu] }
     } else {
-        let enter = icmp(IntPred::Slt, s.init, lim);
+        let enter = InstKind::icmp(IntPred::Slt, s.init, lim);
         let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
         InstKind::CondBr {
             args: [enter],
@@ -347,7 +343,7 @@ fn unroll(f: &mut Function, s: &Shape) {
     f.append_inst(pu, InstKind::Br { targets: [u] }, Type::Void);
 
     // U: the bodies one after another, each copy's phis the previous copy's latch values.
-    let mut at: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut at = ValueMap::default();
     let mut u_phis = Vec::with_capacity(phis.len());
     for &phi in &phis {
         let ty = f.inst(phi).ty;
@@ -363,7 +359,7 @@ fn unroll(f: &mut Function, s: &Shape) {
         f.add_phi_incoming(copy, v, u);
     }
     let counter = at[&s.next];
-    let again = f.append_inst(u, icmp(IntPred::Slt, counter, lim), Type::I1);
+    let again = f.append_inst(u, InstKind::icmp(IntPred::Slt, counter, lim), Type::I1);
     let branch = InstKind::CondBr {
         args: [Value::Inst(again)],
         targets: [u, c],
@@ -376,7 +372,7 @@ fn unroll(f: &mut Function, s: &Shape) {
     } else {
         IntPred::Slt
     };
-    let go_on = f.append_inst(c, icmp(pred, counter, s.bound), Type::I1);
+    let go_on = f.append_inst(c, InstKind::icmp(pred, counter, s.bound), Type::I1);
     let branch = InstKind::CondBr {
         args: [Value::Inst(go_on)],
         targets: [ph, e],
@@ -407,7 +403,7 @@ fn unroll(f: &mut Function, s: &Shape) {
             f.add_phi_incoming(phi, mapped(x, &at), c);
         }
     }
-    let mut merged: FastHashMap<Inst, Value> = FastHashMap::default();
+    let mut merged = ValueMap::default();
     for (v, user, index) in after {
         let phi = *merged.entry(v).or_insert_with(|| {
             let kind = InstKind::Phi {
@@ -429,9 +425,9 @@ fn limit(f: &mut Function, s: &Shape, before: Inst) -> Value {
         Value::Int(n) => Value::Int((n as i64 - e).max(min) as i32),
         n if e == 0 => n,
         n => {
-            let less = binary(BinaryOp::Add, n, Value::Int(-e as i32));
+            let less = InstKind::binary(BinaryOp::Add, n, Value::Int(-e as i32));
             let less = Value::Inst(f.insert_inst_before(before, less, Type::I32));
-            let fits = icmp(IntPred::Sge, n, Value::Int((min + e) as i32));
+            let fits = InstKind::icmp(IntPred::Sge, n, Value::Int((min + e) as i32));
             let fits = Value::Inst(f.insert_inst_before(before, fits, Type::I1));
             let kind = InstKind::Select {
                 args: [fits, less, Value::Int(i32::MIN)],
@@ -442,12 +438,7 @@ fn limit(f: &mut Function, s: &Shape, before: Inst) -> Value {
 }
 
 /// What each phi of `h` takes back from `h`, in the copy that `at` describes.
-fn latch_values(
-    f: &Function,
-    phis: &[Inst],
-    h: Block,
-    at: &FastHashMap<Inst, Value>,
-) -> Vec<Value> {
+fn latch_values(f: &Function, phis: &[Inst], h: Block, at: &ValueMap) -> Vec<Value> {
     phis.iter()
         .map(|&phi| mapped(f.phi_incoming(phi, h).expect("from the latch"), at))
         .collect()
@@ -463,25 +454,9 @@ fn incoming_index(f: &Function, phi: Inst, from: Block) -> usize {
     }
 }
 
-/// `x` with the loop's values replaced through `at`.
-fn mapped(x: Value, at: &FastHashMap<Inst, Value>) -> Value {
-    match x.as_inst().and_then(|i| at.get(&i)) {
-        Some(&y) => y,
-        None => x,
-    }
-}
-
 fn empty_phi() -> InstKind {
     InstKind::Phi {
         args: Vec::new(),
         blocks: Vec::new(),
     }
-}
-
-fn binary(op: BinaryOp, a: Value, b: Value) -> InstKind {
-    InstKind::Binary { op, args: [a, b] }
-}
-
-fn icmp(pred: IntPred, a: Value, b: Value) -> InstKind {
-    InstKind::Icmp { pred, args: [a, b] }
 }

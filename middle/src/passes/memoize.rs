@@ -174,17 +174,17 @@ fn memoize(f: &mut Function, tables: Tables) {
         let multiplier = HASH_MULTIPLIERS[p as usize % HASH_MULTIPLIERS.len()] as i32;
         let scaled = emit(
             f,
-            binary(BinaryOp::Mul, Value::Param(p), Value::Int(multiplier)),
+            InstKind::binary(BinaryOp::Mul, Value::Param(p), Value::Int(multiplier)),
             Type::I32,
         );
         hash = match hash {
             Value::Int(0) => scaled,
-            _ => emit(f, binary(BinaryOp::Add, hash, scaled), Type::I32),
+            _ => emit(f, InstKind::binary(BinaryOp::Add, hash, scaled), Type::I32),
         };
     }
     let index = emit(
         f,
-        binary(BinaryOp::LShr, hash, Value::Int(32 - TABLE_BITS as i32)),
+        InstKind::binary(BinaryOp::LShr, hash, Value::Int(32 - TABLE_BITS as i32)),
         Type::I32,
     );
     let key_entry = emit(
@@ -276,8 +276,4 @@ fn memoize(f: &mut Function, tables: Tables) {
         store(result, value_slot);
         store(Value::Int(1), words[0]);
     }
-}
-
-fn binary(op: BinaryOp, a: Value, b: Value) -> InstKind {
-    InstKind::Binary { op, args: [a, b] }
 }

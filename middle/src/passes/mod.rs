@@ -45,6 +45,7 @@ pub mod simplify_cfg;
 pub mod split_critical_edges;
 pub mod tail_recursion;
 pub mod trivial_phis;
+mod value_map;
 mod var_liveness;
 
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};

@@ -64,7 +64,12 @@ fn divide(
         return Some(if is_div { Value::Int(0) } else { x });
     }
     if r.within(0, 2 * c64 - 1) {
-        let at_least = insert(f, i, icmp(IntPred::Sge, x, Value::Int(c)), Type::I1);
+        let at_least = insert(
+            f,
+            i,
+            InstKind::icmp(IntPred::Sge, x, Value::Int(c)),
+            Type::I1,
+        );
         return Some(if is_div {
             let kind = InstKind::Cast {
                 op: CastOp::Zext,
@@ -72,7 +77,12 @@ fn divide(
             };
             insert(f, i, kind, Type::I32)
         } else {
-            let less = insert(f, i, binary(BinaryOp::Sub, x, Value::Int(c)), Type::I32);
+            let less = insert(
+                f,
+                i,
+                InstKind::binary(BinaryOp::Sub, x, Value::Int(c)),
+                Type::I32,
+            );
             let kind = InstKind::Select {
                 args: [at_least, less, x],
             };
@@ -81,9 +91,9 @@ fn divide(
     }
     if r.lo >= 0 && (c as u32).is_power_of_two() {
         let kind = if is_div {
-            binary(BinaryOp::AShr, x, Value::Int(c.trailing_zeros() as i32))
+            InstKind::binary(BinaryOp::AShr, x, Value::Int(c.trailing_zeros() as i32))
         } else {
-            binary(BinaryOp::And, x, Value::Int(c - 1))
+            InstKind::binary(BinaryOp::And, x, Value::Int(c - 1))
         };
         return Some(insert(f, i, kind, Type::I32));
     }
@@ -124,17 +134,9 @@ fn exact_product_quotient(
     Some(insert(
         f,
         i,
-        binary(BinaryOp::Mul, y, Value::Int(factor)),
+        InstKind::binary(BinaryOp::Mul, y, Value::Int(factor)),
         Type::I32,
     ))
-}
-
-fn binary(op: BinaryOp, a: Value, b: Value) -> InstKind {
-    InstKind::Binary { op, args: [a, b] }
-}
-
-fn icmp(pred: IntPred, a: Value, b: Value) -> InstKind {
-    InstKind::Icmp { pred, args: [a, b] }
 }
 
 fn insert(f: &mut Function, before: Inst, kind: InstKind, ty: Type) -> Value {
