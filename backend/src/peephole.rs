@@ -1,7 +1,9 @@
 //! Clean-up after register allocation, within each block: a load from a stack slot whose
 //! value a register still holds (stored or loaded there since) becomes a copy from that
 //! register, and copies of a register to itself disappear. Slots whose address the code
-//! takes are never tracked, since a store through a pointer may change them.
+//! takes are never tracked, since a store through a pointer may change them. Then stores to
+//! a local slot that nothing loads any more, and whose address the code never takes, go
+//! (a spilled value whose every reload became a copy).
 //!
 //! Needs: physical registers only. Preserves: behaviour.
 
@@ -51,5 +53,105 @@ pub fn run(mf: &mut MFunction) {
             }
         }
         block.insts = out;
+    }
+    remove_unread_slot_stores(mf, &address_taken);
+}
+
+fn remove_unread_slot_stores(mf: &mut MFunction, address_taken: &FastHashSet<Slot>) {
+    let read: FastHashSet<Slot> = mf
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i.slot_access() {
+            Some((true, _, (slot, _))) => Some(slot),
+            _ => None,
+        })
+        .collect();
+    let unread = |slot: Slot| {
+        matches!(slot, Slot::Local(_)) && !read.contains(&slot) && !address_taken.contains(&slot)
+    };
+    for block in &mut mf.blocks {
+        block
+            .insts
+            .retain(|i| !matches!(i.slot_access(), Some((false, _, (slot, _))) if unread(slot)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(n: u8) -> Reg {
+        Reg::Phys(PReg(n))
+    }
+
+    fn store(rs: Reg, slot: Slot) -> MInst {
+        MInst::Str {
+            rs,
+            addr: Addr::Slot(slot, 0),
+        }
+    }
+
+    fn load(rd: Reg, slot: Slot) -> MInst {
+        MInst::Ldr {
+            rd,
+            addr: Addr::Slot(slot, 0),
+        }
+    }
+
+    fn run_on(insts: Vec<MInst>) -> Vec<MInst> {
+        let mut mf = MFunction::new("t", false);
+        let b = mf.add_block(0);
+        mf.block_mut(b).insts = insts;
+        mf.recompute_succs();
+        run(&mut mf);
+        mf.blocks[0].insts.clone()
+    }
+
+    #[test]
+    fn a_spill_whose_reload_became_a_copy_is_not_stored() {
+        let spill = Slot::Local(0);
+        let out = run_on(vec![
+            store(r(4), spill),
+            load(r(5), spill),
+            MInst::Ret { uses: vec![r(5)] },
+        ]);
+        assert_eq!(
+            out,
+            vec![
+                MInst::Copy {
+                    dst: r(5),
+                    src: r(4)
+                },
+                MInst::Ret { uses: vec![r(5)] }
+            ]
+        );
+    }
+
+    #[test]
+    fn stores_that_something_may_read_stay() {
+        // The call clobbers r1, so the reload stays a load; the array's address is taken and
+        // the outgoing argument is the callee's to read.
+        let (reloaded, array, outgoing) = (Slot::Local(0), Slot::Local(1), Slot::Outgoing(0));
+        let insts = vec![
+            store(r(1), reloaded),
+            store(r(1), array),
+            store(r(1), outgoing),
+            MInst::SlotAddr {
+                rd: r(6),
+                slot: array,
+                offset: 0,
+            },
+            MInst::Bl {
+                sym: "f".into(),
+                uses: vec![r(6)],
+                defs: vec![],
+            },
+            load(r(5), reloaded),
+            MInst::Ret { uses: vec![r(5)] },
+        ];
+        let out = run_on(insts.clone());
+        assert_eq!(out.len(), insts.len());
+        assert_eq!(out[..3], insts[..3]);
     }
 }

@@ -1,6 +1,7 @@
 //! dead-stores: a store that a later store of the same block overwrites before anything can
 //! read the location goes (the copies of an unrolled loop's body each storing the counter
-//! to one global keep only the last).
+//! to one global keep only the last), and so does a store of the value the location already
+//! holds (`t = a[i]; a[j] = t; a[i] = t;` keeps only the store to `a[j]`).
 //!
 //! Each block is walked backwards with the locations certain to be written again, later in
 //! the block, before any read: a store to one of them is dead; a store adds its location; a
@@ -10,9 +11,14 @@
 //! offset. At most `MAX_PENDING` locations are followed at once, so a block costs linear
 //! time. Instructions left computing only a removed store's value or address go too.
 //!
+//! A second walk, forwards, follows what locations are known to hold: the value a load read
+//! or a store wrote. A store of the known value to the same location is dead. A store of
+//! another value forgets what it may overwrite (one of the same value forgets nothing: where
+//! it lands, the location keeps that value), a call what it may write.
+//!
 //! Needs: the module facts. Preserves: behaviour and the CFG.
 
-use crate::analysis::alias::{call_may_read, locate, may_alias_in, Location, Object};
+use crate::analysis::alias::{call_may_read, call_may_write, locate, may_alias_in, Location, Object};
 use crate::analysis::Preserved;
 use crate::ir::{Function, Inst, InstKind, Value};
 use crate::passes::FunctionContext;
@@ -23,12 +29,40 @@ const MAX_PENDING: usize = 32;
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let facts = cx.facts();
     let mut dead = Vec::new();
+    let mut is_dead = vec![false; f.inst_capacity()];
+    for b in f.blocks() {
+        let mut held: Vec<(Value, Location, Value)> = Vec::new();
+        for i in f.block_insts(b) {
+            match *f.kind(i) {
+                InstKind::Store { args: [v, addr] } => {
+                    let loc = locate(f, addr);
+                    if held
+                        .iter()
+                        .any(|&(a, l, x)| x == v && (a == addr || same_location(l, loc)))
+                    {
+                        dead.push(i);
+                        is_dead[i.index()] = true;
+                        continue;
+                    }
+                    held.retain(|&(_, l, x)| x == v || !may_alias_in(facts, cx.id, l, loc));
+                    if held.len() < MAX_PENDING {
+                        held.push((addr, loc, v));
+                    }
+                }
+                InstKind::Load { args: [addr] } if held.len() < MAX_PENDING => {
+                    held.push((addr, locate(f, addr), Value::Inst(i)));
+                }
+                InstKind::Call { .. } => held.retain(|&(_, l, _)| !call_may_write(f, facts, i, l)),
+                _ => {}
+            }
+        }
+    }
     for b in f.blocks() {
         let mut pending: Vec<(Value, Location)> = Vec::new();
         let insts: Vec<Inst> = f.block_insts(b).collect();
         for &i in insts.iter().rev() {
             match *f.kind(i) {
-                InstKind::Store { args: [_, addr] } => {
+                InstKind::Store { args: [_, addr] } if !is_dead[i.index()] => {
                     let loc = locate(f, addr);
                     if pending
                         .iter()
