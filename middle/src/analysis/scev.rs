@@ -280,6 +280,26 @@ impl<'a> LoopEvolution<'a> {
         r
     }
 
+    /// The evolution of an address: the pointer defined outside the loop that it is
+    /// computed from through `gep`s, and its byte offset from that pointer.
+    pub fn address(&mut self, addr: Value) -> Option<(Value, Recurrence)> {
+        let mut root = addr;
+        let mut offset = Recurrence::invariant(Invariant::constant(0));
+        while self.is_in_loop(root) {
+            let InstKind::Gep {
+                args: [base, index],
+                stride,
+            } = *self.f.kind(root.as_inst()?)
+            else {
+                return None;
+            };
+            let bytes = self.recurrence(index)?.scale(i32::try_from(stride).ok()?)?;
+            offset = offset.add(&bytes)?;
+            root = base;
+        }
+        Some((root, offset))
+    }
+
     fn compute(&mut self, i: Inst) -> Option<Recurrence> {
         match self.f.kind(i) {
             InstKind::Binary { op, args: [a, b] } => {

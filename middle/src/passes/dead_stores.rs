@@ -18,7 +18,9 @@
 //!
 //! Needs: the module facts. Preserves: behaviour and the CFG.
 
-use crate::analysis::alias::{call_may_read, call_may_write, locate, may_alias_in, Location, Object};
+use crate::analysis::alias::{
+    call_may_read, call_may_write, locate, may_alias_in, Location, Object,
+};
 use crate::analysis::Preserved;
 use crate::ir::{Function, Inst, InstKind, Value};
 use crate::passes::FunctionContext;

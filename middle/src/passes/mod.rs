@@ -36,6 +36,7 @@ pub mod memoize;
 pub mod merge_functions;
 mod phi_edits;
 pub mod pipeline;
+pub mod predictive_commoning;
 mod positions;
 pub mod range_simplify;
 pub mod reassociate;
@@ -225,6 +226,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "predictive-commoning",
+        description: "carry a load's value to the next iteration that would load it again",
+        kind: PassKind::Function(predictive_commoning::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "simplify-cfg",
         description: "fold constant branches, delete unreachable blocks, merge blocks",
         kind: PassKind::Function(simplify_cfg::run),
@@ -313,7 +320,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
+            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,predictive-commoning,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
         ),
     }
 }

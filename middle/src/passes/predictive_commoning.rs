@@ -1,0 +1,245 @@
+//! predictive-commoning: a load that reads in one iteration of a loop what another load of
+//! the loop read the iteration before takes that value, carried over in a phi, instead of
+//! loading it again (gcc's predictive commoning). In a stencil over the rows `i-1`, `i` and
+//! `i+1` of a column, the next iteration's row `i` is this iteration's row `i+1`: three
+//! loads become one.
+//!
+//! ```text
+//!   P: br H                          P: x0 = load a + s0; br H
+//!   H: ...                           H: p = phi [x0, P], [y, H]
+//!      x = load a + {s0,+,d}            ...
+//!      y = load a + {s0+d,+,d}          y = load a + {s0+d,+,d}     (x's uses now use p)
+//!      condbr c, H, E                   condbr c, H, E
+//! ```
+//!
+//! Only loops of one block qualify: the header is the latch, so every load runs in every
+//! iteration, and the preheader, which only jumps to the header, may run the first
+//! iteration's load early. A load's address must be a pointer defined outside the loop plus
+//! a byte offset `{s,+,d}` (scalar evolution), `d` a non-zero constant. Loads of one type
+//! from one pointer with one `d` whose starts differ only by constants link into chains:
+//! `x -> y` when `y` starts `d` bytes after `x`, so that `x` in iteration `k+1` reads what
+//! `y` read in iteration `k`. Every load of a chain but the last becomes a phi of the
+//! preheader's load at the first iteration and of the next link's value. Nothing in the
+//! loop may write what a chain reads: no store may alias it and no call may write it. A loop
+//! carries at most `MAX_CARRIED` values, each of which holds a register all through it.
+//!
+//! Needs: the loop forest and the module facts. Preserves: behaviour and the CFG.
+
+use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
+use crate::analysis::scev::{Invariant, LoopEvolution};
+use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
+use crate::fast_hash::FastHashMap;
+use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+
+/// The most values one loop carries from an iteration to the next.
+const MAX_CARRIED: usize = 8;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let loops = cx.analyses.loops(f);
+    let facts = cx.facts();
+    let mut changed = false;
+    for k in 0..loops.loops.len() {
+        changed |= common_loads(f, facts, cx.id, &loops, k);
+    }
+    Preserved::cfg_if(changed)
+}
+
+/// A load of the loop: its address is `root + start + step * k` bytes in iteration `k`.
+struct Access {
+    load: Inst,
+    root: Value,
+    start: Invariant,
+    step: i32,
+    ty: Type,
+}
+
+fn common_loads(f: &mut Function, facts: &ModuleFacts, func: FuncId, loops: &LoopInfo, k: usize) -> bool {
+    let lp = &loops.loops[k];
+    let h = lp.header;
+    let Some(p) = lp.preheader else {
+        return false;
+    };
+    if lp.blocks != [h] || lp.latches != [h] || !matches!(f.terminator(p).map(|t| f.kind(t)), Some(InstKind::Br { .. })) {
+        return false;
+    }
+    let accesses = match loop_accesses(f, loops, k, facts, func) {
+        Some(a) if a.len() >= 2 => a,
+        _ => return false,
+    };
+    let chains = chains(&accesses);
+    let mut carried = 0;
+    let mut changed = false;
+    for chain in chains {
+        if carried + chain.len() - 1 > MAX_CARRIED {
+            break;
+        }
+        carried += chain.len() - 1;
+        carry(f, p, h, &chain.iter().map(|&a| &accesses[a]).collect::<Vec<_>>());
+        changed = true;
+    }
+    changed
+}
+
+/// The loads of loop `k` (of one block) that nothing in it may overwrite, with their
+/// addresses' evolutions; `None` when the loop has too few to matter.
+fn loop_accesses(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+    facts: &ModuleFacts,
+    func: FuncId,
+) -> Option<Vec<Access>> {
+    let h = loops.loops[k].header;
+    let mut stores: Vec<Location> = Vec::new();
+    let mut calls: Vec<Inst> = Vec::new();
+    let mut loads: Vec<Inst> = Vec::new();
+    for i in f.block_insts(h) {
+        match *f.kind(i) {
+            InstKind::Store { args: [_, addr] } => stores.push(locate(f, addr)),
+            InstKind::Call { .. } => calls.push(i),
+            InstKind::Load { .. } => loads.push(i),
+            _ => {}
+        }
+    }
+    if loads.len() < 2 {
+        return None;
+    }
+    let mut evolution = LoopEvolution::new(f, loops, k)?;
+    let mut accesses = Vec::new();
+    for load in loads {
+        let InstKind::Load { args: [addr] } = *f.kind(load) else {
+            continue;
+        };
+        let loc = locate(f, addr);
+        let written = stores.iter().any(|&s| may_alias_in(facts, func, s, loc))
+            || calls.iter().any(|&c| call_may_write(f, facts, c, loc));
+        if written {
+            continue;
+        }
+        let Some((root, offset)) = evolution.address(addr) else {
+            continue;
+        };
+        let Some((start, step)) = offset.as_affine() else {
+            continue;
+        };
+        if step != 0 {
+            accesses.push(Access {
+                load,
+                root,
+                start: start.clone(),
+                step,
+                ty: f.inst(load).ty,
+            });
+        }
+    }
+    Some(accesses)
+}
+
+/// Chains of at least two accesses (indices into `accesses`), each link starting `step`
+/// bytes after the one before, in the order their first links come.
+fn chains(accesses: &[Access]) -> Vec<Vec<usize>> {
+    // Accesses that differ only in the constant of their start, by that constant.
+    // (first member, members by the constant of their start, two members share a start).
+    let mut groups: Vec<(usize, FastHashMap<i32, usize>, bool)> = Vec::new();
+    for (n, a) in accesses.iter().enumerate() {
+        let group = groups.iter().position(|&(first, _, _)| {
+            let b = &accesses[first];
+            b.root == a.root
+                && b.step == a.step
+                && b.ty == a.ty
+                && a.start.add(&b.start.scale(-1)).as_constant().is_some()
+        });
+        let group = match group {
+            Some(g) => g,
+            None => {
+                groups.push((n, FastHashMap::default(), false));
+                groups.len() - 1
+            }
+        };
+        let (_, by_start, duplicated) = &mut groups[group];
+        *duplicated |= by_start.insert(a.start.constant, n).is_some();
+    }
+    let mut chains = Vec::new();
+    for (_, by_start, duplicated) in &groups {
+        if *duplicated {
+            continue;
+        }
+        let mut members: Vec<usize> = by_start.values().copied().collect();
+        members.sort_unstable();
+        for &n in &members {
+            let a = &accesses[n];
+            if by_start.contains_key(&a.start.constant.wrapping_sub(a.step)) {
+                continue;
+            }
+            let mut chain = vec![n];
+            let mut at = a.start.constant;
+            while let Some(&next) = by_start.get(&at.wrapping_add(a.step)) {
+                if chain.contains(&next) {
+                    break;
+                }
+                chain.push(next);
+                at = at.wrapping_add(a.step);
+            }
+            if chain.len() >= 2 {
+                chains.push(chain);
+            }
+        }
+    }
+    chains
+}
+
+/// Replaces every load of `chain` but the last by a phi of its first iteration's value,
+/// loaded in `p`, and of the next link's value.
+fn carry(f: &mut Function, p: Block, h: Block, chain: &[&Access]) {
+    let end = f.terminator(p).expect("a preheader ends in a jump");
+    let mut next = Value::Inst(chain[chain.len() - 1].load);
+    for a in chain[..chain.len() - 1].iter().rev() {
+        let offset = materialize(f, &a.start, end);
+        let addr = f.insert_inst_before(
+            end,
+            InstKind::Gep {
+                args: [a.root, offset],
+                stride: 1,
+            },
+            Type::Ptr,
+        );
+        let first = f.insert_inst_before(end, InstKind::Load { args: [Value::Inst(addr)] }, a.ty);
+        let phi = f.prepend_inst(
+            h,
+            InstKind::Phi {
+                args: vec![next, Value::Inst(first)],
+                blocks: vec![h, p],
+            },
+            a.ty,
+        );
+        f.replace_all_uses(Value::Inst(a.load), Value::Inst(phi));
+        f.remove_inst(a.load);
+        next = Value::Inst(phi);
+    }
+}
+
+/// Computes `x` before `before`.
+fn materialize(f: &mut Function, x: &Invariant, before: Inst) -> Value {
+    let mut sum: Option<Value> = None;
+    for &(v, factor) in &x.terms {
+        let term = if factor == 1 {
+            v
+        } else {
+            Value::Inst(f.insert_inst_before(before, InstKind::binary(BinaryOp::Mul, v, Value::Int(factor)), Type::I32))
+        };
+        sum = Some(match sum {
+            None => term,
+            Some(s) => Value::Inst(f.insert_inst_before(before, InstKind::binary(BinaryOp::Add, s, term), Type::I32)),
+        });
+    }
+    match sum {
+        None => Value::Int(x.constant),
+        Some(s) if x.constant == 0 => s,
+        Some(s) => Value::Inst(f.insert_inst_before(
+            before,
+            InstKind::binary(BinaryOp::Add, s, Value::Int(x.constant)),
+            Type::I32,
+        )),
+    }
+}
