@@ -703,8 +703,11 @@ class Gen:
         if r < 0.86:
             self.modular_loop()
             return
-        if r < 0.93:
+        if r < 0.91:
             self.unrollable_loop()
+            return
+        if r < 0.95:
+            self.neighbour_loop()
             return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
@@ -952,6 +955,68 @@ class Gen:
         self.use_result(f"{u} - {v} + {w}[{k} / 2] + {k}")
         for name in (u, v):
             self.declare(Var(name, "int", []))
+
+    def neighbour_loop(self):
+        """A loop reading neighbours of a moving index, as predictive commoning carries one
+        iteration's load to the next that reads the same element: `w[i-1]`, `w[i]`, `w[i+1]`
+        of an int or float array, or of one column of a 2-D one, counting up or down by 1 or
+        2; sometimes the loop also stores into the array it reads (which must keep the loads)
+        or into another one."""
+        w, o, i, j, s = (self.fresh(p) for p in ("w", "w", "i", "j", "t"))
+        size = 6 if self.multiplier > 1 else 24
+        self.func.cost += self.multiplier * size * 8
+        ty = self.pick(["int", "float"])
+        two_d = self.chance(0.4)
+        step = self.pick([1, 1, 2])
+        zero = "0" if ty == "int" else "0.0"
+        if two_d:
+            self.line(f"{ty} {w}[{size}][3] = {{}};")
+        else:
+            self.line(f"{ty} {w}[{size}] = {{}};")
+        self.line(f"{ty} {o}[{size}] = {{}};")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {size}) {{")
+        self.indent += 1
+        value = f"{i} * {self.r.randint(2, 9)} - {self.int_expr(1)}"
+        if two_d:
+            self.line(f"{w}[{i}][{i} % 3] = {value};")
+            self.line(f"{w}[{i}][({i} + 1) % 3] = {i} - {self.r.randint(0, 5)};")
+        else:
+            self.line(f"{w}[{i}] = {value};")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"int {j} = idx({self.int_expr(1)}, 3);")
+        self.line(f"{ty} {s} = {zero};")
+
+        def at(k):
+            return f"{w}[{k}][{j}]" if two_d else f"{w}[{k}]"
+
+        down = self.chance(0.4)
+        if down:
+            self.line(f"{i} = {size - 2} - idx({self.int_expr(1)}, 4);")
+            self.line(f"while ({i} >= 1) {{")
+        else:
+            self.line(f"{i} = 1 + idx({self.int_expr(1)}, 4);")
+            self.line(f"while ({i} < {size - 1}) {{")
+        self.indent += 1
+        self.line(f"{s} = {s} * {self.pick([1, 2, -1])} + {at(f'{i} - 1')} - {at(i)} * 3 + {at(f'{i} + 1')};")
+        if ty == "int":
+            self.line(f"{s} = {s} % 1000;")
+        else:
+            self.line(f"if ({s} > 1000.0 || {s} < -1000.0) {s} = {s} / 16.0;")
+        r = self.r.random()
+        if r < 0.25:
+            self.line(f"{at(f'{i} + 1')} = {s};")
+        elif r < 0.5:
+            self.line(f"{o}[{i}] = {s} + {at(i)};")
+        self.line(f"{i} = {i} {'-' if down else '+'} {step};")
+        self.indent -= 1
+        self.line("}")
+        if ty == "int":
+            self.use_result(f"{s} + {o}[{size // 2}] + {at(size // 2)}")
+        else:
+            self.use_result(f"f2i({s} + {o}[{size // 2}] + {at(size // 2)})")
 
     def use_result(self, e):
         """Adds `e` to a scalar the function may write, so that the code computing it stays."""
@@ -1575,6 +1640,8 @@ FEATURES = [
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
     ("saturation by nested ifs", r"^\s+if \((m\d+) [<>=]+ -?\d+\) \1 = \d+; else if \(\1 [<>=]+ -?\d+\) \1 = \d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
+    ("loop reading an element's neighbours", r"^\s+t\d+ = t\d+ \* -?\d \+ w\d+\[i\d+ - 1\]"),
+    ("neighbour loop storing into the array it reads", r"^\s+(w\d+)\[i\d+ \+ 1\](\[j\d+\])? = t\d+;"),
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
