@@ -54,13 +54,25 @@ struct Access {
     ty: Type,
 }
 
-fn common_loads(f: &mut Function, facts: &ModuleFacts, func: FuncId, loops: &LoopInfo, k: usize) -> bool {
+fn common_loads(
+    f: &mut Function,
+    facts: &ModuleFacts,
+    func: FuncId,
+    loops: &LoopInfo,
+    k: usize,
+) -> bool {
     let lp = &loops.loops[k];
     let h = lp.header;
     let Some(p) = lp.preheader else {
         return false;
     };
-    if lp.blocks != [h] || lp.latches != [h] || !matches!(f.terminator(p).map(|t| f.kind(t)), Some(InstKind::Br { .. })) {
+    if lp.blocks != [h]
+        || lp.latches != [h]
+        || !matches!(
+            f.terminator(p).map(|t| f.kind(t)),
+            Some(InstKind::Br { .. })
+        )
+    {
         return false;
     }
     let accesses = match loop_accesses(f, loops, k, facts, func) {
@@ -75,7 +87,12 @@ fn common_loads(f: &mut Function, facts: &ModuleFacts, func: FuncId, loops: &Loo
             break;
         }
         carried += chain.len() - 1;
-        carry(f, p, h, &chain.iter().map(|&a| &accesses[a]).collect::<Vec<_>>());
+        carry(
+            f,
+            p,
+            h,
+            &chain.iter().map(|&a| &accesses[a]).collect::<Vec<_>>(),
+        );
         changed = true;
     }
     changed
@@ -204,7 +221,13 @@ fn carry(f: &mut Function, p: Block, h: Block, chain: &[&Access]) {
             },
             Type::Ptr,
         );
-        let first = f.insert_inst_before(end, InstKind::Load { args: [Value::Inst(addr)] }, a.ty);
+        let first = f.insert_inst_before(
+            end,
+            InstKind::Load {
+                args: [Value::Inst(addr)],
+            },
+            a.ty,
+        );
         let phi = f.prepend_inst(
             h,
             InstKind::Phi {
@@ -226,11 +249,19 @@ fn materialize(f: &mut Function, x: &Invariant, before: Inst) -> Value {
         let term = if factor == 1 {
             v
         } else {
-            Value::Inst(f.insert_inst_before(before, InstKind::binary(BinaryOp::Mul, v, Value::Int(factor)), Type::I32))
+            Value::Inst(f.insert_inst_before(
+                before,
+                InstKind::binary(BinaryOp::Mul, v, Value::Int(factor)),
+                Type::I32,
+            ))
         };
         sum = Some(match sum {
             None => term,
-            Some(s) => Value::Inst(f.insert_inst_before(before, InstKind::binary(BinaryOp::Add, s, term), Type::I32)),
+            Some(s) => Value::Inst(f.insert_inst_before(
+                before,
+                InstKind::binary(BinaryOp::Add, s, term),
+                Type::I32,
+            )),
         });
     }
     match sum {
