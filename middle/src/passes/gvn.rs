@@ -21,6 +21,10 @@
 //!   read, or what an earlier store there wrote, when no store or call between them may
 //!   write that memory (`analysis::alias`). Across blocks no memory is assumed unchanged;
 //!   memory SSA is what would take this further;
+//! - calls of a function that touches no memory and does no I/O, by callee and arguments'
+//!   numbers: an earlier equal call that returned gave the value this one would (the
+//!   function may not return for some arguments, as a recursive one is presumed to, but
+//!   then the earlier call never returned either);
 //! - phis: two phis of one block with the same incoming (value number, block) pairs are
 //!   equal, a phi's own value counting as equal to the other's (`phi [a, b0], [%self, b1]`
 //!   in both). Loop-carried congruences that need optimistic numbering are not found.
@@ -33,8 +37,8 @@ use crate::analysis::ModuleFacts;
 use crate::analysis::{Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{
-    load_key, value_key, Block, FuncId, Function, Immediate, Inst, InstKind, Opcode, Type, Value,
-    ValueKey,
+    load_key, value_key, Block, Callee, FuncId, Function, Immediate, Inst, InstKind, Opcode, Type,
+    Value, ValueKey,
 };
 use crate::passes::FunctionContext;
 
@@ -49,6 +53,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         first_other: f.inst_capacity() as u32,
         others: FastHashMap::default(),
         scoped: FastHashMap::default(),
+        calls: FastHashMap::default(),
         undo: Vec::new(),
         changed: false,
     };
@@ -79,6 +84,15 @@ fn constant_load(f: &Function, facts: &ModuleFacts, i: Inst) -> Option<Value> {
 /// is `u32::MAX`.
 type PhiKey = Vec<(u32, Block)>;
 
+/// A call's callee and its arguments' value numbers.
+type CallKey = (FuncId, Vec<u32>);
+
+/// A key that entered one of the scoped tables.
+enum Entered {
+    Value(ValueKey),
+    Call(CallKey),
+}
+
 struct Gvn {
     /// Numbers of values other than instructions start here.
     first_other: u32,
@@ -86,9 +100,12 @@ struct Gvn {
     /// The keys of the instructions that dominate the current block, with the instruction
     /// that computes each. Looked up, never iterated.
     scoped: FastHashMap<ValueKey, Inst>,
-    /// The keys in `scoped`, in the order they entered, to forget on leaving a subtree.
-    /// A key in the table never enters again, so nothing is shadowed.
-    undo: Vec<ValueKey>,
+    /// Calls of functions without memory access or I/O that dominate the current block, by
+    /// callee and arguments' numbers. Looked up, never iterated.
+    calls: FastHashMap<CallKey, Inst>,
+    /// The keys in `scoped` and `calls`, in the order they entered, to forget on leaving a
+    /// subtree. A key in a table never enters again, so nothing is shadowed.
+    undo: Vec<Entered>,
     changed: bool,
 }
 
@@ -165,14 +182,29 @@ impl Gvn {
                             operands: [self.number(addr), 0, 0],
                         };
                         loads.insert(key, (value, at));
+                        i
+                    }
+                    InstKind::Call {
+                        callee: Callee::Function(g),
+                        args,
+                    } if f.inst(i).ty != Type::Void && {
+                        let s = facts.summary(*g);
+                        !s.reads_memory && !s.writes_memory && !s.has_io
+                    } =>
+                    {
+                        let key = (*g, args.iter().map(|&v| self.number(v)).collect());
+                        self.find_or_insert_call(key, i)
                     }
                     InstKind::Call { .. } => {
                         loads.retain(|_, &mut (_, loc)| !call_may_write(f, facts, i, loc));
+                        i
                     }
-                    kind if kind.opcode().writes_memory() => loads.clear(),
-                    _ => {}
+                    kind if kind.opcode().writes_memory() => {
+                        loads.clear();
+                        i
+                    }
+                    _ => i,
                 }
-                i
             };
             if leader != i {
                 f.replace_all_uses(Value::Inst(i), Value::Inst(leader));
@@ -188,7 +220,17 @@ impl Gvn {
             return leader;
         }
         self.scoped.insert(key, i);
-        self.undo.push(key);
+        self.undo.push(Entered::Value(key));
+        i
+    }
+
+    /// The call in scope with this key, else `i`, which enters the table.
+    fn find_or_insert_call(&mut self, key: CallKey, i: Inst) -> Inst {
+        if let Some(&leader) = self.calls.get(&key) {
+            return leader;
+        }
+        self.calls.insert(key.clone(), i);
+        self.undo.push(Entered::Call(key));
         i
     }
 }
@@ -199,8 +241,11 @@ impl ScopedState for Gvn {
     }
 
     fn forget_since(&mut self, mark: usize) {
-        for key in self.undo.drain(mark..) {
-            self.scoped.remove(&key);
+        for entered in self.undo.drain(mark..) {
+            match entered {
+                Entered::Value(key) => self.scoped.remove(&key),
+                Entered::Call(key) => self.calls.remove(&key),
+            };
         }
     }
 }

@@ -66,6 +66,33 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
             sub(var(X), sub(int(0), var(Y))),
             add(var(X), var(Y)),
         ),
+        // Sums that cancel a term, whatever else uses their parts (the bitwise operations
+        // SysY programs emulate with + and -: `a - (a + b) + b - (a + b)`).
+        Rule::new(
+            "x-(x+y)",
+            sub(var(X), add(var(X), var(Y)).commute()),
+            sub(int(0), var(Y)),
+        ),
+        Rule::new(
+            "(x+y)-x",
+            sub(add(var(X), var(Y)).commute(), var(X)),
+            var(Y),
+        ),
+        Rule::new(
+            "x-(x-y)",
+            sub(var(X), sub(var(X), var(Y))),
+            var(Y),
+        ),
+        Rule::new(
+            "(x-y)+y",
+            add(sub(var(X), var(Y)), var(Y)).commute(),
+            var(X),
+        ),
+        Rule::new(
+            "y+(0-y)",
+            add(var(Y), sub(int(0), var(Y))).commute(),
+            int(0),
+        ),
         Rule::new(
             "(x+c1)*c2",
             mul(add(var(X), int_const(C1)), int_const(C2)),
