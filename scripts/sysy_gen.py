@@ -275,11 +275,11 @@ class Gen:
     def combining_expr(self, depth):
         """Shapes that instruction combining and reassociation rewrite: chains of constant
         additions, the same terms summed over and over, terms scaled by one constant,
-        products of one value, terms that cancel, negated comparisons, remainders by powers of
-        two tested against zero."""
+        products of one value, terms that cancel (also where a sum has several uses), negated
+        comparisons, remainders by powers of two tested against zero or other remainders."""
         x = self.scalar_ref("int") or self.int_literal()
         y = self.scalar_ref("int") or self.int_literal()
-        kind = self.r.randrange(7)
+        kind = self.r.randrange(8)
         if kind == 0:
             steps = " ".join(f"{self.pick(['+', '-'])} {self.r.randint(1, 9)}" for _ in range(self.r.randint(2, 8)))
             return f"({self.int_expr(depth - 1)} {steps})"
@@ -294,7 +294,12 @@ class Gen:
             return f"(({x} + {y}) - ({x} - {self.int_expr(depth - 1)}) - {y})"
         if kind == 5:
             p = self.pick([2, 4, 8, 64, -2, -16, 1 << 30])
-            return f"(({self.int_expr(depth - 1)} % {p}) {self.pick(['==', '!='])} 0)"
+            # Tested against zero, or against another remainder it can have (or cannot).
+            c = self.pick([0, 0, 1, -1, abs(p) - 1, 1 - abs(p), abs(p) // 2, abs(p)])
+            return f"(({self.int_expr(depth - 1)} % {p}) {self.pick(['==', '!='])} {c})"
+        if kind == 6:
+            # An xor emulated with + and -, whose terms cancel although a + b is used twice.
+            return f"({x} - ({x} + {y}) + {y} - ({x} + {y}) + ({x} - ({x} - {y})))"
         op = self.pick(["<", ">", "<=", ">=", "==", "!="])
         return f"(({x} {op} {y}) {self.pick(['==', '!='])} {self.pick([0, 1])})"
 
@@ -1338,10 +1343,11 @@ class Gen:
 
     def tree_recursion(self):
         """A pure function of small int arguments whose recursion revisits them (Fibonacci,
-        binomial coefficients, a self-call in a loop), for memoisation. main calls it with
+        binomial coefficients, a self-call in a loop, the same self-call twice), for
+        memoisation and value numbering of calls. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(3)
+        kind = self.r.randrange(4)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -1353,15 +1359,23 @@ class Gen:
             self.line(f"  if (k <= 0 || k >= n) return {c} + k;")
             self.line(f"  return ({name}(n - 1, k - 1) + {name}(n - 1, k)) % 10007;")
             arity = 2
-        else:
+        elif kind == 2:
             self.line(f"int {name}(int n) {{")
             self.line(f"  if (n <= 0) return {c};")
             self.line("  int s = 0, i = 1;")
             self.line(f"  while (i <= n) {{ s = (s + {name}(n - i) * i) % 997; i = i + 1; }}")
             self.line("  return s;")
             arity = 1
+        else:
+            # The same call twice (value numbering keeps one), as in a recursive power.
+            self.line(f"int {name}(int a, int n) {{")
+            self.line(f"  if (n <= 0) return a % 7 + {c};")
+            self.line(f"  int h = {name}(a, n / 2);")
+            self.line(f"  if (n % 2 == 1) return (h * {name}(a, n / 2) + a) % 1000;")
+            self.line(f"  return (h + {name}(a, n / 2) * {c}) % 1000;")
+            arity = 2
         self.line("}")
-        largest = [17, 17, 12][kind]
+        largest = [17, 17, 12, 17][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def constant_parameters(self):
@@ -1596,6 +1610,9 @@ FEATURES = [
     ("remainder", r" % -?\d+\)"),
     ("division or remainder by a large constant", r" [/%] -?\d{9,10}\)"),
     ("remainder by a power of two tested against zero", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) 0\)"),
+    ("remainder by a power of two tested against another remainder", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) -?[1-9]\d*\)"),
+    ("the same recursive call twice", r"int h = (memo\d+)\(a, n / 2\);"),
+    ("xor emulated with + and -", r"\((\w+) - \(\1 \+ (\w+)\) \+ \2 - \(\1 \+ \2\)"),
     ("comparisons", r" (<=|>=|==|!=) "),
     ("unary - ! +", r"!\("),
     ("getint", r"getint\(\)"),

@@ -263,7 +263,11 @@ fn negation(f: &mut Function, i: Inst) -> Option<Value> {
 /// Signed division and remainder by `d = ±2^k` without `sdiv`.
 ///
 /// A remainder whose every user compares it with zero only needs the low bits:
-/// `x % d == 0` exactly when `x & (|d| - 1) == 0` (also for `d = INT_MIN`). Otherwise, for
+/// `x % d == 0` exactly when `x & (|d| - 1) == 0` (also for `d = INT_MIN`). One compared
+/// only with other possible remainders `c` (`0 < |c| < |d|`) needs the sign bit too: such
+/// a remainder has the sign of `c`, and the low bits determine it, so `x % d == c` exactly
+/// when `x & m == c & m` for `m = INT_MIN | (|d| - 1)` (`x % 2 == 1` is
+/// `x & 0x80000001 == 1`, a test without the division's sign fix-up). Otherwise, for
 /// `1 <= k <= 30`: shifting right rounds toward minus infinity and division toward zero, so a
 /// negative dividend first gets `2^k - 1` added, the low `k` bits of its sign mask:
 /// `bias = lshr (ashr x, 31), 32 - k` (for `k = 1` simply `lshr x, 31`), `t = x + bias`,
@@ -284,6 +288,17 @@ fn power_of_two_division(f: &mut Function, i: Inst) -> Option<Value> {
     let low_bits = Value::Int((magnitude - 1) as i32);
     if op == BinaryOp::SRem && only_compared_with_zero(f, i) {
         return Some(binary_before(f, i, BinaryOp::And, x, low_bits));
+    }
+    if op == BinaryOp::SRem && only_compared_with_residues(f, i, magnitude) {
+        let mask = i32::MIN | (magnitude - 1) as i32;
+        for u in f.uses(Value::Inst(i)).to_vec() {
+            let side = 1 - u.index as usize;
+            let Value::Int(c) = f.kind(u.inst).operands()[side] else {
+                unreachable!("compared with a constant");
+            };
+            f.set_operand(u.inst, side, Value::Int(c & mask));
+        }
+        return Some(binary_before(f, i, BinaryOp::And, x, Value::Int(mask)));
     }
     let k = magnitude.trailing_zeros() as i32;
     if k > 30 {
@@ -455,6 +470,19 @@ fn only_compared_with_zero(f: &Function, i: Inst) -> bool {
             }
             _ => false,
         })
+}
+
+/// Whether every user of `i` compares it for equality with a constant `c`,
+/// `0 < |c| < magnitude`.
+fn only_compared_with_residues(f: &Function, i: Inst, magnitude: u32) -> bool {
+    f.uses(Value::Inst(i)).iter().all(|u| match *f.kind(u.inst) {
+        InstKind::Icmp { pred, args } => {
+            let other = args[1 - u.index as usize];
+            is_equality(pred)
+                && matches!(other, Value::Int(c) if c != 0 && c.unsigned_abs() < magnitude)
+        }
+        _ => false,
+    })
 }
 
 fn binary_before(f: &mut Function, i: Inst, op: BinaryOp, a: Value, b: Value) -> Value {
