@@ -714,6 +714,9 @@ class Gen:
         if r < 0.95:
             self.neighbour_loop()
             return
+        if r < 0.97:
+            self.search_loop()
+            return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
         self.line(f"int {counter} = 0;")
@@ -1022,6 +1025,38 @@ class Gen:
             self.use_result(f"{s} + {o}[{size // 2}] + {at(size // 2)}")
         else:
             self.use_result(f"f2i({s} + {o}[{size // 2}] + {at(size // 2)})")
+
+    def search_loop(self):
+        """A walk along a linked list (next index i / d, down to 0) until a key matches, as
+        loop rotation sees a loop with a second exit: the break's exit and the end of the
+        list each see the position, and what follows uses it."""
+        nx, ky, p, x, n = (self.fresh(q) for q in ("w", "w", "i", "t", "k"))
+        size = self.r.randint(4, 30)
+        self.func.cost += self.multiplier * size * 6
+        self.line(f"int {nx}[{size}] = {{}};")
+        self.line(f"int {ky}[{size}] = {{}};")
+        self.line(f"int {p} = 0;")
+        self.line(f"while ({p} < {size}) {{")
+        self.indent += 1
+        self.line(f"{nx}[{p}] = {p} / {self.r.randint(2, 3)};")
+        self.line(f"{ky}[{p}] = {p} * {self.r.randint(1, 9)} % {self.r.randint(3, 7)};")
+        self.line(f"{p} = {p} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"int {x} = idx({self.int_expr(1)}, 5);")
+        self.line(f"int {n} = 0;")
+        self.line(f"{p} = idx({self.int_expr(1)}, {size});")
+        self.line(f"while ({p} != 0) {{")
+        self.indent += 1
+        if self.chance(0.5):
+            self.line(f"if ({ky}[{p}] == {x}) break;")
+        else:
+            self.line(f"if ({ky}[{p}] == {x}) {{ {n} = {n} + {p}; break; }}")
+        self.line(f"{p} = {nx}[{p}];")
+        self.line(f"{n} = {n} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{p} * 100 + {n}")
 
     def use_result(self, e):
         """Adds `e` to a scalar the function may write, so that the code computing it stays."""
@@ -1611,6 +1646,7 @@ FEATURES = [
     ("division or remainder by a large constant", r" [/%] -?\d{9,10}\)"),
     ("remainder by a power of two tested against zero", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) 0\)"),
     ("remainder by a power of two tested against another remainder", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) -?[1-9]\d*\)"),
+    ("search along a list with a break", r"^\s+if \((w\d+)\[i\d+\] == t\d+\) (break|\{)"),
     ("the same recursive call twice", r"int h = (memo\d+)\(a, n / 2\);"),
     ("xor emulated with + and -", r"\((\w+) - \(\1 \+ (\w+)\) \+ \2 - \(\1 \+ \2\)"),
     ("comparisons", r" (<=|>=|==|!=) "),

@@ -78,11 +78,7 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
             sub(add(var(X), var(Y)).commute(), var(X)),
             var(Y),
         ),
-        Rule::new(
-            "x-(x-y)",
-            sub(var(X), sub(var(X), var(Y))),
-            var(Y),
-        ),
+        Rule::new("x-(x-y)", sub(var(X), sub(var(X), var(Y))), var(Y)),
         Rule::new(
             "(x-y)+y",
             add(sub(var(X), var(Y)), var(Y)).commute(),
@@ -475,14 +471,16 @@ fn only_compared_with_zero(f: &Function, i: Inst) -> bool {
 /// Whether every user of `i` compares it for equality with a constant `c`,
 /// `0 < |c| < magnitude`.
 fn only_compared_with_residues(f: &Function, i: Inst, magnitude: u32) -> bool {
-    f.uses(Value::Inst(i)).iter().all(|u| match *f.kind(u.inst) {
-        InstKind::Icmp { pred, args } => {
-            let other = args[1 - u.index as usize];
-            is_equality(pred)
-                && matches!(other, Value::Int(c) if c != 0 && c.unsigned_abs() < magnitude)
-        }
-        _ => false,
-    })
+    f.uses(Value::Inst(i))
+        .iter()
+        .all(|u| match *f.kind(u.inst) {
+            InstKind::Icmp { pred, args } => {
+                let other = args[1 - u.index as usize];
+                is_equality(pred)
+                    && matches!(other, Value::Int(c) if c != 0 && c.unsigned_abs() < magnitude)
+            }
+            _ => false,
+        })
 }
 
 fn binary_before(f: &mut Function, i: Inst, op: BinaryOp, a: Value, b: Value) -> Value {

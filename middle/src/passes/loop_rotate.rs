@@ -14,19 +14,26 @@
 //! one. Its values are then the copy's in P or L, and in the body a phi of the two in B; at
 //! E, reached from P or L, a phi of the two as well. H goes.
 //!
-//! A loop is rotated when it has a preheader P, one latch L that ends in `br H`, H is its
-//! only exiting block with one exit E, H's successor in the loop (B) has H as its only
-//! predecessor, and H's code is at most `MAX_HEADER` instructions, none storing or calling
-//! (loads may be copied: each copy runs where H ran, on the same memory). A value of H used
-//! after the loop needs E to have H as its only predecessor; E's phis may take values of H
-//! from H in any case. Loops are visited innermost first, all on the analyses taken at the
-//! start: a loop is left alone when a rotation already changed the terminator of its P or L,
-//! the predecessors of its H, B or E, or removed one of its blocks.
+//! A loop is rotated when it has a preheader P, one latch L that ends in `br H`, H leaves
+//! the loop for one exit E, H's successor in the loop (B) has H as its only predecessor,
+//! and H's code is at most `MAX_HEADER` instructions, none storing or calling (loads may be
+//! copied: each copy runs where H ran, on the same memory). A value of H used after the loop
+//! needs E to have H as its only predecessor; E's phis may take values of H from H in any
+//! case. Loops are visited innermost first, all on the analyses taken at the start: a loop
+//! is left alone when a rotation already changed the terminator of its P or L, the
+//! predecessors of its H, B or E, or removed one of its blocks.
 //!
-//! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
+//! Other blocks of the loop may leave it too (a search: `while (p) { if (key[p] == x)
+//! break; p = next[p]; }`). B dominates them and their exits' own paths, where a value of H
+//! is B's phi; E's, where it is E's phi. A use that neither dominates gives up. Such a loop
+//! is rotated only while the dominator tree taken at the start is still exact, before any
+//! other rotation.
+//!
+//! Needs: the CFG, the dominator tree and the loop forest. Preserves: behaviour (the CFG
+//! changes).
 
 use super::value_map::{mapped, mapped_kind, ValueMap};
-use crate::analysis::{Cfg, LoopInfo, Preserved};
+use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -36,6 +43,7 @@ const MAX_HEADER: usize = 8;
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
     let loops = cx.analyses.loops(f);
+    let dom = cx.analyses.dom(f);
     let n = f.block_capacity();
     let (mut term_changed, mut preds_changed, mut removed) =
         (vec![false; n], vec![false; n], vec![false; n]);
@@ -47,7 +55,9 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         let stale = [s.p, s.l].iter().any(|b| term_changed[b.index()])
             || [s.h, s.b, s.e].iter().any(|b| preds_changed[b.index()])
             || [s.p, s.h, s.l, s.b, s.e].iter().any(|b| removed[b.index()]);
-        if stale || !rotate(f, &loops, k, &s) {
+        // Uses after a loop of several exits are placed with the dominator tree.
+        let dom = (!changed).then_some(&*dom);
+        if stale || (!s.single_exit && dom.is_none()) || !rotate(f, &loops, dom, k, &s) {
             continue;
         }
         term_changed[s.p.index()] = true;
@@ -71,15 +81,17 @@ struct Shape {
     e: Block,
     exit_when_true: bool,
     e_only_from_h: bool,
+    /// H is the loop's only exiting block and E its only exit.
+    single_exit: bool,
 }
 
 fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     let lp = &loops.loops[k];
     let (h, p) = (lp.header, lp.preheader?);
-    let (&[l], &[exiting], &[e]) = (&lp.latches[..], &lp.exiting[..], &lp.exits[..]) else {
+    let &[l] = &lp.latches[..] else {
         return None;
     };
-    if exiting != h || l == h || !matches!(*f.kind(f.terminator(l)?), InstKind::Br { .. }) {
+    if l == h || !matches!(*f.kind(f.terminator(l)?), InstKind::Br { .. }) {
         return None;
     }
     let InstKind::CondBr {
@@ -88,7 +100,11 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     else {
         return None;
     };
-    let (b, exit_when_true) = if no == e { (yes, false) } else { (no, true) };
+    let (b, e, exit_when_true) = match (loops.contains(k, yes), loops.contains(k, no)) {
+        (true, false) => (yes, no, false),
+        (false, true) => (no, yes, true),
+        _ => return None,
+    };
     if b == h || cfg.preds(b) != [h] {
         return None;
     }
@@ -111,6 +127,7 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         e,
         exit_when_true,
         e_only_from_h: cfg.preds(e) == [h],
+        single_exit: lp.exiting.len() == 1 && lp.exits.len() == 1,
     })
 }
 
@@ -124,7 +141,8 @@ enum Site {
     AfterLoop,
 }
 
-fn rotate(f: &mut Function, loops: &LoopInfo, k: usize, s: &Shape) -> bool {
+/// Rotates loop `k`; `dom` is exact when given, and needed when the loop has other exits.
+fn rotate(f: &mut Function, loops: &LoopInfo, dom: Option<&DomTree>, k: usize, s: &Shape) -> bool {
     let values: Vec<Inst> = f
         .block_insts(s.h)
         .filter(|&i| !f.kind(i).is_terminator())
@@ -145,10 +163,22 @@ fn rotate(f: &mut Function, loops: &LoopInfo, k: usize, s: &Shape) -> bool {
                 Site::FromHeader
             } else if loops.contains(k, from) {
                 Site::Body
-            } else if s.e_only_from_h {
+            } else if s.single_exit {
+                if !s.e_only_from_h {
+                    return false;
+                }
                 Site::AfterLoop
             } else {
-                return false;
+                let Some(dom) = dom else {
+                    return false;
+                };
+                if dom.dominates(s.b, from) {
+                    Site::Body
+                } else if s.e_only_from_h && dom.dominates(s.e, from) {
+                    Site::AfterLoop
+                } else {
+                    return false;
+                }
             };
             sites.push((v, u.inst, u.index as usize, site));
         }
