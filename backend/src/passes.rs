@@ -1,6 +1,7 @@
 //! The back end as a named list of passes, each run over every function of the module
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
-//! `regalloc` (graph colouring, or spill-everything at -O0), `peephole` and `branches`
+//! `share-constants` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
+//! `peephole` and `branches`
 //! (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
 //! beyond it are skipped and each execution is listed; required passes always run. Passes
@@ -9,7 +10,7 @@
 use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
-use crate::{branches, isel, peephole, regalloc};
+use crate::{branches, isel, peephole, regalloc, share_constants};
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
 use middle::ir::{Function, Module};
@@ -74,6 +75,13 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         run: Run::Select(isel::select),
     },
     BackendPass {
+        name: "share-constants",
+        description:
+            "build a constant built in several blocks outside loops once, where it dominates them",
+        required: false,
+        run: Run::Machine(|mf, _| share_constants::run(mf)),
+    },
+    BackendPass {
         name: "regalloc",
         description: "assign physical registers (graph colouring; spill everything at -O0)",
         required: true,
@@ -100,7 +108,7 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
 ];
 
 /// The back-end passes of an optimisation level: all of them, but the optional ones
-/// (`peephole`, `branches`) only above -O0, which stays the unoptimised baseline.
+/// (`share-constants`, `peephole`, `branches`) only above -O0, which stays the unoptimised baseline.
 pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
     BACKEND_PASSES
         .iter()

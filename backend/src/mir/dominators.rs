@@ -94,6 +94,11 @@ impl Dominators {
         self.idom[b.index()].is_some()
     }
 
+    /// The immediate dominator of a reachable block other than the entry.
+    pub fn idom(&self, b: MBlockId) -> Option<MBlockId> {
+        self.idom[b.index()].filter(|&d| d != b)
+    }
+
     /// Whether `a` dominates `b` (every block dominates itself).
     pub fn dominates(&self, a: MBlockId, b: MBlockId) -> bool {
         self.is_reachable(a)

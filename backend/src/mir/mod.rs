@@ -1,8 +1,8 @@
 //! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks of
 //! machine functions, with a text form for dumps, a structural verifier, and the loop
-//! nesting depths of blocks.
+//! nesting depths and dominators of blocks.
 
-mod dominators;
+pub mod dominators;
 mod function;
 mod inst;
 pub mod loops;
