@@ -20,6 +20,7 @@
 //! Needs: nothing. Preserves: behaviour and the CFG.
 
 use crate::analysis::Preserved;
+use crate::fast_hash::FastHashSet;
 use crate::ir::pattern::*;
 use crate::ir::{BinaryOp, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::const_fold::simplify;
@@ -128,6 +129,7 @@ fn is_equality(p: IntPred) -> bool {
 }
 
 pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+    let full_remainders = full_remainders(f);
     let mut work = Worklist::new(f);
     let mut changed = false;
     while let Some(i) = work.pop() {
@@ -143,7 +145,7 @@ pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
         let before = f.prev_inst(i);
         let replacement = simplify(f, i)
             .or_else(|| negation(f, i))
-            .or_else(|| power_of_two_division(f, i))
+            .or_else(|| power_of_two_division(f, i, &full_remainders))
             .or_else(|| constant_offsets_outward(f, i))
             .or_else(|| constant_term_outward(f, i))
             .or_else(|| RULES.apply(f, i));
@@ -263,13 +265,20 @@ fn negation(f: &mut Function, i: Inst) -> Option<Value> {
 /// only with other possible remainders `c` (`0 < |c| < |d|`) needs the sign bit too: such
 /// a remainder has the sign of `c`, and the low bits determine it, so `x % d == c` exactly
 /// when `x & m == c & m` for `m = INT_MIN | (|d| - 1)` (`x % 2 == 1` is
-/// `x & 0x80000001 == 1`, a test without the division's sign fix-up). Otherwise, for
+/// `x & 0x80000001 == 1`, a test without the division's sign fix-up), unless the function
+/// computes a remainder by `±|d|` in full anyway (`full_remainders`): before value
+/// numbering, that may be the same remainder of the same dividend, which it would then
+/// share. Otherwise, for
 /// `1 <= k <= 30`: shifting right rounds toward minus infinity and division toward zero, so a
 /// negative dividend first gets `2^k - 1` added, the low `k` bits of its sign mask:
 /// `bias = lshr (ashr x, 31), 32 - k` (for `k = 1` simply `lshr x, 31`), `t = x + bias`,
 /// `x / 2^k = ashr t, k` and `x % 2^k = x - (t & -2^k)`; `x / -2^k` is `0 - x / 2^k`, and
 /// `x % -2^k` is `x % 2^k` (the remainder takes the dividend's sign).
-fn power_of_two_division(f: &mut Function, i: Inst) -> Option<Value> {
+fn power_of_two_division(
+    f: &mut Function,
+    i: Inst,
+    full_remainders: &FastHashSet<u32>,
+) -> Option<Value> {
     let InstKind::Binary {
         op: op @ (BinaryOp::SDiv | BinaryOp::SRem),
         args: [x, Value::Int(d)],
@@ -285,7 +294,10 @@ fn power_of_two_division(f: &mut Function, i: Inst) -> Option<Value> {
     if op == BinaryOp::SRem && only_compared_with_zero(f, i) {
         return Some(binary_before(f, i, BinaryOp::And, x, low_bits));
     }
-    if op == BinaryOp::SRem && only_compared_with_residues(f, i, magnitude) {
+    if op == BinaryOp::SRem
+        && only_compared_with_residues(f, i, magnitude)
+        && !full_remainders.contains(&magnitude)
+    {
         let mask = i32::MIN | (magnitude - 1) as i32;
         for u in f.uses(Value::Inst(i)).to_vec() {
             let side = 1 - u.index as usize;
@@ -466,6 +478,24 @@ fn only_compared_with_zero(f: &Function, i: Inst) -> bool {
             }
             _ => false,
         })
+}
+
+/// The magnitudes `|d|` of the remainders by a constant `d` that some use needs in full (not
+/// only compared with zero or other remainders).
+fn full_remainders(f: &Function) -> FastHashSet<u32> {
+    f.all_insts()
+        .filter_map(|i| match *f.kind(i) {
+            InstKind::Binary {
+                op: BinaryOp::SRem,
+                args: [_, Value::Int(d)],
+            } => {
+                let m = d.unsigned_abs();
+                let partial = only_compared_with_zero(f, i) || only_compared_with_residues(f, i, m);
+                (!partial).then_some(m)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether every user of `i` compares it for equality with a constant `c`,
