@@ -209,6 +209,19 @@ impl Pattern {
         }
     }
 
+    /// The opcodes the root's two operands must have for a match (where the operand patterns
+    /// fix one), and whether they may come in either order: a test cheaper than matching.
+    fn operand_opcodes(&self) -> ([Option<Opcode>; 2], bool) {
+        match self {
+            Pattern::Bind(_, sub) | Pattern::OneUse(sub) => sub.operand_opcodes(),
+            Pattern::Binary { args, commute, .. } => {
+                ([args[0].root_opcode(), args[1].root_opcode()], *commute)
+            }
+            Pattern::Icmp { args, .. } => ([args[0].root_opcode(), args[1].root_opcode()], false),
+            _ => ([None, None], false),
+        }
+    }
+
     /// How many nodes the pattern's tree has.
     fn nodes(&self) -> usize {
         1 + match self {
@@ -494,6 +507,8 @@ pub struct Rule {
     pub pattern: Pattern,
     pub result: Pattern,
     pub guard: Option<Guard>,
+    /// The pattern's `operand_opcodes`.
+    operands: ([Option<Opcode>; 2], bool),
 }
 
 impl Rule {
@@ -504,6 +519,7 @@ impl Rule {
         );
         Rule {
             name,
+            operands: pattern.operand_opcodes(),
             pattern,
             result,
             guard: None,
@@ -520,11 +536,30 @@ impl Rule {
 
     /// The bindings if `inst`'s result matches the pattern and the guard.
     pub fn match_inst(&self, f: &Function, inst: Inst) -> Option<Bindings> {
+        if !self.operands_may_match(f, inst) {
+            return None;
+        }
         let b = matches(f, Value::Inst(inst), &self.pattern)?;
         match self.guard {
             Some(guard) if !guard(f, &b) => None,
             _ => Some(b),
         }
+    }
+
+    /// Whether `inst`'s operands have the opcodes the pattern fixes for them (in either
+    /// order where it may commute); most instructions a rule is tried on fail here.
+    fn operands_may_match(&self, f: &Function, inst: Inst) -> bool {
+        let (want, commute) = self.operands;
+        let operands = f.kind(inst).operands();
+        if want == [None, None] || operands.len() != 2 {
+            return true;
+        }
+        let opcode = |v: Value| v.as_inst().map(|i| f.kind(i).opcode());
+        let fits = |a: Value, b: Value| {
+            want[0].is_none_or(|w| opcode(a) == Some(w))
+                && want[1].is_none_or(|w| opcode(b) == Some(w))
+        };
+        fits(operands[0], operands[1]) || (commute && fits(operands[1], operands[0]))
     }
 
     /// If the rule matches `inst`, builds its result (new instructions go right before
