@@ -56,8 +56,8 @@ struct Cli {
     verify_each: bool,
 
     /// Print to stderr after each execution of the named passes what they produce: the IR,
-    /// or for the back end's passes (split-critical-edges, isel, regalloc, peephole, emit)
-    /// each function's IR, machine IR or the assembly.
+    /// or for the back end's passes (split-critical-edges, isel, share-constants, regalloc,
+    /// peephole, branches, emit) each function's IR, machine IR or the assembly.
     #[arg(long, value_name = "PASS", value_delimiter = ',')]
     print_after: Vec<String>,
 

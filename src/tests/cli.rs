@@ -273,7 +273,7 @@ fn compile_sample_with(name: &str, flags: &[&str]) -> String {
 fn print_after_regalloc_shows_the_allocated_machine_ir() {
     let stderr = compile_sample_with("print-regalloc", &["--print-after=regalloc"]);
     assert!(
-        stderr.starts_with("; machine IR after regalloc (execution 5)\nfunction main (global)\n"),
+        stderr.starts_with("; machine IR after regalloc (execution 6)\nfunction main (global)\n"),
         "{stderr}"
     );
     assert!(stderr.contains("\tbl putint ; uses r0\n"), "{stderr}");
@@ -301,10 +301,11 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "2) dce",
             "3) split-critical-edges",
             "4) isel",
-            "5) regalloc",
-            "6) peephole",
-            "7) branches",
-            "8) emit"
+            "5) share-constants",
+            "6) regalloc",
+            "7) peephole",
+            "8) branches",
+            "9) emit"
         ],
         "{stderr}"
     );
@@ -320,13 +321,18 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: running pass (2) dce\n\
          BISECT: running pass (3) split-critical-edges\n\
          BISECT: running pass (4) isel\n\
-         BISECT: running pass (5) regalloc\n\
-         BISECT: NOT running pass (6) peephole\n\
-         BISECT: NOT running pass (7) branches\n\
-         BISECT: running pass (8) emit\n"
+         BISECT: NOT running pass (5) share-constants\n\
+         BISECT: running pass (6) regalloc\n\
+         BISECT: NOT running pass (7) peephole\n\
+         BISECT: NOT running pass (8) branches\n\
+         BISECT: running pass (9) emit\n"
     );
-    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=7"]);
-    assert!(all.contains("BISECT: running pass (6) peephole\n"), "{all}");
+    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=8"]);
+    assert!(
+        all.contains("BISECT: running pass (5) share-constants\n"),
+        "{all}"
+    );
+    assert!(all.contains("BISECT: running pass (7) peephole\n"), "{all}");
 }
 
 #[test]
