@@ -434,8 +434,8 @@ class Gen:
     def optimiser_shapes(self):
         """Code that constant propagation, value numbering and if-to-select transform: a
         value constant only through phis that a later branch tests, a subexpression repeated
-        with its operands commuted, in the same block and in a block it dominates, or a value
-        picked by a small if."""
+        with its operands commuted, in the same block and in a block it dominates, a value
+        picked by a small if, or the same computation at the end of both sides of an if."""
         r = self.r.random()
         if self.indent < 5 and r < 0.35:
             self.constant_through_phis()
@@ -443,8 +443,26 @@ class Gen:
             self.picked_value()
         elif r < 0.8 and self.indent < 5:
             self.reread_element()
+        elif r < 0.9 and self.indent < 5:
+            self.same_step_both_sides()
         else:
             self.repeated_subexpression()
+
+    def same_step_both_sides(self):
+        """An if whose two sides end with the same computation of one variable (`t = x * 3`),
+        one side doing something else too, as sink-common makes it once after the if."""
+        targets = [v for v in self.visible() if v.ty == "int" and not v.is_array and self.may_write(v)]
+        if not targets:
+            return
+        t = self.pick(targets).name
+        x = self.scalar_ref("int") or self.int_literal()
+        step = f"{t} = {x} {self.pick(['+', '-', '*'])} {self.r.randint(1, 9)};"
+        self.line(f"if ({self.int_expr(1)}) {{")
+        self.line(f"  putch({self.r.randint(97, 122)});")
+        self.line(f"  {step}")
+        self.line("} else {")
+        self.line(f"  {step}")
+        self.line("}")
 
     def reread_element(self):
         """An array element read, then read again inside a branch, as load elimination
@@ -1646,6 +1664,7 @@ FEATURES = [
     ("division or remainder by a large constant", r" [/%] -?\d{9,10}\)"),
     ("remainder by a power of two tested against zero", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) 0\)"),
     ("remainder by a power of two tested against another remainder", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) -?[1-9]\d*\)"),
+    ("the same computation on both sides of an if", r"putch\(\d+\);\r?\n\s+(\w+ = [^;]+;)\r?\n\s+\} else \{\r?\n\s+\1"),
     ("search along a list with a break", r"^\s+if \((w\d+)\[i\d+\] == t\d+\) (break|\{)"),
     ("the same recursive call twice", r"int h = (memo\d+)\(a, n / 2\);"),
     ("xor emulated with + and -", r"\((\w+) - \(\1 \+ (\w+)\) \+ \2 - \(\1 \+ \2\)"),

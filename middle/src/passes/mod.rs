@@ -43,6 +43,7 @@ pub mod reassociate;
 pub mod sccp;
 mod settled;
 pub mod simplify_cfg;
+pub mod sink_common;
 pub mod split_critical_edges;
 pub mod tail_recursion;
 pub mod trivial_phis;
@@ -232,6 +233,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "sink-common",
+        description: "compute once in a block what every predecessor computes alike for a phi",
+        kind: PassKind::Function(sink_common::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "simplify-cfg",
         description: "fold constant branches, delete unreachable blocks, merge blocks",
         kind: PassKind::Function(simplify_cfg::run),
@@ -320,7 +327,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,predictive-commoning,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,predictive-commoning,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
         ),
     }
 }
