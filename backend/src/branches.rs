@@ -6,13 +6,20 @@
 //! `blt .L1; b .L2; .L1:` becomes `bge .L2; .L1:` (the jump to the next block is not
 //! emitted). A rotated loop's latch then ends in one branch, back to the body.
 //!
+//! Before that, a block A whose only predecessor X branches to it on a condition and
+//! otherwise falls through to the next block N, and which ends by jumping to N, moves
+//! between X and N (`X: bge A; N: ...; A: ...; b N` becomes `X: blt N; A: ...; N: ...`): the
+//! way through A loses its jump, the way around it still takes one branch. The loop body
+//! behind `if (i < j) continue;` then runs straight into the latch.
+//!
 //! Needs: nothing. Preserves: behaviour; blocks stay in storage, so no branch is renumbered.
 
 use crate::mir::*;
 
 pub fn run(mf: &mut MFunction) {
     thread_jumps(mf);
-    move_unreachable_last(mf);
+    let reached = move_unreachable_last(mf);
+    place_side_blocks(mf, &reached);
     fall_through(mf);
 }
 
@@ -47,8 +54,8 @@ fn thread_jumps(mf: &mut MFunction) {
 }
 
 /// Puts the blocks the entry no longer reaches after all the others, keeping both groups in
-/// their order.
-fn move_unreachable_last(mf: &mut MFunction) {
+/// their order; returns which blocks it reaches.
+fn move_unreachable_last(mf: &mut MFunction) -> Vec<bool> {
     let mut reached = vec![false; mf.blocks.len()];
     let mut stack = vec![MBlockId::ENTRY];
     reached[MBlockId::ENTRY.index()] = true;
@@ -64,6 +71,92 @@ fn move_unreachable_last(mf: &mut MFunction) {
         mf.layout.iter().partition(|b| reached[b.index()]);
     layout.extend(unreached);
     mf.layout = layout;
+    reached
+}
+
+/// Moves each block that only its layout predecessor's conditional branch enters, and that
+/// jumps to where that predecessor falls through, in between the two. The layout is a
+/// linked list while blocks move, so the pass takes linear time.
+fn place_side_blocks(mf: &mut MFunction, reached: &[bool]) {
+    const NONE: u32 = u32::MAX;
+    let n = mf.blocks.len();
+    let mut preds = mf.preds();
+    for list in &mut preds {
+        list.retain(|p| reached[p.index()]);
+    }
+    let mut next = vec![NONE; n];
+    let mut prev = vec![NONE; n];
+    for pair in mf.layout.windows(2) {
+        next[pair[0].index()] = pair[1].0;
+        prev[pair[1].index()] = pair[0].0;
+    }
+    let mut placed = vec![false; n];
+    let mut cur = mf.layout.first().map_or(NONE, |b| b.0);
+    while cur != NONE {
+        let x = MBlockId(cur);
+        let after = next[x.index()];
+        if after != NONE {
+            if let Some(a) = side_block(mf, &preds, x, MBlockId(after)) {
+                if !placed[a.index()] && a != MBlockId::ENTRY {
+                    // Unlink `a`, then link it after `x`.
+                    let (p, q) = (prev[a.index()], next[a.index()]);
+                    if p != NONE {
+                        next[p as usize] = q;
+                    }
+                    if q != NONE {
+                        prev[q as usize] = p;
+                    }
+                    next[x.index()] = a.0;
+                    prev[a.index()] = x.0;
+                    next[a.index()] = after;
+                    prev[after as usize] = a.0;
+                    placed[a.index()] = true;
+                }
+            }
+        }
+        cur = next[cur as usize];
+    }
+    let mut layout = Vec::with_capacity(mf.layout.len());
+    let mut cur = mf.layout.first().map_or(NONE, |b| b.0);
+    while cur != NONE {
+        layout.push(MBlockId(cur));
+        cur = next[cur as usize];
+    }
+    mf.layout = layout;
+}
+
+/// The block `x` branches to besides `after` (on its one condition or by its jump), when that
+/// block has `x` as its only predecessor and ends by jumping to `after`.
+fn side_block(
+    mf: &MFunction,
+    preds: &[Vec<MBlockId>],
+    x: MBlockId,
+    after: MBlockId,
+) -> Option<MBlockId> {
+    let insts = &mf.block(x).insts;
+    let n = insts.len();
+    if n >= 3 && matches!(insts[n - 3], MInst::BCond { .. }) {
+        return None;
+    }
+    let [MInst::BCond { target: t, .. }, MInst::B { target: u }] =
+        insts.get(n.checked_sub(2)?..)?
+    else {
+        return None;
+    };
+    // `fall_through` inverts the branch afterwards, whichever way round it is now.
+    let a = match (*t == after, *u == after) {
+        (false, true) => *t,
+        (true, false) => *u,
+        _ => return None,
+    };
+    if a == x || preds[a.index()] != [x] {
+        return None;
+    }
+    let side = &mf.block(a).insts;
+    let m = side.len();
+    let jumps_after = matches!(side.last(), Some(MInst::B { target }) if *target == after);
+    let one_way = m < 2 || !matches!(side[m - 2], MInst::BCond { .. });
+    (jumps_after && one_way).then_some(a)
 }
 
 /// Inverts `b<cond> next; b other` into `b<!cond> other; b next`.

@@ -158,3 +158,37 @@ fn chains_of_jumps_are_followed_and_an_endless_empty_loop_stays_endless() {
         at = next;
     }
 }
+
+#[test]
+fn a_side_block_moves_between_its_branch_and_the_join() {
+    // bb1 tests and falls through to bb2 (the join) or branches to bb3, laid out after the
+    // join, which jumps back to it: bb3 moves between bb1 and bb2 and loses its jump.
+    let mf = cleaned(function(vec![
+        vec![b(1)],
+        vec![cmp(0), bcond(Cond::Eq, 3), b(2)],
+        vec![add_one(), ret()],
+        vec![add_one(), b(2)],
+    ]));
+    assert_eq!(
+        mf.layout,
+        [MBlockId(0), MBlockId(1), MBlockId(3), MBlockId(2)]
+    );
+    assert_eq!(mf.block(MBlockId(1)).insts[1..], [bcond(Cond::Ne, 2), b(3)]);
+    let asm = emitted(&mf);
+    assert!(!asm.iter().any(|l| l == "b .L0_2"), "{asm:#?}");
+}
+
+#[test]
+fn a_side_block_with_other_predecessors_stays() {
+    // bb3 is also reached from bb0: moving it would not remove a jump on that way.
+    let mf = cleaned(function(vec![
+        vec![cmp(1), bcond(Cond::Eq, 3), b(1)],
+        vec![cmp(0), bcond(Cond::Eq, 3), b(2)],
+        vec![add_one(), ret()],
+        vec![add_one(), b(2)],
+    ]));
+    assert_eq!(
+        mf.layout,
+        [MBlockId(0), MBlockId(1), MBlockId(2), MBlockId(3)]
+    );
+}
