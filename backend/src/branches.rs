@@ -12,6 +12,11 @@
 //! way through A loses its jump, the way around it still takes one branch. The loop body
 //! behind `if (i < j) continue;` then runs straight into the latch.
 //!
+//! A jump to a small block that ends in branches (at most `MAX_TAIL` instructions before
+//! them, no call) is replaced by a copy of that block when it is not the next block anyway:
+//! the arms of an `if`/`else if` chain in a loop then each end with the latch's test and
+//! branch back, instead of jumping to it. Each block is copied at most `MAX_COPIES` times.
+//!
 //! Needs: nothing. Preserves: behaviour; blocks stay in storage, so no branch is renumbered.
 
 use crate::mir::*;
@@ -20,7 +25,63 @@ pub fn run(mf: &mut MFunction) {
     thread_jumps(mf);
     let reached = move_unreachable_last(mf);
     place_side_blocks(mf, &reached);
+    duplicate_small_tails(mf);
     fall_through(mf);
+}
+
+/// The most instructions, besides its branches, a block copied into its jumping
+/// predecessors may have.
+const MAX_TAIL: usize = 3;
+/// The most copies made of one block.
+const MAX_COPIES: u32 = 8;
+
+/// Replaces jumps to small blocks ending in branches by copies of those blocks.
+fn duplicate_small_tails(mf: &mut MFunction) {
+    let n = mf.blocks.len();
+    let mut next_in_layout: Vec<Option<MBlockId>> = vec![None; n];
+    for pair in mf.layout.windows(2) {
+        next_in_layout[pair[0].index()] = Some(pair[1]);
+    }
+    let mut copies = vec![0u32; n];
+    for &p in &mf.layout.clone() {
+        // Only a lone jump: after a conditional branch, the copy's code would not run first.
+        let insts = &mf.block(p).insts;
+        let (Some(MInst::B { target: t }), false) = (
+            insts.last(),
+            insts.len() >= 2 && matches!(insts[insts.len() - 2], MInst::BCond { .. }),
+        ) else {
+            continue;
+        };
+        let t = *t;
+        let copy_fits = t != p
+            && t != MBlockId::ENTRY
+            && next_in_layout[p.index()] != Some(t)
+            && copies[t.index()] < MAX_COPIES
+            && is_small_tail(&mf.block(t).insts);
+        if !copy_fits {
+            continue;
+        }
+        let tail = mf.block(t).insts.clone();
+        let block = mf.block_mut(p);
+        block.insts.pop();
+        block.insts.extend(tail);
+        block.succs = block.terminator_succs();
+        copies[t.index()] += 1;
+    }
+}
+
+/// Whether a block is at most `MAX_TAIL` instructions without calls, then branches ending in
+/// a jump.
+fn is_small_tail(insts: &[MInst]) -> bool {
+    let branches = insts
+        .iter()
+        .rev()
+        .take_while(|i| matches!(i, MInst::B { .. } | MInst::BCond { .. }))
+        .count();
+    let body = &insts[..insts.len() - branches];
+    matches!(insts.last(), Some(MInst::B { .. }))
+        && body.len() <= MAX_TAIL
+        && !body.iter().any(|i| i.is_call() || i.is_terminator())
 }
 
 /// Retargets every branch past blocks that only jump.

@@ -192,3 +192,51 @@ fn a_side_block_with_other_predecessors_stays() {
         [MBlockId(0), MBlockId(1), MBlockId(2), MBlockId(3)]
     );
 }
+
+#[test]
+fn a_jump_to_a_small_latch_becomes_a_copy_of_it() {
+    // bb2 and bb3 are the two sides of an if in a loop, both going on to the latch bb4; bb3
+    // falls through to it, bb2 jumps and gets a copy instead.
+    let latch = vec![add_one(), cmp(10), bcond(Cond::Lt, 1), b(5)];
+    let mf = cleaned(function(vec![
+        vec![b(1)],
+        vec![cmp(3), bcond(Cond::Eq, 2), b(3)],
+        vec![add_one(), b(4)],
+        vec![add_one(), add_one(), b(4)],
+        latch.clone(),
+        vec![ret()],
+    ]));
+    let mut copied = vec![add_one()];
+    copied.extend(latch);
+    assert_eq!(mf.block(MBlockId(2)).insts, copied);
+    assert_eq!(mf.block(MBlockId(2)).succs, [MBlockId(1), MBlockId(5)]);
+    assert_eq!(mf.block(MBlockId(3)).insts.last(), Some(&b(4)));
+    assert_eq!(verify(&mf), Ok(()));
+}
+
+#[test]
+fn large_blocks_and_blocks_with_calls_are_not_copied() {
+    let call = MInst::Bl {
+        sym: "f".into(),
+        uses: vec![],
+        defs: vec![],
+    };
+    let mf = cleaned(function(vec![
+        vec![cmp(0), bcond(Cond::Eq, 1), b(2)],
+        vec![add_one(), b(3)],
+        vec![add_one(), b(4)],
+        vec![
+            add_one(),
+            add_one(),
+            add_one(),
+            add_one(),
+            cmp(1),
+            bcond(Cond::Eq, 0),
+            b(5),
+        ],
+        vec![call, cmp(1), bcond(Cond::Eq, 0), b(5)],
+        vec![ret()],
+    ]));
+    assert_eq!(mf.block(MBlockId(1)).insts.last(), Some(&b(3)));
+    assert_eq!(mf.block(MBlockId(2)).insts.last(), Some(&b(4)));
+}
