@@ -80,10 +80,7 @@ fn remove_unread_slot_stores(mf: &mut MFunction, address_taken: &FastHashSet<Slo
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn r(n: u8) -> Reg {
-        Reg::Phys(PReg(n))
-    }
+    use crate::mir::test_build::r;
 
     fn store(rs: Reg, slot: Slot) -> MInst {
         MInst::Str {
@@ -100,10 +97,7 @@ mod tests {
     }
 
     fn run_on(insts: Vec<MInst>) -> Vec<MInst> {
-        let mut mf = MFunction::new("t", false);
-        let b = mf.add_block(0);
-        mf.block_mut(b).insts = insts;
-        mf.recompute_succs();
+        let mut mf = crate::mir::test_build::func(&[], vec![insts]);
         run(&mut mf);
         mf.blocks[0].insts.clone()
     }

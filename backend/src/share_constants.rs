@@ -135,10 +135,7 @@ fn share(mf: &mut MFunction, value: u32, at: MBlockId, sites: &[(MBlockId, Reg)]
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn v(n: u32) -> Reg {
-        Reg::Virt(VReg(n))
-    }
+    use crate::mir::test_build::*;
 
     fn build(rd: Reg, value: u32) -> [MInst; 2] {
         [
@@ -151,16 +148,6 @@ mod tests {
                 imm: (value >> 16) as u16,
             },
         ]
-    }
-
-    fn add(rd: Reg, rn: Reg, rm: Reg) -> MInst {
-        MInst::Alu {
-            cond: None,
-            op: AluOp::Add,
-            rd,
-            rn,
-            src: Operand2::Reg(rm),
-        }
     }
 
     fn branch_on(rn: Reg, yes: u32) -> [MInst; 2] {
@@ -180,17 +167,6 @@ mod tests {
         MInst::B {
             target: MBlockId(to),
         }
-    }
-
-    fn function(vregs: usize, blocks: Vec<Vec<MInst>>) -> MFunction {
-        let mut mf = MFunction::new("f", false);
-        for insts in blocks {
-            let b = mf.add_block(0);
-            mf.block_mut(b).insts = insts;
-        }
-        mf.recompute_succs();
-        mf.vreg_classes = vec![RegClass::Int; vregs];
-        mf
     }
 
     fn builds_per_block(mf: &MFunction) -> Vec<usize> {
@@ -215,8 +191,8 @@ mod tests {
         b1.extend([add(v(2), v(0), v(1)), jump(3)]);
         let mut b2: Vec<MInst> = build(v(3), BIG).into();
         b2.extend([add(v(4), v(3), v(0)), jump(3)]);
-        let mut mf = function(
-            5,
+        let mut mf = func(
+            &[RegClass::Int; 5],
             vec![
                 vec![cmp, bne.clone(), jump(1)],
                 b1,
@@ -245,7 +221,7 @@ mod tests {
         b1.push(jump(2));
         let mut b2: Vec<MInst> = build(v(3), 0x1234_5678).into();
         b2.extend([add(v(3), v(3), v(0)), MInst::Ret { uses: vec![] }]);
-        let mut mf = function(4, vec![b0, b1, b2]);
+        let mut mf = func(&[RegClass::Int; 4], vec![b0, b1, b2]);
         let before: Vec<Vec<MInst>> = mf.blocks.iter().map(|b| b.insts.clone()).collect();
         run(&mut mf);
         let after: Vec<Vec<MInst>> = mf.blocks.iter().map(|b| b.insts.clone()).collect();

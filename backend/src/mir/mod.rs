@@ -8,6 +8,8 @@ mod inst;
 pub mod loops;
 mod printer;
 mod regs;
+#[cfg(test)]
+pub mod test_build;
 pub mod verifier;
 
 pub use function::*;

@@ -3,44 +3,8 @@
 //! wrong allocation shows up as a wrong value.
 
 use super::*;
+use crate::mir::test_build::*;
 use std::collections::HashMap;
-
-fn func(classes: &[RegClass], blocks: Vec<Vec<MInst>>) -> MFunction {
-    let mut mf = MFunction::new("t", false);
-    for insts in blocks {
-        let b = mf.add_block(0);
-        mf.block_mut(b).insts = insts;
-    }
-    mf.recompute_succs();
-    mf.vreg_classes = classes.to_vec();
-    mf
-}
-
-fn v(n: u32) -> Reg {
-    Reg::Virt(VReg(n))
-}
-
-fn r(n: u8) -> Reg {
-    Reg::Phys(PReg(n))
-}
-
-fn mov(rd: Reg, imm: u32) -> MInst {
-    MInst::Mov {
-        cond: None,
-        rd,
-        src: Operand2::Imm(imm),
-    }
-}
-
-fn add(rd: Reg, rn: Reg, rm: Reg) -> MInst {
-    MInst::Alu {
-        cond: None,
-        op: AluOp::Add,
-        rd,
-        rn,
-        src: Operand2::Reg(rm),
-    }
-}
 
 /// Runs allocated straight-line-or-branching code from block 0; returns r0 (or s0's bits
 /// converted back) at `Ret`, plus how many loads and stores of stack slots ran.
