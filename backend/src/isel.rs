@@ -142,6 +142,7 @@ impl Selector<'_> {
                 || self.is_folded_gep(i)
                 || self.is_folded_shift(i)
                 || self.is_folded_mul(i)
+                || self.is_folded_division(i)
                 || self.is_predicated(i)
                 || self.is_clamp_inner(i)
             {
@@ -553,6 +554,37 @@ impl Selector<'_> {
             });
             return;
         }
+        if let Some((other, div)) = self.division_added(op, a, b) {
+            let InstKind::Binary {
+                args: [x, Value::Int(d)],
+                ..
+            } = *self.f.kind(div)
+            else {
+                unreachable!("a folded division by a constant");
+            };
+            let Some(DivPlan::Magic { magic, add, shift }) = const_division::plan(d) else {
+                unreachable!("a folded division by a magic number");
+            };
+            let x = self.reg(x);
+            let t = self.magic_product(x, magic, add);
+            let rn = self.reg(other);
+            let partial = self.new_vreg(RegClass::Int);
+            self.emit(MInst::Alu {
+                cond: None,
+                op: AluOp::Add,
+                rd: partial,
+                rn,
+                src: Operand2::Shifted(t, Shift::Asr, shift),
+            });
+            self.emit(MInst::Alu {
+                cond: None,
+                op: AluOp::Add,
+                rd,
+                rn: partial,
+                src: Operand2::Shifted(t, Shift::Lsr, 31),
+            });
+            return;
+        }
         if let Some((acc, m)) = self.multiply_accumulate(op, a, b) {
             let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
                 unreachable!("a folded multiplication");
@@ -746,24 +778,7 @@ impl Selector<'_> {
                 }
             }
             DivPlan::Magic { magic, add, shift } => {
-                let m = self.int_const(magic as u32);
-                let mut q = self.new_vreg(RegClass::Int);
-                self.emit(MInst::Smmul {
-                    rd: q,
-                    rn: x,
-                    rm: m,
-                });
-                if add != 0 {
-                    let t = self.new_vreg(RegClass::Int);
-                    self.emit(MInst::Alu {
-                        cond: None,
-                        op: if add > 0 { AluOp::Add } else { AluOp::Sub },
-                        rd: t,
-                        rn: q,
-                        src: Operand2::Reg(x),
-                    });
-                    q = t;
-                }
+                let mut q = self.magic_product(x, magic, add);
                 if shift > 0 {
                     let t = self.new_vreg(RegClass::Int);
                     self.emit(MInst::Mov {
@@ -783,6 +798,30 @@ impl Selector<'_> {
                 });
             }
         }
+    }
+
+    /// `mulhs(x, magic)`, plus `x` when `add` is 1 or minus `x` when -1: a magic division's
+    /// quotient before its shift and sign correction.
+    fn magic_product(&mut self, x: Reg, magic: i32, add: i8) -> Reg {
+        let m = self.int_const(magic as u32);
+        let q = self.new_vreg(RegClass::Int);
+        self.emit(MInst::Smmul {
+            rd: q,
+            rn: x,
+            rm: m,
+        });
+        if add == 0 {
+            return q;
+        }
+        let t = self.new_vreg(RegClass::Int);
+        self.emit(MInst::Alu {
+            cond: None,
+            op: if add > 0 { AluOp::Add } else { AluOp::Sub },
+            rd: t,
+            rn: q,
+            src: Operand2::Reg(x),
+        });
+        t
     }
 
     /// `rd = a * b`. By a constant 2^k, 2^k + 1 or 2^k - 1 (k >= 1): one shift, or an add
@@ -964,6 +1003,72 @@ impl Selector<'_> {
             && f.inst_block(u.inst) == f.inst_block(i)
             && shift_parts(f, other).is_none()
             && !self.is_predicated(u.inst)
+    }
+
+    /// A division by a constant with a magic multiplier whose only use is an addition in its
+    /// block: the addition takes the quotient as two shifted operands of the product `t`,
+    /// `other + (t asr s) + (t lsr 31)`, which saves the quotient's own instruction (the
+    /// shift keeps `t`'s sign, the bit the correction adds). The addition's other operand
+    /// must be a plain value (no multiplication or shift of its own to fold).
+    fn is_folded_division(&self, i: Inst) -> bool {
+        let f = self.f;
+        let InstKind::Binary {
+            op: BinaryOp::SDiv,
+            args: [x, Value::Int(d)],
+        } = *f.kind(i)
+        else {
+            return false;
+        };
+        if x.is_constant()
+            || !matches!(
+                const_division::plan(d),
+                Some(DivPlan::Magic { shift: 1.., .. })
+            )
+        {
+            return false;
+        }
+        let [u] = f.uses(Value::Inst(i)) else {
+            return false;
+        };
+        let InstKind::Binary {
+            op: BinaryOp::Add,
+            args,
+        } = *f.kind(u.inst)
+        else {
+            return false;
+        };
+        let other = args[1 - u.index as usize];
+        let plain = match other {
+            Value::Inst(j) => !matches!(
+                f.kind(j),
+                InstKind::Binary {
+                    op: BinaryOp::Mul | BinaryOp::SDiv | BinaryOp::LShr | BinaryOp::AShr,
+                    ..
+                }
+            ),
+            _ => !other.is_constant(),
+        };
+        plain
+            && other != Value::Inst(i)
+            && f.inst_block(u.inst) == f.inst_block(i)
+            && !self.is_predicated(u.inst)
+    }
+
+    /// For `a + b` with a folded division as one operand: the other operand and the
+    /// division.
+    fn division_added(&self, op: BinaryOp, a: Value, b: Value) -> Option<(Value, Inst)> {
+        if op != BinaryOp::Add {
+            return None;
+        }
+        let folded = |v: Value| {
+            v.as_inst()
+                .filter(|i| self.skipped[i.index()] && self.is_folded_division(*i))
+        };
+        match (folded(a), folded(b)) {
+            (_, Some(d)) => Some((a, d)),
+            (Some(d), None) => Some((b, d)),
+            (None, None) => None,
+        }
     }
 
     /// For `a op b` with a folded multiplication as one operand: the other operand (the

@@ -7,7 +7,8 @@
 //! multiplications by constants near powers of two as shifts and shift-adds, and products
 //! added or subtracted once as `mla` and `mls`; and constants used inside loops, materialised
 //! once in the outermost preheader, but in place for phi copies; and two selects clamping a
-//! value to `0..2^k-1` as one `usat`.
+//! value to `0..2^k-1` as one `usat`; and a quotient by a constant added once, folded into
+//! the addition.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -391,7 +392,7 @@ fn division_by_a_constant_multiplies_by_its_reciprocal() {
 bb0:
   %0 = sdiv %a0, 7
   %1 = srem %a0, 3
-  %2 = add %0, %1
+  %2 = sub %0, %1
   ret %2
 }
 ",
@@ -409,6 +410,29 @@ bb0:
     assert!(body.contains(&"smmul %v11, %v0, %v10"), "{body:#?}");
     assert!(body.contains(&"add %v9, %v11, %v11, lsr #31"), "{body:#?}");
     assert!(body.contains(&"mls %v2, %v9, %v8, %v0"), "{body:#?}");
+}
+
+#[test]
+fn a_quotient_added_once_folds_its_shift_and_sign_into_the_addition() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = sdiv %a0, 60
+  %1 = add %a1, %0
+  %2 = sdiv %a1, 3
+  %3 = add %2, %1
+  ret %3
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // By 60: t = mulhs(x, 0x88888889) + x, then a1 + (t asr 5) + (t lsr 31).
+    assert!(body.contains(&"add %v8, %v7, %v0"), "{body:#?}");
+    assert!(body.contains(&"add %v9, %v1, %v8, asr #5"), "{body:#?}");
+    assert!(body.contains(&"add %v3, %v9, %v8, lsr #31"), "{body:#?}");
+    // By 3 the magic needs no shift: the quotient is computed, then added.
+    assert!(body.contains(&"add %v4, %v11, %v11, lsr #31"), "{body:#?}");
+    assert!(body.contains(&"add %v5, %v4, %v3"), "{body:#?}");
 }
 
 #[test]
