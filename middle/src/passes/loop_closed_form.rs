@@ -21,11 +21,11 @@
 //! Needs: the CFG, the dominator tree, the loop forest, the module's function summaries.
 //! Preserves: behaviour and the CFG.
 
+use super::arith_writer::ArithWriter;
 use super::loop_deletion::has_effect;
 use crate::analysis::scev::{odd_inverse, ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
-use crate::fast_hash::FastHashMap;
-use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, Type, Value};
+use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 /// Loops of more blocks or instructions than these (their inner loops' included) are left
@@ -118,16 +118,12 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     let at = f
         .first_inst(plan.exit)
         .expect("an exit block ends in a terminator");
-    let mut emit = Emitter {
-        f,
-        at,
-        written: FastHashMap::default(),
-    };
-    let n = emit.exit_count(&plan.count);
+    let mut emit = ArithWriter::new(f, at);
+    let n = exit_count(&mut emit, &plan.count);
     let degree = plan.results.iter().map(|(_, r)| r.degree()).max();
-    let binomials = emit.binomials(n, degree.unwrap_or(0));
+    let binomials = binomials(&mut emit, n, degree.unwrap_or(0));
     for (v, r) in &plan.results {
-        let closed = emit.evaluate(r, &binomials);
+        let closed = evaluate(&mut emit, r, &binomials);
         let uses: Vec<_> = emit.f.uses(*v).to_vec();
         for u in uses {
             let block = emit.f.inst_block(u.inst).expect("users are in blocks");
@@ -138,100 +134,58 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     }
 }
 
-/// Writes integer arithmetic before one instruction, folding constants and identities,
-/// constants on the right, each distinct operation once.
-struct Emitter<'f> {
-    f: &'f mut Function,
-    at: Inst,
-    written: FastHashMap<(BinaryOp, Value, Value), Value>,
+fn exit_count(w: &mut ArithWriter, count: &ExitCount) -> Value {
+    let n = w.invariant(&count.count);
+    let Some((pred, start, bound)) = &count.guard else {
+        return n;
+    };
+    let (start, bound) = (w.invariant(start), w.invariant(bound));
+    let test = InstKind::Icmp {
+        pred: *pred,
+        args: [start, bound],
+    };
+    let test = w.f.insert_inst_before(w.at, test, Type::I1);
+    let select = InstKind::Select {
+        args: [Value::Inst(test), n, Value::Int(0)],
+    };
+    Value::Inst(w.f.insert_inst_before(w.at, select, Type::I32))
 }
 
-impl Emitter<'_> {
-    fn binary(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
-        let (a, b) = match (a, b) {
-            (Value::Int(_), b) if !b.is_constant() && op.is_commutative() => (b, a),
-            _ => (a, b),
-        };
-        if let (Value::Int(x), Value::Int(y)) = (a, b) {
-            return Value::Int(semantics::binary(op, x as u32, y as u32) as i32);
-        }
-        match (op, b) {
-            (BinaryOp::Add, Value::Int(0)) | (BinaryOp::Mul, Value::Int(1)) => return a,
-            (BinaryOp::Mul, Value::Int(0)) => return Value::Int(0),
-            _ => {}
-        }
-        if let Some(&v) = self.written.get(&(op, a, b)) {
-            return v;
-        }
-        let kind = InstKind::Binary { op, args: [a, b] };
-        let v = Value::Inst(self.f.insert_inst_before(self.at, kind, Type::I32));
-        self.written.insert((op, a, b), v);
-        v
+/// `C(n,j)` modulo 2^32 for `j` up to `degree` (at most `MAX_DEGREE`).
+fn binomials(w: &mut ArithWriter, n: Value, degree: usize) -> Vec<Value> {
+    if degree < 2 {
+        return vec![Value::Int(1), n];
     }
+    let half = w.binary(BinaryOp::LShr, n, Value::Int(1));
+    let n_minus_1 = w.binary(BinaryOp::Add, n, Value::Int(-1));
+    let odd = w.binary(BinaryOp::And, n, Value::Int(1));
+    let other = w.binary(BinaryOp::Add, n_minus_1, odd);
+    let c2 = w.binary(BinaryOp::Mul, half, other);
+    if degree < 3 {
+        return vec![Value::Int(1), n, c2];
+    }
+    let n_minus_2 = w.binary(BinaryOp::Add, n, Value::Int(-2));
+    let triple = w.binary(BinaryOp::Mul, c2, n_minus_2);
+    let c3 = w.binary(BinaryOp::Mul, triple, Value::Int(odd_inverse(3)));
+    vec![Value::Int(1), n, c2, c3]
+}
 
-    /// The terms first, then the constant.
-    fn invariant(&mut self, i: &Invariant) -> Value {
-        let mut sum = Value::Int(0);
-        for &(v, c) in &i.terms {
-            let term = self.binary(BinaryOp::Mul, v, Value::Int(c));
-            sum = self.binary(BinaryOp::Add, sum, term);
+fn evaluate(w: &mut ArithWriter, r: &Recurrence, binomials: &[Value]) -> Value {
+    if let Some(n) = binomials[1].as_int() {
+        // A constant count: the sum is a sum of multiples of the coefficients' values.
+        let mut sum = Invariant::constant(0);
+        for (j, c) in r.coeffs.iter().enumerate() {
+            sum = sum.add(&c.scale(binomial(n as u32, j)));
         }
-        self.binary(BinaryOp::Add, sum, Value::Int(i.constant))
+        return w.invariant(&sum);
     }
-
-    fn exit_count(&mut self, count: &ExitCount) -> Value {
-        let n = self.invariant(&count.count);
-        let Some((pred, start, bound)) = &count.guard else {
-            return n;
-        };
-        let (start, bound) = (self.invariant(start), self.invariant(bound));
-        let test = InstKind::Icmp {
-            pred: *pred,
-            args: [start, bound],
-        };
-        let test = self.f.insert_inst_before(self.at, test, Type::I1);
-        let select = InstKind::Select {
-            args: [Value::Inst(test), n, Value::Int(0)],
-        };
-        Value::Inst(self.f.insert_inst_before(self.at, select, Type::I32))
+    let mut sum = Value::Int(0);
+    for (c, &b) in r.coeffs.iter().zip(binomials) {
+        let c = w.invariant(c);
+        let term = w.binary(BinaryOp::Mul, c, b);
+        sum = w.binary(BinaryOp::Add, sum, term);
     }
-
-    /// `C(n,j)` modulo 2^32 for `j` up to `degree` (at most `MAX_DEGREE`).
-    fn binomials(&mut self, n: Value, degree: usize) -> Vec<Value> {
-        if degree < 2 {
-            return vec![Value::Int(1), n];
-        }
-        let half = self.binary(BinaryOp::LShr, n, Value::Int(1));
-        let n_minus_1 = self.binary(BinaryOp::Add, n, Value::Int(-1));
-        let odd = self.binary(BinaryOp::And, n, Value::Int(1));
-        let other = self.binary(BinaryOp::Add, n_minus_1, odd);
-        let c2 = self.binary(BinaryOp::Mul, half, other);
-        if degree < 3 {
-            return vec![Value::Int(1), n, c2];
-        }
-        let n_minus_2 = self.binary(BinaryOp::Add, n, Value::Int(-2));
-        let triple = self.binary(BinaryOp::Mul, c2, n_minus_2);
-        let c3 = self.binary(BinaryOp::Mul, triple, Value::Int(odd_inverse(3)));
-        vec![Value::Int(1), n, c2, c3]
-    }
-
-    fn evaluate(&mut self, r: &Recurrence, binomials: &[Value]) -> Value {
-        if let Some(n) = binomials[1].as_int() {
-            // A constant count: the sum is a sum of multiples of the coefficients' values.
-            let mut sum = Invariant::constant(0);
-            for (j, c) in r.coeffs.iter().enumerate() {
-                sum = sum.add(&c.scale(binomial(n as u32, j)));
-            }
-            return self.invariant(&sum);
-        }
-        let mut sum = Value::Int(0);
-        for (c, &b) in r.coeffs.iter().zip(binomials) {
-            let c = self.invariant(c);
-            let term = self.binary(BinaryOp::Mul, c, b);
-            sum = self.binary(BinaryOp::Add, sum, term);
-        }
-        sum
-    }
+    sum
 }
 
 /// `C(n,j)` modulo 2^32.

@@ -7,6 +7,7 @@
 //! either, grouped by `fixpoint(...)` and `repeat(N, ...)` (see `pipeline`).
 
 pub mod adce;
+mod arith_writer;
 pub mod bisect;
 pub mod const_fold;
 pub mod dce;

@@ -25,11 +25,12 @@
 //!
 //! Needs: the loop forest and the module facts. Preserves: behaviour and the CFG.
 
+use super::arith_writer::ArithWriter;
 use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
 use crate::fast_hash::FastHashMap;
-use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value};
+use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 /// The most values one loop carries from an iteration to the next.
@@ -80,6 +81,8 @@ fn common_loads(
         _ => return false,
     };
     let chains = chains(&accesses);
+    let end = f.terminator(p).expect("a preheader ends in a jump");
+    let mut preheader = ArithWriter::new(f, end);
     let mut carried = 0;
     let mut changed = false;
     for chain in chains {
@@ -87,12 +90,8 @@ fn common_loads(
             break;
         }
         carried += chain.len() - 1;
-        carry(
-            f,
-            p,
-            h,
-            &chain.iter().map(|&a| &accesses[a]).collect::<Vec<_>>(),
-        );
+        let links: Vec<&Access> = chain.iter().map(|&a| &accesses[a]).collect();
+        carry(&mut preheader, p, h, &links);
         changed = true;
     }
     changed
@@ -207,12 +206,13 @@ fn chains(accesses: &[Access]) -> Vec<Vec<usize>> {
 }
 
 /// Replaces every load of `chain` but the last by a phi of its first iteration's value,
-/// loaded in `p`, and of the next link's value.
-fn carry(f: &mut Function, p: Block, h: Block, chain: &[&Access]) {
-    let end = f.terminator(p).expect("a preheader ends in a jump");
+/// loaded at the end of the preheader `p` (where `preheader` writes), and of the next link's
+/// value.
+fn carry(preheader: &mut ArithWriter, p: Block, h: Block, chain: &[&Access]) {
     let mut next = Value::Inst(chain[chain.len() - 1].load);
     for a in chain[..chain.len() - 1].iter().rev() {
-        let offset = materialize(f, &a.start, end);
+        let offset = preheader.invariant(&a.start);
+        let (f, end) = (&mut *preheader.f, preheader.at);
         let addr = f.insert_inst_before(
             end,
             InstKind::Gep {
@@ -239,38 +239,5 @@ fn carry(f: &mut Function, p: Block, h: Block, chain: &[&Access]) {
         f.replace_all_uses(Value::Inst(a.load), Value::Inst(phi));
         f.remove_inst(a.load);
         next = Value::Inst(phi);
-    }
-}
-
-/// Computes `x` before `before`.
-fn materialize(f: &mut Function, x: &Invariant, before: Inst) -> Value {
-    let mut sum: Option<Value> = None;
-    for &(v, factor) in &x.terms {
-        let term = if factor == 1 {
-            v
-        } else {
-            Value::Inst(f.insert_inst_before(
-                before,
-                InstKind::binary(BinaryOp::Mul, v, Value::Int(factor)),
-                Type::I32,
-            ))
-        };
-        sum = Some(match sum {
-            None => term,
-            Some(s) => Value::Inst(f.insert_inst_before(
-                before,
-                InstKind::binary(BinaryOp::Add, s, term),
-                Type::I32,
-            )),
-        });
-    }
-    match sum {
-        None => Value::Int(x.constant),
-        Some(s) if x.constant == 0 => s,
-        Some(s) => Value::Inst(f.insert_inst_before(
-            before,
-            InstKind::binary(BinaryOp::Add, s, Value::Int(x.constant)),
-            Type::I32,
-        )),
     }
 }
