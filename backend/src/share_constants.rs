@@ -18,12 +18,12 @@ use crate::mir::*;
 use middle::fast_hash::FastHashMap;
 
 pub fn run(mf: &mut MFunction) {
-    let builds = builds(mf);
+    let depth = loop_depths(mf);
+    let builds = builds(mf, &depth);
     if builds.is_empty() {
         return;
     }
     let dom = Dominators::new(mf);
-    let depth = loop_depths(mf);
     let mut renamed: FastHashMap<Reg, Reg> = FastHashMap::default();
     for (value, sites) in builds {
         let mut blocks: Vec<MBlockId> = sites.iter().map(|&(b, _)| b).collect();
@@ -57,10 +57,9 @@ pub fn run(mf: &mut MFunction) {
     }
 }
 
-/// For each constant built by `movw v` then `movt v` in blocks outside loops, with `v`
-/// defined nowhere else: the builds as (block, v), in layout order.
-fn builds(mf: &MFunction) -> Vec<(u32, Vec<(MBlockId, Reg)>)> {
-    let depth = loop_depths(mf);
+/// For each constant built by `movw v` then `movt v` in blocks outside loops (loop `depth`
+/// 0), with `v` defined nowhere else: the builds as (block, v), in layout order.
+fn builds(mf: &MFunction, depth: &[u32]) -> Vec<(u32, Vec<(MBlockId, Reg)>)> {
     let mut defs: FastHashMap<Reg, u32> = FastHashMap::default();
     for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
         inst.for_each_reg(|r, role| {
