@@ -735,6 +735,9 @@ class Gen:
         if r < 0.97:
             self.search_loop()
             return
+        if r < 0.995:
+            self.accumulator_loop()
+            return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
         self.line(f"int {counter} = 0;")
@@ -824,6 +827,53 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.declare(Var(acc, "int", []))
+
+    def accumulator_loop(self):
+        """A counted loop that reads and writes one place in memory on every iteration (a
+        global scalar, or an element at fixed subscripts of a global, local or parameter
+        array), as scalar promotion keeps in a register while the loop runs; sometimes with
+        a `break` on the place's value (a second way out), the update under a condition,
+        an inner loop updating the place too, an element of the same array read through a
+        variable index (it may be the same element), or a call (it may touch the place)."""
+        places = [v for v in self.visible()
+                  if self.may_write(v) and (v.is_global or v.is_array)]
+        if not places:
+            self.counted_loop()
+            return
+        target = self.pick(places)
+        place = self.element(target, constant=True) if target.is_array else target.name
+        counter = self.fresh("i")
+        trips = self.r.randint(0, 6)
+        self.line(f"int {counter} = 0;")
+        self.line(f"while ({counter} < {trips}) {{")
+        self.indent += 1
+        self.line(f"{counter} = {counter} + 1;")
+        if self.chance(0.35):
+            self.line(f"if ({place} > {self.r.randint(5, 60)}) break;")
+        if target.ty == "int":
+            update = f"{place} = {place} * {self.r.randint(1, 3)} + {counter};"
+        else:
+            update = f"{place} = {place} * 0.5 + {counter};"
+        if self.chance(0.25):
+            update = f"if ({counter} % 2 == {self.r.randint(0, 1)}) {update}"
+        self.line(update)
+        if self.chance(0.2):
+            inner = self.fresh("j")
+            self.line(f"int {inner} = 0;")
+            self.line(f"while ({inner} < {self.r.randint(1, 3)}) {{")
+            self.line(f"    {inner} = {inner} + 1;")
+            self.line(f"    {place} = {place} + {inner};")
+            self.line("}")
+        if target.is_array and self.chance(0.25):
+            self.line(f"{place} = {place} - {self.element(target)};")
+        if self.chance(0.2):
+            runs = max(trips, 1)
+            self.multiplier *= runs
+            self.call_stmt()
+            self.multiplier //= runs
+        self.indent -= 1
+        self.line("}")
+        self.declare(Var(counter, "int", [], assignable=False))
 
     def closed_form_loop(self):
         """A loop that only sums, as the closed-form pass replaces by formulas: a counter
@@ -1719,6 +1769,8 @@ FEATURES = [
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
+    ("place in memory updated on every iteration of a loop", r"^\s+(\w+(\[\d+\])*) = \1 \* (\d|0\.5) \+ i\d+;"),
+    ("loop leaving on the value of the place it updates", r"^\s+if \((\w+(\[\d+\])*) > \d+\) break;\r?\n\s+(if [^\n]*\) )?\1 = \1 \* "),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

@@ -41,6 +41,7 @@ mod positions;
 pub mod predictive_commoning;
 pub mod range_simplify;
 pub mod reassociate;
+pub mod scalar_promotion;
 pub mod sccp;
 mod settled;
 pub mod simplify_cfg;
@@ -192,6 +193,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "scalar-promotion",
+        description: "keep memory a loop reads and writes in a register while it runs",
+        kind: PassKind::Function(scalar_promotion::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "load-elimination",
         description: "replace loads of memory unchanged since a dominating load or store",
         kind: PassKind::Function(load_elimination::run),
@@ -327,7 +334,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
             "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,predictive-commoning,loop-unroll,instcombine,gvn,instcombine,trivial-phis,gvn,dead-stores,gcm"
         ),
     }
