@@ -121,15 +121,22 @@ pub fn may_alias_in(facts: &ModuleFacts, func: FuncId, a: Location, b: Location)
 /// Whether a 4-byte load from `loc` is safe wherever `loc`'s object exists: the object is a
 /// global or an `alloca` and the offset lies inside it.
 pub fn is_in_bounds(f: &Function, facts: &ModuleFacts, loc: Location) -> bool {
-    let bytes = match loc.object {
-        Object::Global(g) => i64::from(facts.global_bytes[g.index()]),
-        Object::Alloca(i) => match f.kind(i) {
-            InstKind::Alloca { elem, count } => i64::from(elem.bytes()) * i64::from(*count),
-            _ => return false,
-        },
-        _ => return false,
+    let Some(bytes) = object_bytes(f, facts, loc.object) else {
+        return false;
     };
     loc.offset.is_some_and(|o| o >= 0 && o + 4 <= bytes)
+}
+
+/// The size in bytes of a global or an `alloca`; `None` for other objects.
+pub fn object_bytes(f: &Function, facts: &ModuleFacts, object: Object) -> Option<i64> {
+    match object {
+        Object::Global(g) => Some(i64::from(facts.global_bytes[g.index()])),
+        Object::Alloca(i) => match f.kind(i) {
+            InstKind::Alloca { elem, count } => Some(i64::from(elem.bytes()) * i64::from(*count)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether `call` may write memory at `loc`.
