@@ -37,7 +37,9 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
         ),
         Rule::new(
             "(x*c1)*c2",
-            mul(mul(var(X), int_const(C1)), int_const(C2)),
+            // Only when nothing else needs x*c1: each product alone may be a shifted add,
+            // where the folded constant would need a multiply.
+            mul(one_use(mul(var(X), int_const(C1))), int_const(C2)),
             mul(var(X), fold(BinaryOp::Mul, C1, C2)),
         ),
         Rule::new(
@@ -80,6 +82,11 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
             var(Y),
         ),
         Rule::new("x-(x-y)", sub(var(X), sub(var(X), var(Y))), var(Y)),
+        Rule::new(
+            "0-(x-y)",
+            sub(int(0), sub(var(X), var(Y))),
+            sub(var(Y), var(X)),
+        ),
         Rule::new(
             "(x-y)+y",
             add(sub(var(X), var(Y)), var(Y)).commute(),

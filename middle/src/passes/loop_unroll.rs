@@ -48,7 +48,7 @@ const MAX_UNROLLED: u32 = 128;
 /// The most instructions unrolling may add to one function.
 const MAX_GROWTH: u32 = 4_000;
 /// The most rounds of a loop with a constant trip count that full unrolling writes out.
-const MAX_FULL_TRIPS: u32 = 16;
+const MAX_FULL_TRIPS: u32 = 32;
 /// The largest counter step handled (so that `(k-1)s` stays far from wrapping).
 const MAX_STEP: i32 = 1 << 16;
 
