@@ -445,6 +445,8 @@ class Gen:
             self.reread_element()
         elif r < 0.9 and self.indent < 5:
             self.same_step_both_sides()
+        elif r < 0.95 and self.indent < 5:
+            self.constant_table()
         else:
             self.repeated_subexpression()
 
@@ -493,6 +495,34 @@ class Gen:
         self.use_result(second)
         self.declare(Var(first, "int", []))
         self.declare(Var(second, "int", []))
+
+    def constant_table(self):
+        """A local array filled with constants before any read, as constant-local-arrays
+        makes a constant global: zeroed, a few elements set directly and the rest by a
+        counted loop from their neighbours, which unrolling and folding turn into
+        constants; then read at a computed index. Sometimes an element is set again
+        after the read, or only on one side of an if, and the array must stay."""
+        name = self.fresh("la")
+        n = self.r.randint(4, 12)
+        direct = self.r.randint(1, 3)
+        self.line(f"int {name}[{n}] = {{}};")
+        for k in range(direct):
+            self.line(f"{name}[{k}] = {self.r.randint(-9, 9)};")
+        counter = self.fresh("i")
+        self.line(f"int {counter} = {direct - 1};")
+        self.line(f"while ({counter} < {n - 1}) {{")
+        self.line(f"    {counter} = {counter} + 1;")
+        self.line(f"    {name}[{counter}] = {name}[{counter} - 1] * {self.r.randint(2, 3)} + 1;")
+        self.line("}")
+        if self.chance(0.2):
+            self.line(f"if ({self.int_expr(1)} > 0) {name}[{self.r.randrange(n)}] = 5;")
+        read = self.fresh("v")
+        self.line(f"int {read} = {name}[idx({self.int_expr(1)}, {n})];")
+        if self.chance(0.2):
+            self.line(f"{name}[{self.r.randrange(n)}] = {read};")
+        self.use_result(read)
+        self.declare(Var(read, "int", []))
+        self.declare(Var(name, "int", [n]))
 
     def picked_value(self):
         """A value picked by a small if, as if-to-select turns into selects: a minimum or
@@ -1769,6 +1799,7 @@ FEATURES = [
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
+    ("local array filled with constants before it is read", r"^\s+(la\d+)\[(i\d+)\] = \1\[\2 - 1\] \* \d \+ 1;"),
     ("place in memory updated on every iteration of a loop", r"^\s+(\w+(\[\d+\])*) = \1 \* (\d|0\.5) \+ i\d+;"),
     ("loop leaving on the value of the place it updates", r"^\s+if \((\w+(\[\d+\])*) > \d+\) break;\r?\n\s+(if [^\n]*\) )?\1 = \1 \* "),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),

@@ -23,7 +23,7 @@
 //! skipped tests hold; otherwise C makes the loop's test and H goes on from there.
 //!
 //! A loop whose start and bound are constants and whose trip count is at most
-//! `MAX_FULL_TRIPS` (and its bodies together at most `MAX_UNROLLED`) is unrolled fully
+//! `MAX_FULL_TRIPS` (and its bodies together at most `MAX_FULLY_UNROLLED`) is unrolled fully
 //! (seed 002's FullyUnroll): P jumps to one block of all its bodies in a row, which jumps to
 //! E, and the loop goes; its values after it are the last body's, and later passes fold the
 //! now constant counters and addresses.
@@ -49,6 +49,9 @@ const MAX_UNROLLED: u32 = 128;
 const MAX_GROWTH: u32 = 4_000;
 /// The most rounds of a loop with a constant trip count that full unrolling writes out.
 const MAX_FULL_TRIPS: u32 = 32;
+/// The most machine instructions the bodies of a fully unrolled loop may take together:
+/// more than `MAX_UNROLLED`, as the copies' counters and addresses become constants.
+const MAX_FULLY_UNROLLED: u32 = 256;
 /// The largest counter step handled (so that `(k-1)s` stays far from wrapping).
 const MAX_STEP: i32 = 1 << 16;
 
@@ -166,7 +169,8 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         }
     }
     let trips = constant_trip_count(init, bound, step, inclusive);
-    let full = trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_UNROLLED);
+    let full =
+        trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
     let mut factor = [8, 4, 2]
         .into_iter()
         .find(|&k| body_size.max(1) * k <= MAX_UNROLLED)?;

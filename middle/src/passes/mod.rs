@@ -10,6 +10,7 @@ pub mod adce;
 mod arith_writer;
 pub mod bisect;
 pub mod const_fold;
+pub mod constant_local_arrays;
 pub mod dce;
 pub mod dead_arguments;
 pub mod dead_functions;
@@ -193,6 +194,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "constant-local-arrays",
+        description: "make local arrays filled with constants before any read constant globals",
+        kind: PassKind::Module(constant_local_arrays::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "scalar-promotion",
         description: "keep memory a loop reads and writes in a register while it runs",
         kind: PassKind::Function(scalar_promotion::run),
@@ -335,7 +342,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,constant-local-arrays,gcm"
         ),
     }
 }
