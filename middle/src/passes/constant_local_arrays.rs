@@ -6,19 +6,23 @@
 //!
 //! An `alloca` qualifies when every use of its address, through `gep`s, is a load, a store
 //! of a constant at a known offset, or a `memset` of a known range with a constant byte;
-//! when each memset runs outside any loop, before every store and load (it dominates
-//! them); when every store runs before every load (it dominates them), and all stores to
-//! one element store the same bits; and when it is loaded at all. Then a load finds in the
-//! element what the memset and the stores put there, whatever path led to it: the memory
-//! image (zero where nothing wrote) becomes the initialiser of a new constant global, the
-//! address uses become the global's, and the memsets, stores and `alloca` go.
+//! when each memset runs before every store and every load, and every store before every
+//! load (each dominates them); when all memsets and all stores that write one element
+//! write the same bits (a store's may differ from a memset's); and when it is loaded at
+//! all. Dominance is enough even inside loops: a path from a memset to a load that missed
+//! a store, joined to a path from the entry to the memset that misses it too (there is one,
+//! as the memset dominates the store), would reach the load without the store. So at a
+//! load every element holds what the last memset and then the stores put there, whatever
+//! the path: that image (zero where nothing wrote) becomes the initialiser of a new
+//! constant global, the address uses become the global's, and the memsets, stores and
+//! `alloca` go.
 //! (Each call had its own array and now reads the shared one: nothing writes it anymore.)
 //!
-//! Needs: the dominator tree and the loop forest of each function. Preserves: behaviour
+//! Needs: the dominator tree of each function. Preserves: behaviour
 //! and every function's CFG.
 
 use crate::analysis::alias::{locate, Object};
-use crate::analysis::{DomTree, LoopInfo, Preserved};
+use crate::analysis::{DomTree, Preserved};
 use crate::ir::{Callee, FuncId, Function, Global, GlobalId, Inst, InstKind, Module, Type, Value};
 use crate::passes::ModuleAnalyses;
 
@@ -37,7 +41,6 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
             continue;
         }
         let dom = am.function(id).dom(f);
-        let loops = am.function(id).loops(f);
         let mut position = vec![0u32; f.inst_capacity()];
         for b in f.blocks() {
             for (n, i) in f.block_insts(b).enumerate() {
@@ -46,7 +49,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
         }
         let plans: Vec<Plan> = allocas
             .into_iter()
-            .filter_map(|a| plan(f, &dom, &loops, &position, a))
+            .filter_map(|a| plan(f, &dom, &position, a))
             .collect();
         for plan in plans {
             // Globals are never removed here, so their count numbers the new one uniquely.
@@ -117,13 +120,7 @@ struct Accesses {
 }
 
 /// How `alloca` becomes a constant global, if it qualifies.
-fn plan(
-    f: &Function,
-    dom: &DomTree,
-    loops: &LoopInfo,
-    position: &[u32],
-    alloca: Inst,
-) -> Option<Plan> {
+fn plan(f: &Function, dom: &DomTree, position: &[u32], alloca: Inst) -> Option<Plan> {
     let InstKind::Alloca { elem, count } = *f.kind(alloca) else {
         return None;
     };
@@ -138,9 +135,7 @@ fn plan(
     }
     let precedes = |a: Inst, b: Inst| inst_dominates(f, dom, position, a, b);
     for &(m, ..) in &acc.memsets {
-        let block = f.inst_block(m)?;
-        let first = loops.depth(block) == 0
-            && acc.stores.iter().all(|&(s, ..)| precedes(m, s))
+        let first = acc.stores.iter().all(|&(s, ..)| precedes(m, s))
             && acc.loads.iter().all(|&l| precedes(m, l));
         if !first {
             return None;
@@ -164,7 +159,11 @@ fn plan(
             return None;
         }
         for offset in (start..start + len).step_by(4) {
-            image[element(offset)?] = Some(bits);
+            let e = element(offset)?;
+            if image[e].is_some_and(|b| b != bits) {
+                return None;
+            }
+            image[e] = Some(bits);
         }
     }
     let mut stored: Vec<Option<u32>> = vec![None; count as usize];
