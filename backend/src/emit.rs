@@ -199,6 +199,7 @@ impl Emitter {
             }
             MInst::SDiv { rd, rn, rm } => self.line(format_args!("sdiv {}, {}, {}", rd, rn, rm)),
             MInst::Cmp { rn, src } => self.line(format_args!("cmp {}, {}", rn, src)),
+            MInst::Cmn { rn, src } => self.line(format_args!("cmn {}, {}", rn, src)),
             MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
             MInst::Str { rs: r, addr } => self.memory("str", *r, *addr, frame),
             MInst::VLdr { sd: r, addr } => self.memory("vldr", *r, *addr, frame),

@@ -610,9 +610,13 @@ impl Selector<'_> {
                     _ => (AluOp::Sub, a, b),
                 };
                 // `x + -1` is `sub x, #1`: a constant whose negation encodes where it does not.
+                // When neither encodes, the positive one is built, which the function more
+                // likely builds for other uses too (`x - m` next to `x % m`).
                 let (alu, b) = match (alu, b) {
                     (AluOp::Add | AluOp::Sub, Value::Int(c))
-                        if !is_operand2(c as u32) && is_operand2(c.wrapping_neg() as u32) =>
+                        if !is_operand2(c as u32)
+                            && (is_operand2(c.wrapping_neg() as u32)
+                                || (c < 0 && c != i32::MIN)) =>
                     {
                         let flipped = if alu == AluOp::Add {
                             AluOp::Sub
@@ -919,8 +923,20 @@ impl Selector<'_> {
                     (pred, a, b)
                 };
                 let rn = self.reg(a);
-                let src = self.op2(b);
-                self.emit(MInst::Cmp { rn, src });
+                // `x < -5` is `cmn x, #5`: a constant whose negation encodes where it does
+                // not (the flags, carry included, are those of the comparison).
+                match b {
+                    Value::Int(c)
+                        if !is_operand2(c as u32) && is_operand2(c.wrapping_neg() as u32) =>
+                    {
+                        let src = Operand2::Imm(c.wrapping_neg() as u32);
+                        self.emit(MInst::Cmn { rn, src });
+                    }
+                    _ => {
+                        let src = self.op2(b);
+                        self.emit(MInst::Cmp { rn, src });
+                    }
+                }
                 vec![int_cond(pred)]
             }
             InstKind::Fcmp { pred, args: [a, b] } => {

@@ -118,6 +118,30 @@ bb0:
 }
 
 #[test]
+fn comparisons_with_negative_constants_add_and_large_negatives_build_the_magnitude() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = icmp slt %a0, -998244352
+  %1 = add %a0, -998244353
+  %2 = select i32 %0, %1, %a0
+  ret %2
+}
+",
+    );
+    assert!(
+        lines.iter().any(|l| l == "cmn %v0, #998244352"),
+        "{lines:#?}"
+    );
+    // -998244353 encodes neither way: 998244353 is built (0x3b80_0001) and subtracted.
+    assert!(lines.iter().any(|l| l == "movt %v4, #15232"), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l == "sublt %v3, %v0, %v4"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn a_global_used_twice_has_its_address_taken_once_in_the_entry() {
     let m = parse_module(
         "@a = global i32 x 8

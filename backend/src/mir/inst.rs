@@ -234,6 +234,13 @@ pub enum MInst {
         rn: Reg,
         src: Operand2,
     },
+    /// Compares `rn` with the negation of `src` (flags of `rn + src`): `cmp rn, #-k` for a
+    /// constant `k` that encodes where `-k` does not (never 0 or `i32::MIN`, for which the
+    /// carry would differ).
+    Cmn {
+        rn: Reg,
+        src: Operand2,
+    },
     Ldr {
         rd: Reg,
         addr: Addr,
@@ -396,7 +403,7 @@ macro_rules! visit_operands {
                 $g(ra, Use);
                 $g(rd, Def);
             }
-            MInst::Cmp { rn, src } => {
+            MInst::Cmp { rn, src } | MInst::Cmn { rn, src } => {
                 $g(rn, Use);
                 op2!(src);
             }

@@ -97,6 +97,7 @@ impl fmt::Display for MInst {
             MInst::Mls { rd, rn, rm, ra } => write!(f, "mls {rd}, {rn}, {rm}, {ra}"),
             MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),
             MInst::Cmp { rn, src } => write!(f, "cmp {rn}, {src}"),
+            MInst::Cmn { rn, src } => write!(f, "cmn {rn}, {src}"),
             MInst::Ldr { rd, addr } => write!(f, "ldr {rd}, {addr}"),
             MInst::Str { rs, addr } => write!(f, "str {rs}, {addr}"),
             MInst::SlotAddr { rd, slot, offset } => {

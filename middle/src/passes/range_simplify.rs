@@ -8,6 +8,9 @@
 //!   - `x` within `0..2c` has remainder `x >= c ? x - c : x` and quotient `x >= c`: a
 //!     compare and a conditional subtract in place of a multiply-high sequence (a sum of two
 //!     values below a modulus, taken modulo it);
+//!   - `x` strictly between `-2c` and `2c` likewise steps up by `c` when `x <= -c` (the
+//!     remainder keeps the dividend's sign), with quotient `(x >= c) - (x <= -c)`: the sum
+//!     of two remainders of possibly negative values;
 //!   - a non-negative `x` and `c = 2^k` give `x & (c - 1)` and `x >> k`, without the
 //!     rounding correction for negative dividends that `instcombine` would add;
 //!   - `(y * m) / c` with `m` a multiple of `c` is `y * (m / c)` when `y * m` cannot wrap.
@@ -88,6 +91,58 @@ fn divide(
             };
             insert(f, i, kind, Type::I32)
         });
+    }
+    if r.within(1 - 2 * c64, 2 * c64 - 1) {
+        // Within one modulus either way: one step up or down, or none.
+        let at_least = insert(
+            f,
+            i,
+            InstKind::icmp(IntPred::Sge, x, Value::Int(c)),
+            Type::I1,
+        );
+        let at_most = insert(
+            f,
+            i,
+            InstKind::icmp(IntPred::Sle, x, Value::Int(-c)),
+            Type::I1,
+        );
+        if is_div {
+            let zext = |f: &mut Function, b| {
+                let kind = InstKind::Cast {
+                    op: CastOp::Zext,
+                    args: [b],
+                };
+                insert(f, i, kind, Type::I32)
+            };
+            let up = zext(f, at_least);
+            let down = zext(f, at_most);
+            return Some(insert(
+                f,
+                i,
+                InstKind::binary(BinaryOp::Sub, up, down),
+                Type::I32,
+            ));
+        }
+        let less = insert(
+            f,
+            i,
+            InstKind::binary(BinaryOp::Sub, x, Value::Int(c)),
+            Type::I32,
+        );
+        let above = InstKind::Select {
+            args: [at_least, less, x],
+        };
+        let above = insert(f, i, above, Type::I32);
+        let more = insert(
+            f,
+            i,
+            InstKind::binary(BinaryOp::Add, x, Value::Int(c)),
+            Type::I32,
+        );
+        let kind = InstKind::Select {
+            args: [at_most, more, above],
+        };
+        return Some(insert(f, i, kind, Type::I32));
     }
     if r.lo >= 0 && (c as u32).is_power_of_two() {
         let kind = if is_div {
