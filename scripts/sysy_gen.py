@@ -986,7 +986,8 @@ class Gen:
         conditional subtract and its quotient a comparison; a masked, never negative value
         divided by a power of two; a counter below a constant bound multiplied and divided by
         the same constant. Sometimes the added term may be negative or the sum start
-        negative, and those must stay divisions."""
+        negative, and those must stay divisions; sometimes two remainders, either sign, are
+        added, whose remainder takes a step up or down by the modulus."""
         i, n, r, q = (self.fresh(p) for p in ("i", "n", "r", "q"))
         modulus = self.pick([7, 1000, 65536, 1000000007, 998244353])
         limit = 20 if self.multiplier > 1 else 300
@@ -1004,6 +1005,10 @@ class Gen:
         self.line(f"while ({i} < {n}) {{")
         self.indent += 1
         self.line(f"{r} = ({r} + {term}) % {modulus};")
+        if self.chance(0.4):
+            # A remainder that may be negative, doubled: within one modulus either way.
+            other = self.pick([r, f"({self.int_expr(1)}) % {modulus}"])
+            self.line(f"{r} = ({r} + {other}) % {modulus};")
         self.line(f"{q} = {q} + ({r} + {self.r.randint(0, 9)}) / {modulus};")
         shift = self.pick([2, 8, 64])
         self.line(f"{q} = {q} + ({i} * {shift * 3}) / {shift} + ({r} % 1024) / {shift} + {r} % {shift};")
@@ -1792,6 +1797,7 @@ FEATURES = [
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
     ("saturation by nested ifs", r"^\s+if \((m\d+) [<>=]+ -?\d+\) \1 = \d+; else if \(\1 [<>=]+ -?\d+\) \1 = \d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
+    ("sum of two remainders taken modulo again", r"^\s+(r\d+) = \(\1 \+ .*\) % (\d+);\r?\n\s+\1 = \(\1 \+ (\1|\(.*\) % \2)\) % \2;"),
     ("loop reading an element's neighbours", r"^\s+t\d+ = t\d+ \* -?\d \+ w\d+\[i\d+ - 1\]"),
     ("neighbour loop storing into the array it reads", r"^\s+(w\d+)\[i\d+ \+ 1\](\[j\d+\])? = t\d+;"),
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
