@@ -92,8 +92,11 @@ fn divide(
             insert(f, i, kind, Type::I32)
         });
     }
-    if r.within(1 - 2 * c64, 2 * c64 - 1) {
-        // Within one modulus either way: one step up or down, or none.
+    // Within one modulus either way: one step up or down, or none. Not for a range that
+    // says nothing (with `c` above 2^30 every value qualifies): a later run, knowing more,
+    // may find the one-sided case above.
+    let known = r.lo > i64::from(i32::MIN) || r.hi < i64::from(i32::MAX);
+    if known && r.within(1 - 2 * c64, 2 * c64 - 1) {
         let at_least = insert(
             f,
             i,
