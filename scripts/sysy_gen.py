@@ -762,11 +762,14 @@ class Gen:
         if r < 0.95:
             self.neighbour_loop()
             return
-        if r < 0.97:
+        if r < 0.965:
             self.search_loop()
             return
-        if r < 0.995:
+        if r < 0.975:
             self.accumulator_loop()
+            return
+        if r < 0.99:
+            self.phased_loop()
             return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
@@ -856,6 +859,47 @@ class Gen:
             self.multiplier //= runs
         self.indent -= 1
         self.line("}")
+        self.declare(Var(acc, "int", []))
+
+    def phased_loop(self):
+        """A counted loop whose body tests its counter against a value fixed for the loop
+        (a constant, a variable, or the counter of the loop around it), as loop splitting
+        runs in two loops: phases picking different constants, a `continue` while the
+        counter is past the other one, the split point before the start, past the bound or
+        at the top of int."""
+        i, n, acc = self.fresh("i"), self.fresh("n"), self.fresh("v")
+        trips = self.r.randint(0, 7)
+        self.line(f"int {n} = {trips};")
+        self.line(f"int {acc} = 0;")
+        outer = [c for c, _ in self.loop_counters]
+        around = None
+        if not outer and self.chance(0.4):
+            # A loop around, whose counter the inner loop's test reads (as a transpose's).
+            around = self.fresh("i")
+            self.line(f"int {around} = 0;")
+            self.line(f"while ({around} < {self.r.randint(1, 5)}) {{")
+            self.indent += 1
+            outer = [around]
+        choices = [str(self.r.randint(-2, 9)), "2147483647", "-2147483647"]
+        choices += [v.name for v in self.visible()
+                    if v.ty == "int" and not v.is_array and not v.assignable]
+        point = self.pick(outer) if outer and self.chance(0.9 if around else 0.4) else self.pick(choices)
+        self.line(f"int {i} = {self.r.randint(-1, 1)};")
+        self.line(f"while ({i} < {n}) {{")
+        self.indent += 1
+        test = self.pick(["<", "<=", ">", ">="])
+        if self.chance(0.6 if point in outer else 0.2):
+            self.line(f"if ({point} < {i}) {{ {i} = {i} + 1; continue; }}")
+        self.line(f"if ({i} {test} {point}) {acc} = {acc} * 3 + {i};")
+        self.line(f"else {acc} = {acc} + {self.r.randint(1, 9)};")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        if around:
+            self.line(f"{around} = {around} + 1;")
+            self.indent -= 1
+            self.line("}")
+        self.use_result(acc)
         self.declare(Var(acc, "int", []))
 
     def accumulator_loop(self):
@@ -1805,6 +1849,8 @@ FEATURES = [
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
+    ("loop testing its counter against a fixed value", r"^\s+if \((i\d+) (<|<=|>|>=) (-?\w+)\) v\d+ = v\d+ \* 3 \+ \1;"),
+    ("loop skipping the rounds past another counter", r"^\s+if \((i\d+) < (i\d+)\) \{ \2 = \2 \+ 1; continue; \}"),
     ("local array filled with constants before it is read", r"^\s+(la\d+)\[(i\d+)\] = \1\[\2 - 1\] \* \d \+ 1;"),
     ("place in memory updated on every iteration of a loop", r"^\s+(\w+(\[\d+\])*) = \1 \* (\d|0\.5) \+ i\d+;"),
     ("loop leaving on the value of the place it updates", r"^\s+if \((\w+(\[\d+\])*) > \d+\) break;\r?\n\s+(if [^\n]*\) )?\1 = \1 \* "),

@@ -31,6 +31,7 @@ pub mod loop_closed_form;
 pub mod loop_deletion;
 pub mod loop_rotate;
 pub mod loop_simplify;
+pub mod loop_split;
 pub mod loop_unroll;
 mod manager;
 pub mod mem2reg;
@@ -184,6 +185,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "loop-simplify",
         description: "give every loop a preheader and a single latch",
         kind: PassKind::Function(loop_simplify::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "loop-split",
+        description: "split a loop where a test of its counter against an invariant changes",
+        kind: PassKind::Function(loop_split::run),
         needs_facts: false,
     },
     Pass {
@@ -342,7 +349,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,constant-local-arrays,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,constant-local-arrays,gcm"
         ),
     }
 }

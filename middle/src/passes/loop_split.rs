@@ -1,0 +1,421 @@
+//! loop-split (index-set splitting): a loop that tests its counter against a value fixed
+//! for the loop (`if (i < 20)`, `if (j > i)` in a loop over `j`) runs as two loops, one
+//! over the counter values where the test holds and one where it fails, each with the test
+//! decided. SHA's rounds (`i < 20`, `i < 40`, `i < 60` in a loop to 80) become four loops
+//! with their constants folded; a transpose's `if (i < j) continue;` leaves a second loop
+//! that does nothing, which `loop-deletion` removes.
+//!
+//! ```text
+//!   P: br H                      P:  split = s or s + 1; b1 = min(n, split)
+//!   H: iv = phi [a, P], [iv', L]     condbr a < b1, P1, M
+//!      ... icmp iv < s ...       P1: br H1
+//!   L: iv' = iv + 1              H1..L1: a copy of the loop, the test decided,
+//!      condbr iv' < n, H, E              leaving when iv' < b1 fails, to X
+//!   E: ...                       X:  br M
+//!                                M:  phis: where the first loop left each header value
+//!                                    (its start when that loop did not run), and each
+//!                                    value used after the loop; condbr iv_m < n, P2, E
+//!                                P2: br H
+//!                                H..L: the loop, from M's values, the test decided
+//!                                E:  phis take M's values when the second loop did not run
+//! ```
+//!
+//! The loop has a preheader, one latch, which is its only way out (to a block of its own),
+//! and a counter: a header phi stepped by 1 in the latch, which leaves when the stepped
+//! value is no longer below an invariant `n`. Since the loop was entered, its counter
+//! starts below `n` and never wraps. The test is a signed comparison of the counter (not
+//! the stepped value) with a value `s` defined outside the loop; `iv <= s` and `iv > s`
+//! split at `s + 1`, which stays `s` when that would wrap (all values pass then). The
+//! first loop covers the counter values below `split`, the second the rest; one of them
+//! runs, as the original ran at least once.
+//!
+//! A loop of at most `MAX_SIZE` instructions is split, at most `MAX_SPLITS` times per
+//! function and run; a loop split at a constant point only when it lies between constant
+//! start and bound, if those are constants.
+//!
+//! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
+
+use super::value_map::{mapped, mapped_kind, ValueMap};
+use crate::analysis::{Cfg, LoopInfo, Preserved};
+use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::passes::FunctionContext;
+
+/// The most instructions a loop may have to be copied.
+const MAX_SIZE: usize = 300;
+/// The most loops one function has split in one run.
+const MAX_SPLITS: usize = 6;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let mut splits = 0;
+    while splits < MAX_SPLITS {
+        let cfg = cx.analyses.cfg(f);
+        let loops = cx.analyses.loops(f);
+        let Some(plan) = (0..loops.loops.len()).find_map(|k| find(f, &cfg, &loops, k)) else {
+            break;
+        };
+        split(f, &loops, &plan);
+        splits += 1;
+        cx.analyses.invalidate(Preserved::Nothing);
+    }
+    Preserved::nothing_if(splits > 0)
+}
+
+/// One loop to split and how.
+struct Plan {
+    k: usize,
+    preheader: Block,
+    latch: Block,
+    exit: Block,
+    /// The counter (a header phi) and its start.
+    iv: Inst,
+    start: Value,
+    /// The latch's exit test `next < bound`.
+    test: Inst,
+    bound: Value,
+    /// The comparison decided in each part, its split point before the `+ 1` if any.
+    cond: Inst,
+    at: Value,
+    plus_one: bool,
+    /// What the comparison gives below the split point.
+    below: bool,
+}
+
+/// How loop `k` splits, if it qualifies.
+fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
+    let lp = &loops.loops[k];
+    let preheader = lp.preheader?;
+    let [latch] = lp.latches[..] else {
+        return None;
+    };
+    let ([exit], [exiting]) = (&lp.exits[..], &lp.exiting[..]) else {
+        return None;
+    };
+    if *exiting != latch || cfg.preds(*exit) != [latch] {
+        return None;
+    }
+    let blocks = loops.blocks_of(k);
+    let size: usize = blocks.iter().map(|&b| f.block_insts(b).count()).sum();
+    if size > MAX_SIZE {
+        return None;
+    }
+    let inside = |v: Value| {
+        v.as_inst()
+            .and_then(|i| f.inst_block(i))
+            .is_some_and(|b| loops.contains(k, b))
+    };
+    // The latch: condbr (next < bound), header, exit.
+    let test_inst = f.terminator(latch)?;
+    let InstKind::CondBr {
+        args: [Value::Inst(test)],
+        targets: [to_header, to_exit],
+    } = *f.kind(test_inst)
+    else {
+        return None;
+    };
+    if to_header != lp.header || to_exit != *exit {
+        return None;
+    }
+    let InstKind::Icmp {
+        pred: IntPred::Slt,
+        args: [Value::Inst(next), bound],
+    } = *f.kind(test)
+    else {
+        return None;
+    };
+    if inside(bound) {
+        return None;
+    }
+    let InstKind::Binary {
+        op: BinaryOp::Add,
+        args: [Value::Inst(iv), Value::Int(1)],
+    } = *f.kind(next)
+    else {
+        return None;
+    };
+    if f.inst_block(iv) != Some(lp.header) {
+        return None;
+    }
+    let InstKind::Phi { args, blocks: from } = f.kind(iv) else {
+        return None;
+    };
+    let start = *args.get(from.iter().position(|&b| b == preheader)?)?;
+    if args.get(from.iter().position(|&b| b == latch)?) != Some(&Value::Inst(next)) {
+        return None;
+    }
+    // A comparison of the counter with an invariant value, other than the exit test.
+    for &b in blocks {
+        for i in f.block_insts(b) {
+            let InstKind::Icmp { pred, args: [x, y] } = *f.kind(i) else {
+                continue;
+            };
+            if f.uses(Value::Inst(i)).is_empty() {
+                continue;
+            }
+            let (pred, at) = if x == Value::Inst(iv) && !inside(y) {
+                (pred, y)
+            } else if y == Value::Inst(iv) && !inside(x) {
+                (pred.swapped(), x)
+            } else {
+                continue;
+            };
+            // iv < at, iv <= at (iv < at + 1), iv > at (not iv < at + 1), iv >= at.
+            let (plus_one, below) = match pred {
+                IntPred::Slt => (false, true),
+                IntPred::Sle => (true, true),
+                IntPred::Sgt => (true, false),
+                IntPred::Sge => (false, false),
+                _ => continue,
+            };
+            if let (Value::Int(s), Value::Int(a), Value::Int(n)) = (at, start, bound) {
+                let point = i64::from(s) + i64::from(plus_one);
+                if point <= i64::from(a) || point >= i64::from(n) {
+                    continue;
+                }
+            }
+            return Some(Plan {
+                k,
+                preheader,
+                latch,
+                exit: *exit,
+                iv,
+                start,
+                test,
+                bound,
+                cond: i,
+                at,
+                plus_one,
+                below,
+            });
+        }
+    }
+    None
+}
+
+fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
+    let k = plan.k;
+    let header = loops.loops[k].header;
+    let blocks: Vec<Block> = loops.blocks_of(k).to_vec();
+    let in_loop = |f: &Function, i: Inst| f.inst_block(i).is_some_and(|b| blocks.contains(&b));
+
+    // The split point and the first loop's bound, in the preheader.
+    let p = plan.preheader;
+    let jump = f.terminator(p).expect("a preheader ends in a jump");
+    let before = |f: &mut Function, kind: InstKind, ty: Type| {
+        Value::Inst(f.insert_inst_before(jump, kind, ty))
+    };
+    let point = if plan.plus_one {
+        let stepped = before(
+            f,
+            InstKind::binary(BinaryOp::Add, plan.at, Value::Int(1)),
+            Type::I32,
+        );
+        let top = before(
+            f,
+            InstKind::icmp(IntPred::Eq, plan.at, Value::Int(i32::MAX)),
+            Type::I1,
+        );
+        let kind = InstKind::Select {
+            args: [top, plan.at, stepped],
+        };
+        before(f, kind, Type::I32)
+    } else {
+        plan.at
+    };
+    let lower = before(f, InstKind::icmp(IntPred::Slt, plan.bound, point), Type::I1);
+    let b1 = before(
+        f,
+        InstKind::Select {
+            args: [lower, plan.bound, point],
+        },
+        Type::I32,
+    );
+    let enter1 = before(f, InstKind::icmp(IntPred::Slt, plan.start, b1), Type::I1);
+
+    // The new blocks around the copy.
+    let [p1, x, m, p2] = [(); 4].map(|_| f.create_block());
+    f.insert_block_after(p1, p);
+    let mut last = p1;
+    let mut copy_of: Vec<(Block, Block)> = Vec::new();
+    for &b in &blocks {
+        let c = f.create_block();
+        f.insert_block_after(c, last);
+        last = c;
+        copy_of.push((b, c));
+    }
+    for b in [x, m, p2] {
+        f.insert_block_after(b, last);
+        last = b;
+    }
+    let block_of = |b: Block| {
+        copy_of
+            .iter()
+            .find(|&&(o, _)| o == b)
+            .map_or(b, |&(_, c)| c)
+    };
+    f.remove_inst(jump);
+    let branch = InstKind::CondBr {
+        args: [enter1],
+        targets: [p1, m],
+    };
+    f.append_inst(p, branch, Type::Void);
+    f.append_inst(
+        p1,
+        InstKind::Br {
+            targets: [block_of(header)],
+        },
+        Type::Void,
+    );
+    f.append_inst(x, InstKind::Br { targets: [m] }, Type::Void);
+    f.append_inst(p2, InstKind::Br { targets: [header] }, Type::Void);
+
+    // The copy: instructions in the original order of each block, operands renamed once
+    // all exist (phis name values defined later).
+    let mut map = ValueMap::default();
+    let mut copies: Vec<Inst> = Vec::new();
+    for &(b, c) in &copy_of {
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        for i in insts {
+            let kind = f.kind(i).clone();
+            let ty = f.inst(i).ty;
+            let j = f.append_inst(c, kind, ty);
+            map.insert(i, Value::Inst(j));
+            copies.push(j);
+        }
+    }
+    for &j in &copies {
+        let kind = mapped_kind(f, j, &map);
+        let ty = f.inst(j).ty;
+        f.replace_kind(j, kind, ty);
+        for t in f.kind_mut_targets(j) {
+            *t = block_of(*t);
+        }
+    }
+    // The copy's header comes from P1, and its latch leaves to X below b1.
+    let copy_header = block_of(header);
+    let phis: Vec<Inst> = f.phis(copy_header).collect();
+    for phi in phis {
+        for t in f.kind_mut_targets(phi) {
+            if *t == p {
+                *t = p1;
+            }
+        }
+    }
+    let copy_test = mapped(Value::Inst(plan.test), &map)
+        .as_inst()
+        .expect("copied");
+    f.set_operand(copy_test, 1, b1);
+    let copy_latch_end = f
+        .terminator(block_of(plan.latch))
+        .expect("a latch ends in a branch");
+    for t in f.kind_mut_targets(copy_latch_end) {
+        if *t == plan.exit {
+            *t = x;
+        }
+    }
+
+    // M: where the first loop left each header value, or its start.
+    let header_phis: Vec<Inst> = f.phis(header).collect();
+    let mut iv_mid = None;
+    for phi in header_phis {
+        let init = f
+            .phi_incoming(phi, p)
+            .expect("a header phi takes a value from P");
+        let carried = f
+            .phi_incoming(phi, plan.latch)
+            .expect("and one from the latch");
+        let kind = InstKind::Phi {
+            args: vec![init, mapped(carried, &map)],
+            blocks: vec![p, x],
+        };
+        let ty = f.inst(phi).ty;
+        let mid = f.append_inst(m, kind, ty);
+        if phi == plan.iv {
+            iv_mid = Some(mid);
+        }
+        let slots: Vec<usize> = match f.kind(phi) {
+            InstKind::Phi { blocks, .. } => (0..blocks.len()).filter(|&n| blocks[n] == p).collect(),
+            _ => unreachable!("a phi"),
+        };
+        for n in slots {
+            f.set_operand(phi, n, Value::Inst(mid));
+        }
+        for t in f.kind_mut_targets(phi) {
+            if *t == p {
+                *t = p2;
+            }
+        }
+    }
+    let iv_mid = iv_mid.expect("the counter is a header phi");
+    // Values of the loop used after it: from the second loop, or from M when it did not
+    // run (then the first did).
+    let live_out: Vec<Inst> = blocks
+        .iter()
+        .flat_map(|&b| f.block_insts(b))
+        .filter(|&i| f.uses(Value::Inst(i)).iter().any(|u| !in_loop(f, u.inst)))
+        .collect();
+    let mut outside: Vec<(Inst, Inst)> = Vec::new();
+    for v in live_out {
+        let ty = f.inst(v).ty;
+        let kind = InstKind::Phi {
+            args: vec![Value::Undef(ty), mapped(Value::Inst(v), &map)],
+            blocks: vec![p, x],
+        };
+        outside.push((v, f.append_inst(m, kind, ty)));
+    }
+    let mid_of = |v: Value| {
+        outside
+            .iter()
+            .find(|&&(o, _)| Value::Inst(o) == v)
+            .map_or(v, |&(_, mid)| Value::Inst(mid))
+    };
+    let enter2 = f.append_inst(
+        m,
+        InstKind::icmp(IntPred::Slt, Value::Inst(iv_mid), plan.bound),
+        Type::I1,
+    );
+    let branch = InstKind::CondBr {
+        args: [Value::Inst(enter2)],
+        targets: [p2, plan.exit],
+    };
+    f.append_inst(m, branch, Type::Void);
+    // The exit's phis take M's values; other uses after the loop go through new phis.
+    let exit_phis: Vec<Inst> = f.phis(plan.exit).collect();
+    for phi in exit_phis {
+        let v = f
+            .phi_incoming(phi, plan.latch)
+            .expect("the exit's phis take values from the latch");
+        f.add_phi_incoming(phi, mid_of(v), m);
+    }
+    let first = f
+        .first_inst(plan.exit)
+        .expect("a block ends in a terminator");
+    for &(v, mid) in &outside {
+        let users: Vec<(Inst, u32)> = f
+            .uses(Value::Inst(v))
+            .iter()
+            .filter(|u| !in_loop(f, u.inst) && !f.phis(plan.exit).any(|phi| phi == u.inst))
+            .map(|u| (u.inst, u.index))
+            .collect();
+        if users.is_empty() {
+            continue;
+        }
+        let kind = InstKind::Phi {
+            args: vec![Value::Inst(v), Value::Inst(mid)],
+            blocks: vec![plan.latch, m],
+        };
+        let ty = f.inst(v).ty;
+        let joined = f.insert_inst_before(first, kind, ty);
+        for (user, index) in users {
+            if user != joined && user != mid {
+                f.set_operand(user, index as usize, Value::Inst(joined));
+            }
+        }
+    }
+    // Each part decides the comparison.
+    let copy_cond = mapped(Value::Inst(plan.cond), &map);
+    f.replace_all_uses(copy_cond, Value::Bool(plan.below));
+    f.replace_all_uses(Value::Inst(plan.cond), Value::Bool(!plan.below));
+    for cond in [copy_cond, Value::Inst(plan.cond)] {
+        f.remove_inst(cond.as_inst().expect("a comparison"));
+    }
+}
