@@ -11,8 +11,10 @@
 //! value defined in it is used outside it, and each phi of the exit block takes one value
 //! from all of the loop's exiting blocks. The exit's phis then take that value from the
 //! preheader instead. Removing a loop that might not end rests on the judge, as in `adce`:
-//! only a run that ends has an output to compare. Loops are visited innermost first; a loop
-//! around a deleted one waits for the next run (the loop forest is not rebuilt in between).
+//! only a run that ends has an output to compare. Which loops hold a store or a call with
+//! effects is found once, inner loops first; a loop of more than `MAX_BLOCKS` blocks stays.
+//! Loops are visited innermost first; a loop around a deleted one waits for the next run
+//! (the loop forest is not rebuilt in between).
 //!
 //! Needs: the loop forest and the module's function summaries. Preserves: behaviour.
 
@@ -22,17 +24,34 @@ use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, Callee, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
+/// Loops of more blocks than this stay: whether their values are used after them is found
+/// by a look at every block.
+const MAX_BLOCKS: usize = 4096;
+
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
     let facts = cx.facts();
     // Loops that contain a deleted loop: their blocks are no longer all there.
     let mut stale = vec![false; loops.loops.len()];
+    // Loops with a store or a call with effects, their inner loops' included: found once
+    // per block, as children come after their parents.
+    let mut effect = vec![false; loops.loops.len()];
+    for k in (0..loops.loops.len()).rev() {
+        let lp = &loops.loops[k];
+        effect[k] = lp.children.iter().any(|&c| effect[c])
+            || lp
+                .blocks
+                .iter()
+                .any(|&b| f.block_insts(b).any(|i| has_effect(f, facts, i)));
+    }
     let mut changed = false;
     for k in (0..loops.loops.len()).rev() {
-        if stale[k] {
+        // A loop with effects stays, without a look at its blocks again: around 10,000
+        // nested loops each loop's blocks are the whole nest.
+        if stale[k] || effect[k] || loops.blocks_of(k).len() > MAX_BLOCKS {
             continue;
         }
-        let Some((preheader, exit)) = deletable(f, &loops, k, facts) else {
+        let Some((preheader, exit)) = deletable(f, &loops, k) else {
             continue;
         };
         delete(f, &loops, k, preheader, exit);
@@ -47,12 +66,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 }
 
 /// The preheader and the exit of loop `k` when it can go.
-fn deletable(
-    f: &Function,
-    loops: &LoopInfo,
-    k: usize,
-    facts: &ModuleFacts,
-) -> Option<(Block, Block)> {
+fn deletable(f: &Function, loops: &LoopInfo, k: usize) -> Option<(Block, Block)> {
     let l = &loops.loops[k];
     let preheader = l.preheader?;
     let &[exit] = l.exits.as_slice() else {
@@ -60,12 +74,11 @@ fn deletable(
     };
     for &b in loops.blocks_of(k) {
         for i in f.block_insts(b) {
-            let effect = has_effect(f, facts, i);
             let used_outside = f
                 .uses(Value::Inst(i))
                 .iter()
                 .any(|u| f.inst_block(u.inst).is_none_or(|ub| !loops.contains(k, ub)));
-            if effect || used_outside {
+            if used_outside {
                 return None;
             }
         }

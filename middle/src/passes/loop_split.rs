@@ -93,10 +93,15 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
     if *exiting != latch || cfg.preds(*exit) != [latch] {
         return None;
     }
+    // Counted up to the limit only: around 10,000 nested loops, each loop's blocks are
+    // the whole nest.
     let blocks = loops.blocks_of(k);
-    let size: usize = blocks.iter().map(|&b| f.block_insts(b).count()).sum();
-    if size > MAX_SIZE {
-        return None;
+    let mut size = 0;
+    for &b in blocks {
+        size += f.block_insts(b).count();
+        if size > MAX_SIZE {
+            return None;
+        }
     }
     let inside = |v: Value| {
         v.as_inst()
