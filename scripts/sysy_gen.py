@@ -822,6 +822,13 @@ class Gen:
         self.indent -= 1
         self.line("}")
 
+    def call_in_loop(self, trips):
+        """A call statement in a loop of `trips` rounds, its cost counted that many times."""
+        runs = max(trips, 1)
+        self.multiplier *= runs
+        self.call_stmt()
+        self.multiplier //= runs
+
     def invariant_memory_loop(self):
         """A counted loop reading memory nothing in it writes (a scalar, an array element
         at fixed subscripts) and storing one value to a scalar on every iteration, which
@@ -853,10 +860,7 @@ class Gen:
         if arrays and self.chance(0.3):
             self.line(f"{self.element(self.pick(arrays))} = {acc};")
         if self.chance(0.2):
-            runs = max(trips, 1)
-            self.multiplier *= runs
-            self.call_stmt()
-            self.multiplier //= runs
+            self.call_in_loop(trips)
         self.indent -= 1
         self.line("}")
         self.declare(Var(acc, "int", []))
@@ -941,10 +945,7 @@ class Gen:
         if target.is_array and self.chance(0.25):
             self.line(f"{place} = {place} - {self.element(target)};")
         if self.chance(0.2):
-            runs = max(trips, 1)
-            self.multiplier *= runs
-            self.call_stmt()
-            self.multiplier //= runs
+            self.call_in_loop(trips)
         self.indent -= 1
         self.line("}")
         self.declare(Var(counter, "int", [], assignable=False))
