@@ -895,7 +895,11 @@ class Gen:
         if self.chance(0.6 if point in outer else 0.2):
             self.line(f"if ({point} < {i}) {{ {i} = {i} + 1; continue; }}")
         self.line(f"if ({i} {test} {point}) {acc} = {acc} * 3 + {i};")
-        self.line(f"else {acc} = {acc} + {self.r.randint(1, 9)};")
+        if self.chance(0.5):
+            # The counter times a value fixed for the loop, plus another (strength-reduce).
+            self.line(f"else {acc} = {acc} + {i} * {n} + {self.pick(choices)};")
+        else:
+            self.line(f"else {acc} = {acc} + {self.r.randint(1, 9)};")
         self.line(f"{i} = {i} + 1;")
         self.indent -= 1
         self.line("}")
@@ -1851,6 +1855,7 @@ FEATURES = [
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
     ("loop testing its counter against a fixed value", r"^\s+if \((i\d+) (<|<=|>|>=) (-?\w+)\) v\d+ = v\d+ \* 3 \+ \1;"),
+    ("counter times a loop-invariant value plus another", r"^\s+else (v\d+) = \1 \+ (i\d+) \* (n\d+) \+ -?\w+;"),
     ("loop skipping the rounds past another counter", r"^\s+if \((i\d+) < (i\d+)\) \{ \2 = \2 \+ 1; continue; \}"),
     ("local array filled with constants before it is read", r"^\s+(la\d+)\[(i\d+)\] = \1\[\2 - 1\] \* \d \+ 1;"),
     ("place in memory updated on every iteration of a loop", r"^\s+(\w+(\[\d+\])*) = \1 \* (\d|0\.5) \+ i\d+;"),

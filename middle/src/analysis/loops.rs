@@ -174,6 +174,12 @@ impl LoopInfo {
         &self.body[start as usize..end as usize]
     }
 
+    /// Whether `b` existed when the loops were found (a pass that adds blocks while it
+    /// walks the loops must not ask about newer ones).
+    pub fn knows(&self, b: Block) -> bool {
+        b.index() < self.innermost.len()
+    }
+
     /// Whether loop `k` contains `b`, in constant time.
     pub fn contains(&self, k: usize, b: Block) -> bool {
         let (start, end) = self.range[k];

@@ -142,10 +142,12 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     while let Some(parent) = loops.loops[outermost].parent {
         outermost = parent;
     }
+    // A block added by unrolling another loop in this run (fully unrolled bodies, which
+    // may compute this bound) counts as inside.
     let defined_inside = |v: Value| {
         v.as_inst()
             .and_then(|i| f.inst_block(i))
-            .is_some_and(|b| loops.contains(outermost, b))
+            .is_some_and(|b| !loops.knows(b) || loops.contains(outermost, b))
     };
     if defined_inside(bound) {
         return None;

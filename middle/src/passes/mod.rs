@@ -49,6 +49,7 @@ mod settled;
 pub mod simplify_cfg;
 pub mod sink_common;
 pub mod split_critical_edges;
+pub mod strength_reduce;
 pub mod tail_recursion;
 pub mod trivial_phis;
 mod value_map;
@@ -191,6 +192,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "loop-split",
         description: "split a loop where a test of its counter against an invariant changes",
         kind: PassKind::Function(loop_split::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "strength-reduce",
+        description: "carry products of a loop counter and an invariant as values stepped by adds",
+        kind: PassKind::Function(strength_reduce::run),
         needs_facts: false,
     },
     Pass {
@@ -349,7 +356,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,constant-local-arrays,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,constant-local-arrays,gcm"
         ),
     }
 }
