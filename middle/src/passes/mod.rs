@@ -10,6 +10,7 @@ pub mod adce;
 mod arith_writer;
 pub mod bisect;
 pub mod const_fold;
+pub mod constant_loads;
 pub mod constant_local_arrays;
 pub mod dce;
 pub mod dead_arguments;
@@ -208,6 +209,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "constant-loads",
+        description: "fold loads at known offsets of globals nothing writes",
+        kind: PassKind::Module(constant_loads::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "constant-local-arrays",
         description: "make local arrays filled with constants before any read constant globals",
         kind: PassKind::Module(constant_local_arrays::run),
@@ -351,8 +358,8 @@ pub fn pipeline(level: u8) -> &'static str {
         0 => "",
         1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
         _ => concat!(
-            "dead-functions,mem2reg,sccp,range-simplify,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
-            "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,",
+            "dead-functions,mem2reg,constant-loads,sccp,range-simplify,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
+            "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,constant-loads,",
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
