@@ -31,6 +31,7 @@ use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Value};
 use crate::passes::gcm::is_pinned;
+use crate::passes::loop_accesses::loop_accesses;
 use crate::passes::FunctionContext;
 
 /// Loops with more memory accesses than this keep all of them in place: checking each
@@ -84,41 +85,15 @@ enum Access {
 
 /// For each loop, its accesses and its inner loops', or `None` past `MAX_ACCESSES`.
 fn list_accesses(f: &Function, loops: &LoopInfo) -> Vec<Option<Vec<Access>>> {
-    let mut lists: Vec<Option<Vec<Access>>> = vec![Some(Vec::new()); loops.loops.len()];
-    // Inner loops come after the loops around them: going backwards, children are done
-    // before their parent takes their lists.
-    for k in (0..loops.loops.len()).rev() {
-        let mut list = Some(Vec::new());
-        for &b in &loops.loops[k].blocks {
-            for i in f.block_insts(b) {
-                let access = match f.kind(i) {
-                    InstKind::Load { args } => Access::Load(locate(f, args[0])),
-                    InstKind::Store { args } => Access::Store(i, locate(f, args[1])),
-                    InstKind::Call { .. } => Access::Call(i),
-                    _ => continue,
-                };
-                push(&mut list, access);
-            }
-        }
-        for &c in &loops.loops[k].children {
-            match &lists[c] {
-                Some(inner) => inner.iter().for_each(|&a| push(&mut list, a)),
-                None => list = None,
-            }
-        }
-        lists[k] = list;
-    }
-    lists
-}
-
-fn push(list: &mut Option<Vec<Access>>, access: Access) {
-    if let Some(l) = list {
-        if l.len() == MAX_ACCESSES {
-            *list = None;
-        } else {
-            l.push(access);
-        }
-    }
+    let access = |i: Inst| match f.kind(i) {
+        InstKind::Load { args } => Access::Load(locate(f, args[0])),
+        InstKind::Store { args } => Access::Store(i, locate(f, args[1])),
+        _ => Access::Call(i),
+    };
+    loop_accesses(f, loops, MAX_ACCESSES)
+        .into_iter()
+        .map(|list| list.map(|l| l.into_iter().map(access).collect()))
+        .collect()
 }
 
 /// What kind of instruction is being moved.

@@ -28,6 +28,7 @@ pub mod jump_threading;
 pub mod lcm;
 pub mod licm;
 pub mod load_elimination;
+mod loop_accesses;
 pub mod loop_closed_form;
 pub mod loop_deletion;
 pub mod loop_rotate;

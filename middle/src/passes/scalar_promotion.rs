@@ -31,6 +31,7 @@
 //! Needs: the CFG, the dominator tree, the loop forest and the module facts. Preserves:
 //! behaviour; the CFG unless a bounds test was added.
 
+use super::loop_accesses::loop_accesses;
 use super::mem2reg;
 use crate::analysis::alias::{
     call_may_read, call_may_write, is_in_bounds, locate, may_alias_in, object_bytes,
@@ -66,7 +67,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             func: cx.id,
             may_guard: guards < MAX_GUARDS,
         };
-        let lists = list_accesses(f, &loops);
+        let lists = loop_accesses(f, &loops, MAX_ACCESSES);
         let guarded = lists.iter().enumerate().any(|(k, list)| {
             list.as_ref()
                 .is_some_and(|list| promoter.promote_loop(f, k, list, &mut variables))
@@ -88,38 +89,6 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     } else {
         Preserved::Cfg
     }
-}
-
-/// For each loop, its loads, stores and calls and its inner loops', or `None` past
-/// `MAX_ACCESSES`.
-fn list_accesses(f: &Function, loops: &LoopInfo) -> Vec<Option<Vec<Inst>>> {
-    let mut lists: Vec<Option<Vec<Inst>>> = vec![None; loops.loops.len()];
-    // Inner loops come after the loops around them: going backwards, children are done
-    // before their parent takes their lists.
-    for k in (0..loops.loops.len()).rev() {
-        let own = loops.loops[k].blocks.iter().flat_map(|&b| f.block_insts(b));
-        let mut list: Option<Vec<Inst>> = Some(
-            own.filter(|&i| {
-                matches!(
-                    f.kind(i),
-                    InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Call { .. }
-                )
-            })
-            .take(MAX_ACCESSES + 1)
-            .collect(),
-        );
-        for &c in &loops.loops[k].children {
-            list = match (list, &lists[c]) {
-                (Some(mut l), Some(inner)) => {
-                    l.extend_from_slice(inner);
-                    Some(l)
-                }
-                _ => None,
-            };
-        }
-        lists[k] = list.filter(|l| l.len() <= MAX_ACCESSES);
-    }
-    lists
 }
 
 struct Promoter<'a> {

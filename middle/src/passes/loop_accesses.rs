@@ -1,0 +1,40 @@
+//! The memory accesses of each loop, for the passes that move memory operations out of
+//! loops or keep them in registers across one (`licm`, `scalar-promotion`): its loads,
+//! stores and calls, its inner loops' included. Inner loops come after the loops around
+//! them in the loop forest, so going backwards each loop takes its children's finished
+//! lists and every block is scanned once. A loop with more accesses than the caller's
+//! bound gets no list: checking each candidate against every access would cost their
+//! product.
+
+use crate::analysis::LoopInfo;
+use crate::ir::{Function, Inst, InstKind};
+
+/// For each loop, its loads, stores and calls and its inner loops' (own blocks first, then
+/// the children in order), or `None` past `max`.
+pub fn loop_accesses(f: &Function, loops: &LoopInfo, max: usize) -> Vec<Option<Vec<Inst>>> {
+    let mut lists: Vec<Option<Vec<Inst>>> = vec![None; loops.loops.len()];
+    for k in (0..loops.loops.len()).rev() {
+        let own = loops.loops[k].blocks.iter().flat_map(|&b| f.block_insts(b));
+        let mut list: Option<Vec<Inst>> = Some(
+            own.filter(|&i| {
+                matches!(
+                    f.kind(i),
+                    InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Call { .. }
+                )
+            })
+            .take(max + 1)
+            .collect(),
+        );
+        for &c in &loops.loops[k].children {
+            list = match (list, &lists[c]) {
+                (Some(mut l), Some(inner)) => {
+                    l.extend_from_slice(inner);
+                    Some(l)
+                }
+                _ => None,
+            };
+        }
+        lists[k] = list.filter(|l| l.len() <= max);
+    }
+    lists
+}
