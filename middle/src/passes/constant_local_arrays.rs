@@ -24,6 +24,7 @@
 use crate::analysis::alias::{locate, Object};
 use crate::analysis::{DomTree, Preserved};
 use crate::ir::{Callee, FuncId, Function, Global, GlobalId, Inst, InstKind, Module, Type, Value};
+use crate::passes::positions::Positions;
 use crate::passes::ModuleAnalyses;
 
 /// Arrays with more (write, load) pairs than this stay: each pair's order is checked.
@@ -41,15 +42,10 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
             continue;
         }
         let dom = am.function(id).dom(f);
-        let mut position = vec![0u32; f.inst_capacity()];
-        for b in f.blocks() {
-            for (n, i) in f.block_insts(b).enumerate() {
-                position[i.index()] = n as u32;
-            }
-        }
+        let mut positions = Positions::new(f);
         let plans: Vec<Plan> = allocas
             .into_iter()
-            .filter_map(|a| plan(f, &dom, &position, a))
+            .filter_map(|a| plan(f, &dom, &mut positions, a))
             .collect();
         for plan in plans {
             // Globals are never removed here, so their count numbers the new one uniquely.
@@ -120,7 +116,7 @@ struct Accesses {
 }
 
 /// How `alloca` becomes a constant global, if it qualifies.
-fn plan(f: &Function, dom: &DomTree, position: &[u32], alloca: Inst) -> Option<Plan> {
+fn plan(f: &Function, dom: &DomTree, positions: &mut Positions, alloca: Inst) -> Option<Plan> {
     let InstKind::Alloca { elem, count } = *f.kind(alloca) else {
         return None;
     };
@@ -133,7 +129,7 @@ fn plan(f: &Function, dom: &DomTree, position: &[u32], alloca: Inst) -> Option<P
     if writes * acc.loads.len() > MAX_PAIRS {
         return None;
     }
-    let precedes = |a: Inst, b: Inst| inst_dominates(f, dom, position, a, b);
+    let mut precedes = |a: Inst, b: Inst| inst_dominates(f, dom, positions, a, b);
     for &(m, ..) in &acc.memsets {
         let first = acc.stores.iter().all(|&(s, ..)| precedes(m, s))
             && acc.loads.iter().all(|&l| precedes(m, l));
@@ -240,10 +236,16 @@ fn offset(f: &Function, alloca: Inst, addr: Value) -> Option<i64> {
 }
 
 /// Whether instruction `a` dominates instruction `b`: its block dominates `b`'s strictly, or
-/// both share a block and `a` comes first (`position` numbers each block's instructions).
-fn inst_dominates(f: &Function, dom: &DomTree, position: &[u32], a: Inst, b: Inst) -> bool {
+/// both share a block and `a` comes first.
+fn inst_dominates(
+    f: &Function,
+    dom: &DomTree,
+    positions: &mut Positions,
+    a: Inst,
+    b: Inst,
+) -> bool {
     match (f.inst_block(a), f.inst_block(b)) {
-        (Some(ba), Some(bb)) if ba == bb => position[a.index()] < position[b.index()],
+        (Some(ba), Some(bb)) if ba == bb => positions.of(f, a) < positions.of(f, b),
         (Some(ba), Some(bb)) => dom.dominates(ba, bb),
         _ => false,
     }
