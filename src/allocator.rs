@@ -1,8 +1,8 @@
 //! How the compiler sets up glibc's allocator before it starts: one arena, and memory in
 //! transparent huge pages where the kernel grants them on request.
 //!
-//! A large compile touches a few hundred megabytes, most of it once (pest's token queue for
-//! a 3 MB source is 170 MB): in 4 KiB pages that is over 100,000 page faults, a sixth of
+//! A large compile touches a few hundred megabytes, most of it once (the IR of a
+//! 100,000-statement function is 150 MB): in 4 KiB pages that is over 100,000 page faults, a sixth of
 //! the run in a virtual machine. glibc backs its heap with huge pages when the tunable
 //! `glibc.malloc.hugetlb=1` is set (glibc 2.35 and later; older versions ignore it), and
 //! tunables are read only when a process starts, so the compiler starts itself once more

@@ -238,7 +238,7 @@ fn run(cli: &Cli) -> ExitCode {
         return interpret(&module, cli.max_steps.unwrap_or(u64::MAX));
     }
     let options = backend_options(cli, ir_executions);
-    let assembly = match backend::compile_with(&mut module, &options, &mut std::io::stderr()) {
+    let assembly = match backend::compile_with(module, &options, &mut std::io::stderr()) {
         Ok((assembly, _)) => assembly,
         Err(e) => return fail(2, format!("internal error: {e}")),
     };

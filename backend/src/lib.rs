@@ -25,5 +25,5 @@ use middle::ir::Module;
 /// logging nothing. The module is left as it is (the back end works on a copy).
 pub fn compile(m: &Module, opt_level: u8) -> Result<String, String> {
     let options = BackendOptions::new(opt_level);
-    compile_with(&mut m.clone(), &options, &mut std::io::sink()).map(|(asm, _)| asm)
+    compile_with(m.clone(), &options, &mut std::io::sink()).map(|(asm, _)| asm)
 }

@@ -7,6 +7,7 @@ extern crate alloc;
 
 pub mod arith;
 pub mod ast;
+mod ast_builder;
 pub mod check;
 pub mod consteval;
 pub mod diagnostic;

@@ -23,7 +23,7 @@ pub fn too_deep(pairs: &Pairs<Rule>) -> Option<Diagnostic> {
 
 /// How many levels the deepest pair of `pairs` lies below the top: one pass in which each pair
 /// at its end knows its children's heights.
-fn height(pairs: &Pairs<Rule>) -> u32 {
+pub fn height(pairs: &Pairs<Rule>) -> u32 {
     let mut height = 0;
     // For each open pair, its children so far and the greatest height among them.
     let mut open: Vec<(u32, u32)> = Vec::new();

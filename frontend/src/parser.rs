@@ -1,32 +1,44 @@
-//! The pest parser and the conversion of its parse tree into the AST.
+//! The pest parser, and the parse of a whole program into the AST.
+//!
+//! A program is parsed one piece at a time: at the top level a declaration or the head of
+//! a function, inside a function's body one declaration or statement (`top_item` and
+//! `body_item` in the grammar). pest then keeps the tokens of one piece at a time, where a
+//! parse of the whole program keeps all of them until the tree is built (170 MB for a 3 MB
+//! function, most of the front end's time). The pieces try what `program` tries, in its
+//! order, and PEG repetition never backtracks into an item it has matched, so a program that
+//! parses in pieces parses as a whole into the same tree. When a piece fails, or nests too
+//! deeply to be judged alone, the whole program is parsed again as one, which finds the
+//! error and describes it.
 
 use crate::ast::*;
+use crate::ast_builder::{BodyPiece, Builder, TopPiece};
 use crate::diagnostic::Diagnostic;
-use crate::literal;
-use crate::literal_list;
 use crate::nesting;
-use crate::source::Span;
 use crate::syntax_error;
-use pest::iterators::{Pair, Pairs};
-use pest::{Parser, Token};
-use std::iter::Peekable;
+use pest::iterators::Pairs;
+use pest::Parser;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar.pest"]
 pub struct SysYParser;
 
-/// Parses a whole source text. A syntax error yields one diagnostic; malformed literals yield
+/// Parses a whole program. A syntax error yields one diagnostic; malformed literals yield
 /// one diagnostic each.
 pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
-    let pairs = match SysYParser::parse(Rule::program, text) {
-        Ok(pairs) => pairs,
-        Err(err) => return Err(vec![syntax_error::describe(text, err)]),
+    let mut builder = Builder {
+        offset: 0,
+        errors: Vec::new(),
     };
-    if let Some(too_deep) = nesting::too_deep(&pairs) {
-        return Err(vec![too_deep]);
-    }
-    let mut builder = Builder { errors: Vec::new() };
-    let unit = builder.program(pairs);
+    let unit = match in_pieces(text, &mut builder) {
+        Some(unit) => unit,
+        None => {
+            builder = Builder {
+                offset: 0,
+                errors: Vec::new(),
+            };
+            as_a_whole(text, &mut builder)?
+        }
+    };
     if builder.errors.is_empty() {
         Ok(unit)
     } else {
@@ -34,370 +46,162 @@ pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
     }
 }
 
-/// The span of a pair, from its first to its last token: to the end of its last child's last
-/// child, and so on down. (pest's own span of a rule may run on over the whitespace after
-/// it.) Those ends are the pair's own end token and the ones right before it in pest's token
-/// stream, back to the first start token: the innermost of them is where the span ends.
-fn span(pair: &Pair<Rule>) -> Span {
-    let s = pair.as_span();
-    let mut end = s.end();
-    for token in pair.clone().tokens().rev().skip(1) {
-        match token {
-            Token::End { pos, .. } => end = pos.pos(),
-            Token::Start { .. } => break,
-        }
+/// The program parsed as one, with pest's error for a syntax error.
+fn as_a_whole(text: &str, builder: &mut Builder) -> Result<CompUnit, Vec<Diagnostic>> {
+    let pairs = match SysYParser::parse(Rule::program, text) {
+        Ok(pairs) => pairs,
+        Err(err) => return Err(vec![syntax_error::describe(text, err)]),
+    };
+    if let Some(too_deep) = nesting::too_deep(&pairs) {
+        return Err(vec![too_deep]);
     }
-    Span::new(s.start(), end)
+    Ok(builder.program(pairs))
 }
 
-/// Walks pest pairs into AST nodes, collecting literal errors on the way.
-struct Builder {
-    errors: Vec<Diagnostic>,
-}
-
-/// The next child pair, which the grammar guarantees to exist.
-fn next<'a>(pairs: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Pair<'a, Rule> {
-    pairs.next().expect("grammar guarantees this child")
-}
-
-/// Pairs that carry meaning, without punctuation tokens.
-fn meaningful(pair: Pair<Rule>) -> impl Iterator<Item = Pair<Rule>> {
-    pair.into_inner().filter(|p| {
-        !matches!(
-            p.as_rule(),
-            Rule::semi
-                | Rule::comma
-                | Rule::assign
-                | Rule::lparen
-                | Rule::rparen
-                | Rule::lbracket
-                | Rule::rbracket
-                | Rule::lbrace
-                | Rule::rbrace
-        )
-    })
-}
-
-impl Builder {
-    fn program(&mut self, mut pairs: Pairs<Rule>) -> CompUnit {
-        let program = next(&mut pairs);
-        let items = program
-            .into_inner()
-            .filter_map(|p| match p.as_rule() {
-                Rule::decl => Some(Item::Decl(self.decl(p))),
-                Rule::func_def => Some(Item::Func(self.func_def(p))),
-                _ => None,
-            })
-            .collect();
-        CompUnit { items }
-    }
-
-    fn decl(&mut self, pair: Pair<Rule>) -> Decl {
-        let mut is_const = false;
-        let mut ty = BaseType::Int;
-        let mut defs = Vec::new();
-        for p in meaningful(pair) {
-            match p.as_rule() {
-                Rule::kw_const => is_const = true,
-                Rule::btype => ty = base_type(p),
-                Rule::var_def => defs.push(self.var_def(p)),
-                _ => {}
-            }
-        }
-        Decl { is_const, ty, defs }
-    }
-
-    fn var_def(&mut self, pair: Pair<Rule>) -> VarDef {
-        let mut inner = meaningful(pair);
-        let name = ident(next(&mut inner));
-        let dims = self.exprs(next(&mut inner));
-        let init = inner.next().map(|p| self.init_val(p));
-        VarDef { name, dims, init }
-    }
-
-    fn exprs(&mut self, pair: Pair<Rule>) -> Vec<Expr> {
-        meaningful(pair).map(|p| self.expr(p)).collect()
-    }
-
-    fn init_val(&mut self, pair: Pair<Rule>) -> InitVal {
-        let inner = next(&mut pair.into_inner());
-        match inner.as_rule() {
-            Rule::init_list => {
-                let s = span(&inner);
-                let mut items = Vec::new();
-                for p in meaningful(inner) {
-                    match p.as_rule() {
-                        Rule::int_list | Rule::literal_list => self.literal_list(p, &mut items),
-                        _ => items.push(self.init_val(p)),
+/// The program parsed in pieces; `None` if a piece does not parse or nests so deeply that
+/// the whole program may be too deep.
+fn in_pieces(text: &str, builder: &mut Builder) -> Option<CompUnit> {
+    let mut items = Vec::new();
+    let mut at = skip_blanks(text, 0);
+    while at < text.len() {
+        let (pair_end, piece) = parse_piece(text, at, Rule::top_item, builder)?;
+        at = pair_end;
+        match builder.top_item(piece) {
+            TopPiece::Decl(decl) => items.push(Item::Decl(decl)),
+            TopPiece::FuncHead(ret, name, params) => {
+                let mut body = Vec::new();
+                let close = loop {
+                    let (pair_end, piece) = parse_piece(text, at, Rule::body_item, builder)?;
+                    at = pair_end;
+                    match builder.body_item(piece) {
+                        BodyPiece::Item(item) => body.push(item),
+                        BodyPiece::Close(close) => break close,
                     }
-                }
-                InitVal::List(items, s)
-            }
-            _ => InitVal::Expr(self.expr(inner)),
-        }
-    }
-
-    fn func_def(&mut self, pair: Pair<Rule>) -> FuncDef {
-        let mut inner = meaningful(pair);
-        let ret = match next(&mut next(&mut inner).into_inner()).as_rule() {
-            Rule::kw_int => ReturnType::Int,
-            Rule::kw_float => ReturnType::Float,
-            _ => ReturnType::Void,
-        };
-        let name = ident(next(&mut inner));
-        let params = meaningful(next(&mut inner))
-            .map(|p| self.param(p))
-            .collect();
-        let body = self.block(next(&mut inner));
-        FuncDef {
-            ret,
-            name,
-            params,
-            body,
-        }
-    }
-
-    fn param(&mut self, pair: Pair<Rule>) -> Param {
-        let mut inner = meaningful(pair);
-        let ty = base_type(next(&mut inner));
-        let name = ident(next(&mut inner));
-        let dims = inner.next().map(|p| self.exprs(p));
-        Param { ty, name, dims }
-    }
-
-    fn block(&mut self, pair: Pair<Rule>) -> Block {
-        let close = pair
-            .clone()
-            .into_inner()
-            .last()
-            .map(|p| span(&p))
-            .unwrap_or_default();
-        let items = meaningful(pair)
-            .map(|p| match p.as_rule() {
-                Rule::decl => BlockItem::Decl(self.decl(p)),
-                _ => BlockItem::Stmt(self.stmt(p)),
-            })
-            .collect();
-        Block { items, close }
-    }
-
-    fn stmt(&mut self, pair: Pair<Rule>) -> Stmt {
-        let pair = next(&mut pair.into_inner());
-        match pair.as_rule() {
-            Rule::block => Stmt::Block(self.block(pair)),
-            Rule::assign_stmt => {
-                let mut inner = meaningful(pair);
-                let target = self.lval(next(&mut inner));
-                let value = self.expr(next(&mut inner));
-                Stmt::Assign(target, value)
-            }
-            Rule::if_stmt => {
-                let mut inner = meaningful(pair).filter(|p| p.as_rule() != Rule::kw_else);
-                next(&mut inner);
-                let cond = self.expr(next(&mut inner));
-                let then = Box::new(self.stmt(next(&mut inner)));
-                let otherwise = inner.next().map(|p| Box::new(self.stmt(p)));
-                Stmt::If(cond, then, otherwise)
-            }
-            Rule::while_stmt => {
-                let mut inner = meaningful(pair);
-                next(&mut inner);
-                let cond = self.expr(next(&mut inner));
-                let body = Box::new(self.stmt(next(&mut inner)));
-                Stmt::While(cond, body)
-            }
-            Rule::break_stmt => Stmt::Break(span(&pair)),
-            Rule::continue_stmt => Stmt::Continue(span(&pair)),
-            Rule::return_stmt => {
-                let keyword = span(&next(&mut pair.clone().into_inner()));
-                let value = meaningful(pair)
-                    .find(|p| p.as_rule() == Rule::expr)
-                    .map(|p| self.expr(p));
-                Stmt::Return(value, keyword)
-            }
-            _ => Stmt::Expr(meaningful(pair).next().map(|p| self.expr(p))),
-        }
-    }
-
-    fn lval(&mut self, pair: Pair<Rule>) -> LVal {
-        let s = span(&pair);
-        let mut inner = meaningful(pair);
-        let name = ident(next(&mut inner));
-        self.indexed(name, inner, s)
-    }
-
-    /// The variable `name` indexed by the `expr` pairs `indices`.
-    fn indexed<'i>(
-        &mut self,
-        name: Ident,
-        indices: impl Iterator<Item = Pair<'i, Rule>>,
-        span: Span,
-    ) -> LVal {
-        LVal {
-            name,
-            indices: indices.map(|p| self.expr(p)).collect(),
-            span,
-        }
-    }
-
-    /// An `expr` pair: operands and operators in source order, grouped by precedence
-    /// climbing. A prefix operator applies to the operand right after it; binary operators
-    /// of equal precedence group to the left.
-    fn expr(&mut self, pair: Pair<Rule>) -> Expr {
-        self.binary(&mut pair.into_inner().peekable(), 0)
-    }
-
-    /// The operand at the front of `items` with the binary operators after it that bind
-    /// tighter than `min` (a precedence; 0 takes them all).
-    fn binary(&mut self, items: &mut Peekable<Pairs<Rule>>, min: u8) -> Expr {
-        let mut lhs = self.operand(items);
-        while let Some(op) = items.peek().and_then(binary_op) {
-            if op.precedence() <= min {
-                break;
-            }
-            items.next();
-            let rhs = self.binary(items, op.precedence());
-            lhs = Expr {
-                span: lhs.span.to(rhs.span),
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-            };
-        }
-        lhs
-    }
-
-    /// The primary at the front of `items` under the prefix operators in front of it.
-    fn operand(&mut self, items: &mut Peekable<Pairs<Rule>>) -> Expr {
-        let item = next(items);
-        let op = match item.as_rule() {
-            Rule::op_pos => UnaryOp::Pos,
-            Rule::op_neg => UnaryOp::Neg,
-            Rule::op_not => UnaryOp::Not,
-            _ => return self.primary(item),
-        };
-        let rhs = self.operand(items);
-        Expr {
-            span: span(&item).to(rhs.span),
-            kind: ExprKind::Unary(op, Box::new(rhs)),
-        }
-    }
-
-    fn primary(&mut self, pair: Pair<Rule>) -> Expr {
-        let s = span(&pair);
-        let kind = match pair.as_rule() {
-            Rule::paren => {
-                let mut inner = self.expr(next(&mut meaningful(pair)));
-                inner.span = s;
-                return inner;
-            }
-            Rule::lval_or_call => {
-                let mut inner = meaningful(pair).peekable();
-                let name = ident(next(&mut inner));
-                match inner.next_if(|p| p.as_rule() == Rule::args) {
-                    Some(args) => {
-                        let args = meaningful(args)
-                            .map(|p| match p.as_rule() {
-                                Rule::string => self.string(p),
-                                _ => self.expr(p),
-                            })
-                            .collect();
-                        ExprKind::Call(name, args)
-                    }
-                    None => ExprKind::LVal(self.indexed(name, inner, s)),
-                }
-            }
-            _ => self.number(pair),
-        };
-        Expr { kind, span: s }
-    }
-
-    /// The elements of a `literal_list`, exactly as the general rules would have built them:
-    /// a literal with the span of its text, under a `Unary` node from its sign if it has one.
-    fn literal_list(&mut self, pair: Pair<Rule>, items: &mut Vec<InitVal>) {
-        let base = pair.as_span().start();
-        for element in literal_list::elements(pair.as_str()) {
-            let start = base + element.start;
-            let s = Span::new(start, start + element.literal.len());
-            let value = Expr {
-                kind: self.literal(element.literal, element.is_float, s),
-                span: s,
-            };
-            let expr = match element.sign {
-                Some((op, at)) => Expr {
-                    span: Span::new(base + at, s.end as usize),
-                    kind: ExprKind::Unary(op, Box::new(value)),
-                },
-                None => value,
-            };
-            items.push(InitVal::Expr(expr));
-        }
-    }
-
-    fn number(&mut self, pair: Pair<Rule>) -> ExprKind {
-        let text = pair.as_str();
-        self.literal(text, literal::is_float(text), span(&pair))
-    }
-
-    /// The value of a numeric literal; a malformed integer is reported at `s`.
-    fn literal(&mut self, text: &str, is_float: bool, s: Span) -> ExprKind {
-        if is_float {
-            return ExprKind::Float(literal::parse_float(text));
-        }
-        match literal::parse_int(text) {
-            Ok(v) => ExprKind::Int(v),
-            Err(msg) => {
-                self.errors.push(Diagnostic::error(s, msg));
-                ExprKind::Int(0)
+                };
+                let body = Block { items: body, close };
+                items.push(Item::Func(FuncDef {
+                    ret,
+                    name,
+                    params,
+                    body,
+                }));
             }
         }
     }
-
-    fn string(&mut self, pair: Pair<Rule>) -> Expr {
-        let s = span(&pair);
-        let text = pair.as_str();
-        let body = &text[1..text.len() - 1];
-        let value = literal::parse_string(body).unwrap_or_else(|msg| {
-            self.errors.push(Diagnostic::error(s, msg));
-            Vec::new()
-        });
-        Expr {
-            kind: ExprKind::Str(value),
-            span: s,
-        }
-    }
+    Some(CompUnit { items })
 }
 
-fn ident(pair: Pair<Rule>) -> Ident {
-    Ident {
-        name: pair.as_str().to_string(),
-        span: span(&pair),
-    }
-}
+/// How many levels a piece may nest below its own top so that the whole program surely
+/// stays within `nesting::MAX_DEPTH`: a piece lies at most this deep in the whole tree.
+const PIECE_DEPTH: u32 = 8;
 
-/// The binary operator a `binop` pair stands for; `None` for any other pair.
-fn binary_op(pair: &Pair<Rule>) -> Option<BinaryOp> {
-    if pair.as_rule() != Rule::binop {
+/// The piece `rule` at the next token from `at`, and where the text after it starts; the
+/// builder's offset is then the piece's. `None` if it does not parse or nests too deeply.
+fn parse_piece<'i>(
+    text: &'i str,
+    at: usize,
+    rule: Rule,
+    builder: &mut Builder,
+) -> Option<(usize, pest::iterators::Pair<'i, Rule>)> {
+    let start = skip_blanks(text, at);
+    let mut pairs: Pairs<Rule> = SysYParser::parse(rule, &text[start..]).ok()?;
+    if nesting::height(&pairs) + PIECE_DEPTH > nesting::MAX_DEPTH {
         return None;
     }
-    Some(match pair.as_str() {
-        "||" => BinaryOp::Or,
-        "&&" => BinaryOp::And,
-        "==" => BinaryOp::Eq,
-        "!=" => BinaryOp::Ne,
-        "<" => BinaryOp::Lt,
-        ">" => BinaryOp::Gt,
-        "<=" => BinaryOp::Le,
-        ">=" => BinaryOp::Ge,
-        "+" => BinaryOp::Add,
-        "-" => BinaryOp::Sub,
-        "*" => BinaryOp::Mul,
-        "/" => BinaryOp::Div,
-        _ => BinaryOp::Rem,
-    })
+    let pair = pairs.next()?;
+    let end = start + pair.as_span().end();
+    builder.offset = start;
+    Some((skip_blanks(text, end), pair))
 }
 
-fn base_type(pair: Pair<Rule>) -> BaseType {
-    match next(&mut pair.into_inner()).as_rule() {
-        Rule::kw_float => BaseType::Float,
-        _ => BaseType::Int,
+/// The first position from `at` that is not whitespace or inside a comment, as the grammar's
+/// `WHITESPACE` skips them. An unterminated block comment is not skipped: the grammar fails
+/// at its start.
+fn skip_blanks(text: &str, mut at: usize) -> usize {
+    let bytes = text.as_bytes();
+    loop {
+        match bytes.get(at) {
+            Some(b' ' | b'\t'..=b'\r') => at += 1,
+            Some(b'/') => match bytes.get(at + 1) {
+                Some(b'/') => match text[at + 2..].find('\n') {
+                    Some(newline) => at += 2 + newline,
+                    None => return text.len(),
+                },
+                Some(b'*') => match text[at + 2..].find("*/") {
+                    Some(close) => at += 2 + close + 2,
+                    None => return at,
+                },
+                _ => return at,
+            },
+            _ => return at,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn whole(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
+        let mut builder = Builder {
+            offset: 0,
+            errors: Vec::new(),
+        };
+        as_a_whole(text, &mut builder)
+    }
+
+    fn pieces(text: &str) -> Option<CompUnit> {
+        let mut builder = Builder {
+            offset: 0,
+            errors: Vec::new(),
+        };
+        in_pieces(text, &mut builder)
+    }
+
+    /// Every program of the repository's own tests that parses as a whole parses in pieces
+    /// into the same tree, spans included; every one that does not fails in pieces too.
+    #[test]
+    fn pieces_build_the_tree_the_whole_program_builds() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../testcases");
+        let mut checked = 0;
+        for group in std::fs::read_dir(root).expect("testcases folder") {
+            for file in std::fs::read_dir(group.expect("entry").path()).expect("group") {
+                let path = file.expect("entry").path();
+                if path.extension().is_none_or(|e| e != "sy") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("readable test");
+                let whole = whole(&text).ok().map(|unit| format!("{unit:?}"));
+                let pieces = pieces(&text).map(|unit| format!("{unit:?}"));
+                assert_eq!(pieces, whole, "{}", path.display());
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "only {checked} programs found");
+    }
+
+    #[test]
+    fn blanks_are_skipped_as_the_grammar_skips_them() {
+        let text = " \t\n// line\n/* block */ x/* open";
+        assert_eq!(skip_blanks(text, 0), text.find('x').unwrap());
+        assert_eq!(
+            skip_blanks(text, text.find("/* open").unwrap()),
+            text.len() - 7
+        );
+        assert_eq!(skip_blanks("a // to the end", 1), 15);
+    }
+
+    /// A program broken in its second function is parsed again as a whole, so its error is
+    /// the one a whole parse reports.
+    #[test]
+    fn a_failing_piece_reports_the_whole_parse_error() {
+        let text = "int f() { return 1; }\nint main() { return f() }\n";
+        assert!(pieces(text).is_none());
+        let err = parse(text).expect_err("a syntax error");
+        assert_eq!(err.len(), 1);
+        assert_eq!(
+            format!("{:?}", whole(text).err()),
+            format!("{:?}", Some(err))
+        );
     }
 }
