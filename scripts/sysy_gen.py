@@ -122,6 +122,7 @@ class Gen:
         self.tree_recursions = []   # (name, arity, largest argument) of tree recursions
         self.constant_parameter_calls = []  # (name, constant) of constant_parameters
         self.predicates = []        # names of predicate functions
+        self.stencils = []          # (name, first array, second array, columns) of stencils
 
     # ---- plumbing -----------------------------------------------------------------------
 
@@ -1590,6 +1591,39 @@ class Gen:
         self.line("}")
         self.predicates.append(name)
 
+    def stencil(self):
+        """Two global 2-D arrays and a function that reads the neighbours of each element of
+        one (its parameter `s`) and writes the other (`t`) through branches, as a game of
+        life does: main calls it with the two arrays both ways round, which never alias, or
+        sometimes with one array twice, which does. The loop sometimes leaves early or writes
+        into `s` too. For predictive commoning over loops of several blocks."""
+        name, a, b = self.fresh("st"), self.fresh("ga"), self.fresh("ga")
+        rows, cols = self.r.randint(4, 6), self.r.randint(4, 9)
+        for g in (a, b):
+            self.line(f"int {g}[{rows}][{cols}];")
+        c1, c2, m = self.r.randint(1, 9), self.r.randint(0, 3), self.pick([3, 4, 5])
+        self.line(f"void {name}(int s[][{cols}], int t[][{cols}], int n) {{")
+        self.line("  int j = 1;")
+        self.line(f"  while (j < {rows - 1}) {{")
+        self.line("    int i = 1;")
+        self.line("    while (i < n) {")
+        self.line("      int c = s[j - 1][i - 1] + s[j - 1][i] + s[j - 1][i + 1] + s[j][i - 1]")
+        self.line("            + s[j][i + 1] + s[j + 1][i - 1] + s[j + 1][i] + s[j + 1][i + 1];")
+        self.line(f"      if (s[j][i] % 2 == 1 && c % {m} == {c2}) t[j][i] = c % 100;")
+        self.line(f"      else if (c % {m} == {(c2 + 1) % m}) t[j][i] = s[j][i] + {c1};")
+        self.line("      else t[j][i] = s[j + 1][i] - 1;")
+        r = self.r.random()
+        if r < 0.15:
+            self.line("      if (c > 400) break;")
+        elif r < 0.3:
+            self.line("      s[j][i + 1] = s[j][i + 1] % 50;")
+        self.line("      i = i + 1;")
+        self.line("    }")
+        self.line("    j = j + 1;")
+        self.line("  }")
+        self.line("}")
+        self.stencils.append((name, a, b, cols))
+
     def related_ifs(self, x):
         """Nested ifs and && / || chains testing one value against constants, so that the
         inner tests are decided by the outer ones (or not, near the boundaries)."""
@@ -1619,6 +1653,21 @@ class Gen:
             for _ in range(2):
                 x = self.pick(ints).name if ints else str(self.r.randint(-9, 9))
                 self.line(f"putint({name}({x}, {k}, {self.r.randint(0, 9)}));")
+        for name, a, b, cols in self.stencils:
+            i = self.fresh("i")
+            self.line(f"int {i} = 0;")
+            self.line(f"while ({i} < {cols}) {{")
+            self.line(f"  {a}[{i} % 3][{i}] = {i} * {self.r.randint(2, 9)} % 7;")
+            self.line(f"  {a}[{i} % 3 + 1][{i}] = {i} % {self.r.randint(2, 4)};")
+            self.line(f"  {b}[1][{i}] = {i} % 5;")
+            self.line(f"  {i} = {i} + 1;")
+            self.line("}")
+            n = self.r.randint(2, cols - 1)
+            self.line(f"{name}({a}, {b}, {n});")
+            second = (b, b) if self.chance(0.25) else (b, a)
+            self.line(f"{name}({second[0]}, {second[1]}, {n});")
+            self.line(f"putint({a}[1][1] + {a}[1][{n - 1}] * 3 + {b}[1][{n // 2}] * 7 + {b}[2][1]);")
+            self.line("putch(10);")
         ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
         for name, arity, largest in self.tree_recursions:
             args = []
@@ -1734,6 +1783,8 @@ class Gen:
             self.constant_parameters()
         if self.chance(0.3):
             self.predicate()
+        if self.chance(0.25):
+            self.stencil()
         for _ in range(self.r.randint(2, 6)):
             if self.chance(0.3):
                 self.tail_recursive()
@@ -1860,6 +1911,8 @@ FEATURES = [
     ("local array filled with constants before it is read", r"^\s+(la\d+)\[(i\d+)\] = \1\[\2 - 1\] \* \d \+ 1;"),
     ("place in memory updated on every iteration of a loop", r"^\s+(\w+(\[\d+\])*) = \1 \* (\d|0\.5) \+ i\d+;"),
     ("loop leaving on the value of the place it updates", r"^\s+if \((\w+(\[\d+\])*) > \d+\) break;\r?\n\s+(if [^\n]*\) )?\1 = \1 \* "),
+    ("stencil called with two arrays that never alias", r"^\s+st\d+\((ga\d+), (ga\d+), \d+\);\r?\n\s+st\d+\(\2, \1, \d+\);"),
+    ("stencil called with one array twice", r"^\s+st\d+\(ga\d+, ga\d+, \d+\);\r?\n\s+st\d+\((ga\d+), \1, \d+\);"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

@@ -96,7 +96,8 @@ pub fn may_alias(a: Location, b: Location) -> bool {
 
 /// `may_alias` inside function `func`, knowing what its calls pass: a parameter that every
 /// call points into some globals (`ModuleFacts::param_globals`) overlaps no other global,
-/// nor a parameter whose calls point only into other globals.
+/// nor a parameter whose calls point only into other globals, nor one that every call
+/// points into another global than it (`ModuleFacts::disjoint_params`).
 pub fn may_alias_in(facts: &ModuleFacts, func: FuncId, a: Location, b: Location) -> bool {
     if !may_alias(a, b) {
         return false;
@@ -110,10 +111,16 @@ pub fn may_alias_in(facts: &ModuleFacts, func: FuncId, a: Location, b: Location)
     match (a.object, b.object) {
         (Object::Param(_), Object::Global(g)) => globals(a.object).is_none_or(|s| s.contains(&g)),
         (Object::Global(g), Object::Param(_)) => globals(b.object).is_none_or(|s| s.contains(&g)),
-        (Object::Param(_), Object::Param(_)) => match (globals(a.object), globals(b.object)) {
-            (Some(s), Some(t)) => s.iter().any(|g| t.contains(g)),
-            _ => true,
-        },
+        (Object::Param(p), Object::Param(q)) => {
+            let pair = (p.min(q), p.max(q));
+            if facts.disjoint_params[func.index()].contains(&pair) {
+                return false;
+            }
+            match (globals(a.object), globals(b.object)) {
+                (Some(s), Some(t)) => s.iter().any(|g| t.contains(g)),
+                _ => true,
+            }
+        }
         _ => true,
     }
 }

@@ -80,6 +80,10 @@ pub struct ModuleFacts {
     /// call passes an address into, when every call passes one (none for `main`, functions
     /// nobody calls, and parameters that are not pointers).
     pub param_globals: Vec<Vec<Option<Vec<GlobalId>>>>,
+    /// For each function, by `FuncId`: the pairs `(p, q)`, `p < q`, of pointer parameters
+    /// into which every call passes addresses in two different globals, so that within one
+    /// call they never point into the same object (none for functions nobody calls).
+    pub disjoint_params: Vec<Vec<(u32, u32)>>,
 }
 
 impl ModuleFacts {
@@ -118,8 +122,10 @@ impl ModuleFacts {
             .map(|(f, e)| e.summary(call_graph.is_recursive(f)))
             .collect();
         let param_globals = param_globals(m, &scans);
+        let disjoint_params = disjoint_params(m, &scans);
         ModuleFacts {
             param_globals,
+            disjoint_params,
             summaries,
             call_graph,
             global_bytes: m.globals.iter().map(|g| g.bytes()).collect(),
@@ -182,6 +188,38 @@ fn param_globals(m: &Module, scans: &[Scan]) -> Vec<Vec<Option<Vec<GlobalId>>>> 
         }
     }
     targets
+}
+
+/// For each function, the pairs of its pointer parameters that every call passes addresses in
+/// two different globals.
+fn disjoint_params(m: &Module, scans: &[Scan]) -> Vec<Vec<(u32, u32)>> {
+    // `None` until the first call is seen: then every pair of pointer parameters that call
+    // separates, narrowed by each later call.
+    let mut pairs: Vec<Option<Vec<(u32, u32)>>> = vec![None; m.functions.len()];
+    for scan in scans {
+        for call in &scan.calls {
+            let root = |j: usize| {
+                call.args.iter().find_map(|&(k, root)| match root {
+                    Root::Global(g) if k == j => Some(g),
+                    _ => None,
+                })
+            };
+            let separated = |&(p, q): &(u32, u32)| matches!((root(p as usize), root(q as usize)), (Some(a), Some(b)) if a != b);
+            let known = pairs[call.callee.index()].get_or_insert_with(|| {
+                let params = &m.functions[call.callee.index()].params;
+                let pointers: Vec<u32> = (0..params.len() as u32)
+                    .filter(|&j| params[j as usize] == Type::Ptr)
+                    .collect();
+                pointers
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(n, &p)| pointers[n + 1..].iter().map(move |&q| (p, q)))
+                    .collect()
+            });
+            known.retain(separated);
+        }
+    }
+    pairs.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 /// Applies the calls of one component's functions until their summaries stop changing

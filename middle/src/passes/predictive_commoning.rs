@@ -12,23 +12,25 @@
 //!      condbr c, H, E                   condbr c, H, E
 //! ```
 //!
-//! Only loops of one block qualify: the header is the latch, so every load runs in every
-//! iteration, and the preheader, which only jumps to the header, may run the first
-//! iteration's load early. A load's address must be a pointer defined outside the loop plus
-//! a byte offset `{s,+,d}` (scalar evolution), `d` a non-zero constant. Loads of one type
-//! from one pointer with one `d` whose starts differ only by constants link into chains:
-//! `x -> y` when `y` starts `d` bytes after `x`, so that `x` in iteration `k+1` reads what
-//! `y` read in iteration `k`. Every load of a chain but the last becomes a phi of the
-//! preheader's load at the first iteration and of the next link's value. Nothing in the
-//! loop may write what a chain reads: no store may alias it and no call may write it. A loop
-//! carries at most `MAX_CARRIED` values, each of which holds a register all through it.
+//! A loop qualifies when it has a preheader that only jumps to the header, one latch, and
+//! no exit but from the latch: then every iteration that starts runs each block that
+//! dominates the latch, and the preheader may run the first iteration's load early. Only
+//! loads in such blocks (outside inner loops) link into chains. A load's address must be a
+//! pointer defined outside the loop plus a byte offset `{s,+,d}` (scalar evolution), `d` a
+//! non-zero constant. Loads of one type from one pointer with one `d` whose starts differ
+//! only by constants link into chains: `x -> y` when `y` starts `d` bytes after `x`, so that
+//! `x` in iteration `k+1` reads what `y` read in iteration `k`. Every load of a chain but the
+//! last becomes a phi of the preheader's load at the first iteration and of the next link's
+//! value. Nothing in the loop, inner loops included, may write what a chain reads: no store
+//! may alias it and no call may write it. A loop carries at most `MAX_CARRIED` values, each
+//! of which holds a register all through it.
 //!
-//! Needs: the loop forest and the module facts. Preserves: behaviour and the CFG.
+//! Needs: the dominator tree, the loop forest and the module facts. Preserves: behaviour and the CFG.
 
 use super::arith_writer::ArithWriter;
 use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
 use crate::analysis::scev::{Invariant, LoopEvolution};
-use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
+use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -38,10 +40,11 @@ const MAX_CARRIED: usize = 8;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
+    let dom = cx.analyses.dom(f);
     let facts = cx.facts();
     let mut changed = false;
     for k in 0..loops.loops.len() {
-        changed |= common_loads(f, facts, cx.id, &loops, k);
+        changed |= common_loads(f, facts, cx.id, &dom, &loops, k);
     }
     Preserved::cfg_if(changed)
 }
@@ -59,6 +62,7 @@ fn common_loads(
     f: &mut Function,
     facts: &ModuleFacts,
     func: FuncId,
+    dom: &DomTree,
     loops: &LoopInfo,
     k: usize,
 ) -> bool {
@@ -67,8 +71,10 @@ fn common_loads(
     let Some(p) = lp.preheader else {
         return false;
     };
-    if lp.blocks != [h]
-        || lp.latches != [h]
+    let &[latch] = lp.latches.as_slice() else {
+        return false;
+    };
+    if lp.exiting != [latch]
         || !matches!(
             f.terminator(p).map(|t| f.kind(t)),
             Some(InstKind::Br { .. })
@@ -76,7 +82,7 @@ fn common_loads(
     {
         return false;
     }
-    let accesses = match loop_accesses(f, loops, k, facts, func) {
+    let accesses = match loop_accesses(f, dom, loops, k, facts, func) {
         Some(a) if a.len() >= 2 => a,
         _ => return false,
     };
@@ -91,31 +97,35 @@ fn common_loads(
         }
         carried += chain.len() - 1;
         let links: Vec<&Access> = chain.iter().map(|&a| &accesses[a]).collect();
-        carry(&mut preheader, p, h, &links);
+        carry(&mut preheader, p, h, latch, &links);
         changed = true;
     }
     changed
 }
 
-/// The loads of loop `k` (of one block) that nothing in it may overwrite, with their
-/// addresses' evolutions; `None` when the loop has too few to matter.
+/// The loads of loop `k` that run in every iteration and that nothing in the loop may
+/// overwrite, with their addresses' evolutions; `None` when the loop has too few to matter.
 fn loop_accesses(
     f: &Function,
+    dom: &DomTree,
     loops: &LoopInfo,
     k: usize,
     facts: &ModuleFacts,
     func: FuncId,
 ) -> Option<Vec<Access>> {
-    let h = loops.loops[k].header;
+    let latch = loops.loops[k].latches[0];
     let mut stores: Vec<Location> = Vec::new();
     let mut calls: Vec<Inst> = Vec::new();
     let mut loads: Vec<Inst> = Vec::new();
-    for i in f.block_insts(h) {
-        match *f.kind(i) {
-            InstKind::Store { args: [_, addr] } => stores.push(locate(f, addr)),
-            InstKind::Call { .. } => calls.push(i),
-            InstKind::Load { .. } => loads.push(i),
-            _ => {}
+    for &b in loops.blocks_of(k) {
+        let every_iteration = loops.innermost(b) == Some(k) && dom.dominates(b, latch);
+        for i in f.block_insts(b) {
+            match *f.kind(i) {
+                InstKind::Store { args: [_, addr] } => stores.push(locate(f, addr)),
+                InstKind::Call { .. } => calls.push(i),
+                InstKind::Load { .. } if every_iteration => loads.push(i),
+                _ => {}
+            }
         }
     }
     if loads.len() < 2 {
@@ -205,10 +215,10 @@ fn chains(accesses: &[Access]) -> Vec<Vec<usize>> {
     chains
 }
 
-/// Replaces every load of `chain` but the last by a phi of its first iteration's value,
-/// loaded at the end of the preheader `p` (where `preheader` writes), and of the next link's
-/// value.
-fn carry(preheader: &mut ArithWriter, p: Block, h: Block, chain: &[&Access]) {
+/// Replaces every load of `chain` but the last by a phi in the header `h` of its first
+/// iteration's value, loaded at the end of the preheader `p` (where `preheader` writes), and
+/// of the next link's value from the latch.
+fn carry(preheader: &mut ArithWriter, p: Block, h: Block, latch: Block, chain: &[&Access]) {
     let mut next = Value::Inst(chain[chain.len() - 1].load);
     for a in chain[..chain.len() - 1].iter().rev() {
         let offset = preheader.invariant(&a.start);
@@ -232,7 +242,7 @@ fn carry(preheader: &mut ArithWriter, p: Block, h: Block, chain: &[&Access]) {
             h,
             InstKind::Phi {
                 args: vec![next, Value::Inst(first)],
-                blocks: vec![h, p],
+                blocks: vec![latch, p],
             },
             a.ty,
         );
