@@ -1,7 +1,7 @@
 //! Branch clean-up before emission. A jump to a block that holds nothing but a jump goes
 //! straight to where that one leads (such blocks are left by critical-edge splitting when
-//! no phi copy landed in them); blocks nothing reaches any more move to the end of the
-//! layout, where they cost no fall-through. Then a conditional branch to the next block in
+//! no phi copy landed in them); blocks nothing reaches any more leave the layout and are not
+//! emitted. Then a conditional branch to the next block in
 //! the layout followed by a jump elsewhere is inverted so that it falls through:
 //! `blt .L1; b .L2; .L1:` becomes `bge .L2; .L1:` (the jump to the next block is not
 //! emitted). A rotated loop's latch then ends in one branch, back to the body.
@@ -23,9 +23,10 @@ use crate::mir::*;
 
 pub fn run(mf: &mut MFunction) {
     thread_jumps(mf);
-    let reached = move_unreachable_last(mf);
+    let reached = drop_unreached(mf);
     place_side_blocks(mf, &reached);
     duplicate_small_tails(mf);
+    drop_unreached(mf);
     fall_through(mf);
 }
 
@@ -114,24 +115,11 @@ fn thread_jumps(mf: &mut MFunction) {
     }
 }
 
-/// Puts the blocks the entry no longer reaches after all the others, keeping both groups in
-/// their order; returns which blocks it reaches.
-fn move_unreachable_last(mf: &mut MFunction) -> Vec<bool> {
-    let mut reached = vec![false; mf.blocks.len()];
-    let mut stack = vec![MBlockId::ENTRY];
-    reached[MBlockId::ENTRY.index()] = true;
-    while let Some(b) = stack.pop() {
-        for &s in &mf.block(b).succs {
-            if !reached[s.index()] {
-                reached[s.index()] = true;
-                stack.push(s);
-            }
-        }
-    }
-    let (mut layout, unreached): (Vec<MBlockId>, Vec<MBlockId>) =
-        mf.layout.iter().partition(|b| reached[b.index()]);
-    layout.extend(unreached);
-    mf.layout = layout;
+/// Takes the blocks the entry no longer reaches out of the layout (a tail copied into every
+/// block that jumped to it is one); returns which blocks it reaches.
+fn drop_unreached(mf: &mut MFunction) -> Vec<bool> {
+    let reached = mf.reached();
+    mf.layout.retain(|b| reached[b.index()]);
     reached
 }
 

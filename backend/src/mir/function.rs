@@ -56,7 +56,8 @@ pub struct MFunction {
     pub global: bool,
     /// Block storage: `MBlockId(n)` is `blocks[n]`.
     pub blocks: Vec<MBlock>,
-    /// Every block once, in emission order, the entry first.
+    /// The blocks to emit, in order, the entry first: every block once, until the last pass
+    /// before emission leaves out those the entry does not reach.
     pub layout: Vec<MBlockId>,
     pub vreg_classes: Vec<RegClass>,
     pub objects: Vec<StackObject>,
@@ -105,6 +106,25 @@ impl MFunction {
 
     pub fn succs(&self, b: MBlockId) -> &[MBlockId] {
         &self.block(b).succs
+    }
+
+    /// For each block in storage order, whether the entry reaches it.
+    pub fn reached(&self) -> Vec<bool> {
+        let mut reached = vec![false; self.blocks.len()];
+        if reached.is_empty() {
+            return reached;
+        }
+        reached[MBlockId::ENTRY.index()] = true;
+        let mut stack = vec![MBlockId::ENTRY];
+        while let Some(b) = stack.pop() {
+            for &s in self.succs(b) {
+                if !reached[s.index()] {
+                    reached[s.index()] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        reached
     }
 
     /// Predecessor lists, from the stored successor lists, each in storage order.

@@ -1,5 +1,5 @@
-//! Structural checks of a machine function: the layout lists every stored block once with
-//! the entry first, each block ends in its terminators (conditional branches closed by `B`,
+//! Structural checks of a machine function: the layout lists every block the entry reaches
+//! once (and may leave out blocks nothing reaches) with the entry first, each block ends in its terminators (conditional branches closed by `B`,
 //! or `Ret`) with no control transfer before them, branch targets exist, and each block's
 //! stored successor list is what its terminators name.
 
@@ -8,13 +8,6 @@ use super::{MBlockId, MFunction, MInst};
 /// Checks `mf`, describing the first problem found.
 pub fn verify(mf: &MFunction) -> Result<(), String> {
     let fail = |message: String| Err(format!("{}: {message}", mf.symbol));
-    if mf.layout.len() != mf.blocks.len() {
-        return fail(format!(
-            "layout has {} blocks, storage {}",
-            mf.layout.len(),
-            mf.blocks.len()
-        ));
-    }
     let mut placed = vec![false; mf.blocks.len()];
     for &b in &mf.layout {
         match placed.get_mut(b.index()) {
@@ -25,6 +18,13 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
     }
     if mf.layout.first().is_some_and(|&b| b != MBlockId::ENTRY) {
         return fail("the layout does not start with the entry block".to_string());
+    }
+    if let Some(b) = mf
+        .block_ids()
+        .zip(mf.reached())
+        .find_map(|(b, r)| (r && !placed[b.index()]).then_some(b))
+    {
+        return fail(format!("{b} is reached but not in the layout"));
     }
     for b in mf.block_ids() {
         let block = mf.block(b);
