@@ -453,7 +453,25 @@ class Gen:
 
     def same_step_both_sides(self):
         """An if whose two sides end with the same computation of one variable (`t = x * 3`),
-        one side doing something else too, as sink-common makes it once after the if."""
+        one side doing something else too, as sink-common makes it once after the if; or
+        whose sides end by storing to one array element, the same value or another, as
+        sink-common makes one store after the if."""
+        arrays = [v for v in self.visible() if v.ty == "int" and v.is_array and self.may_write(v)]
+        if arrays and self.chance(0.4):
+            arr = self.pick(arrays)
+            idx = self.fresh("e")
+            self.line(f"int {idx} = {self.r.randint(0, 3)};")
+            dims = [arr.param_len if d is None else d for d in arr.dims]
+            place = f"{arr.name}" + "".join(f"[{idx} % {d}]" for d in dims)
+            x = self.scalar_ref("int") or self.int_literal()
+            other = x if self.chance(0.3) else f"{x} * {self.r.randint(2, 5)}"
+            self.line(f"if ({self.int_expr(1)}) {{")
+            self.line(f"  putch({self.r.randint(97, 122)});")
+            self.line(f"  {place} = {x};")
+            self.line("} else {")
+            self.line(f"  {place} = {other};")
+            self.line("}")
+            return
         targets = [v for v in self.visible() if v.ty == "int" and not v.is_array and self.may_write(v)]
         if not targets:
             return
@@ -1913,6 +1931,7 @@ FEATURES = [
     ("loop leaving on the value of the place it updates", r"^\s+if \((\w+(\[\d+\])*) > \d+\) break;\r?\n\s+(if [^\n]*\) )?\1 = \1 \* "),
     ("stencil called with two arrays that never alias", r"^\s+st\d+\((ga\d+), (ga\d+), \d+\);\r?\n\s+st\d+\(\2, \1, \d+\);"),
     ("stencil called with one array twice", r"^\s+st\d+\(ga\d+, ga\d+, \d+\);\r?\n\s+st\d+\((ga\d+), \1, \d+\);"),
+    ("one array element stored on both sides of an if", r"^\s+\} else \{\r?\n\s+\w+(\[e\d+ % \d+\])+ = "),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

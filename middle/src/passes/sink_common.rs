@@ -9,15 +9,30 @@
 //! block, each used by that phi alone. The operands are used in every predecessor, so they
 //! dominate each one and therefore the phi's block.
 //!
-//! Needs: nothing. Preserves: behaviour and the CFG.
+//! Stores sink the same way (LLVM's store merging into a successor): when every predecessor
+//! of a block only jumps to it and stores, just before that jump, to the same address, the
+//! block stores a phi of the values once, at its top. The address is one value, or in each
+//! predecessor a `gep` of the same operands used by that store alone (the block makes it
+//! again), and no operand is defined in a predecessor. No memory access happens between
+//! the old stores and the new one, so memory sees the same writes in the same order. Then
+//! `if (c) a[i] = x; else a[i] = y;` is one store of a value that `if-to-select` picks.
+//!
+//! Needs: the CFG. Preserves: behaviour and the CFG.
 
 use crate::analysis::Preserved;
-use crate::ir::{Block, Function, Inst, InstKind, Value};
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
-pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let cfg = cx.analyses.cfg(f);
     let mut changed = false;
     let blocks: Vec<Block> = f.blocks().collect();
+    for &b in &blocks {
+        if let Some(stores) = common_store(f, cfg.preds(b)) {
+            sink_store(f, b, cfg.preds(b), &stores);
+            changed = true;
+        }
+    }
     for b in blocks {
         let phis: Vec<Inst> = f.phis(b).collect();
         for phi in phis {
@@ -83,5 +98,111 @@ fn sink(f: &mut Function, b: Block, phi: Inst, computed: &[Inst]) {
     f.remove_inst(phi);
     for &i in computed {
         f.remove_inst(i);
+    }
+}
+
+/// The store each of `preds` makes right before jumping to their common successor, when
+/// they are stores to the same address as the module comment describes.
+fn common_store(f: &Function, preds: &[Block]) -> Option<Vec<Inst>> {
+    if preds.len() < 2 {
+        return None;
+    }
+    let mut stores = Vec::with_capacity(preds.len());
+    for (n, &p) in preds.iter().enumerate() {
+        let jump = f.terminator(p)?;
+        if !matches!(f.kind(jump), InstKind::Br { .. }) || preds[..n].contains(&p) {
+            return None;
+        }
+        let store = f.prev_inst(jump)?;
+        let InstKind::Store { args: [value, _] } = *f.kind(store) else {
+            return None;
+        };
+        if f.value_type(value) != f.value_type(first_value(f, &stores).unwrap_or(value)) {
+            return None;
+        }
+        stores.push(store);
+    }
+    let address = |s: Inst| match *f.kind(s) {
+        InstKind::Store { args: [_, addr] } => addr,
+        _ => unreachable!("only stores are collected"),
+    };
+    let first = address(stores[0]);
+    let same_value = stores.iter().all(|&s| address(s) == first);
+    let defined_in_preds = |v: Value| {
+        v.as_inst()
+            .and_then(|d| f.inst_block(d))
+            .is_some_and(|b| preds.contains(&b))
+    };
+    if same_value {
+        return (!defined_in_preds(first)).then_some(stores);
+    }
+    let gep = first.as_inst()?;
+    let kind = f.kind(gep);
+    let alike = matches!(kind, InstKind::Gep { .. })
+        && !kind.operands().iter().any(|&x| defined_in_preds(x))
+        && stores.iter().all(|&s| {
+            address(s).as_inst().is_some_and(|g| {
+                f.kind(g) == kind && f.uses(Value::Inst(g)).iter().all(|u| u.inst == s)
+            })
+        });
+    alike.then_some(stores)
+}
+
+/// The value the first of `stores` stores.
+fn first_value(f: &Function, stores: &[Inst]) -> Option<Value> {
+    match *f.kind(*stores.first()?) {
+        InstKind::Store { args: [value, _] } => Some(value),
+        _ => None,
+    }
+}
+
+/// Makes one store at the top of `b` (after its phis) in place of `stores`, one at the end
+/// of each of `preds`, in order.
+fn sink_store(f: &mut Function, b: Block, preds: &[Block], stores: &[Inst]) {
+    let parts = |f: &Function, s: Inst| match *f.kind(s) {
+        InstKind::Store {
+            args: [value, addr],
+        } => (value, addr),
+        _ => unreachable!("only stores are sunk"),
+    };
+    let values: Vec<Value> = stores.iter().map(|&s| parts(f, s).0).collect();
+    let addresses: Vec<Value> = stores.iter().map(|&s| parts(f, s).1).collect();
+    let ty: Type = f.value_type(values[0]);
+    let value = if values.iter().all(|&v| v == values[0]) {
+        values[0]
+    } else {
+        Value::Inst(f.prepend_inst(
+            b,
+            InstKind::Phi {
+                args: values,
+                blocks: preds.to_vec(),
+            },
+            ty,
+        ))
+    };
+    let first_other = f
+        .block_insts(b)
+        .find(|&i| !f.kind(i).is_phi())
+        .expect("a block ends in a terminator");
+    let addr = if addresses.iter().all(|&a| a == addresses[0]) {
+        addresses[0]
+    } else {
+        let kind = f.kind(addresses[0].as_inst().expect("a gep")).clone();
+        Value::Inst(f.insert_inst_before(first_other, kind, Type::Ptr))
+    };
+    f.insert_inst_before(
+        first_other,
+        InstKind::Store {
+            args: [value, addr],
+        },
+        Type::Void,
+    );
+    for (&s, &a) in stores.iter().zip(&addresses) {
+        f.remove_inst(s);
+        if a != addr {
+            if let Some(g) = a.as_inst() {
+                f.remove_inst(g);
+            }
+        }
     }
 }
