@@ -784,11 +784,14 @@ class Gen:
         if r < 0.965:
             self.search_loop()
             return
-        if r < 0.975:
+        if r < 0.972:
             self.accumulator_loop()
             return
-        if r < 0.99:
+        if r < 0.987:
             self.phased_loop()
+            return
+        if r < 0.995:
+            self.switched_loop()
             return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
@@ -883,6 +886,43 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.declare(Var(acc, "int", []))
+
+    def switched_loop(self):
+        """A counted loop branching on a value fixed before it (an if/else, a triangle, or
+        an if/else-if on the same value), as loop unswitching runs one loop per outcome;
+        sometimes nested in a loop that keeps the value fixed too, or leaving early."""
+        i, flag, acc = self.fresh("i"), self.fresh("f"), self.fresh("v")
+        self.line(f"int {flag} = ({self.int_expr(1)}) % 3;")
+        self.line(f"int {acc} = {self.r.randint(-5, 5)};")
+        around = self.chance(0.3)
+        if around:
+            outer = self.fresh("i")
+            self.line(f"int {outer} = 0;")
+            self.line(f"while ({outer} < {self.r.randint(1, 3)}) {{")
+            self.indent += 1
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {self.r.randint(0, 9)}) {{")
+        self.indent += 1
+        kind = self.r.randrange(3)
+        c = self.r.randint(2, 7)
+        if kind == 0:
+            self.line(f"if ({flag} > 0) {acc} = {acc} * {c} + {i}; else {acc} = {acc} - {i};")
+        elif kind == 1:
+            self.line(f"if ({flag} != 0) {acc} = ({acc} + {i} * {c}) % 1000;")
+        else:
+            self.line(f"if ({flag} == 0) {acc} = {acc} + 1;")
+            self.line(f"else if ({flag} == 1) {acc} = {acc} * {c} % 997;")
+            self.line(f"else {acc} = {acc} - {i};")
+        if self.chance(0.2):
+            self.line(f"if ({acc} > {self.r.randint(50, 500)}) break;")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        if around:
+            self.line(f"{outer} = {outer} + 1;")
+            self.indent -= 1
+            self.line("}")
+        self.use_result(acc)
 
     def phased_loop(self):
         """A counted loop whose body tests its counter against a value fixed for the loop
@@ -1932,6 +1972,7 @@ FEATURES = [
     ("stencil called with two arrays that never alias", r"^\s+st\d+\((ga\d+), (ga\d+), \d+\);\r?\n\s+st\d+\(\2, \1, \d+\);"),
     ("stencil called with one array twice", r"^\s+st\d+\(ga\d+, ga\d+, \d+\);\r?\n\s+st\d+\((ga\d+), \1, \d+\);"),
     ("one array element stored on both sides of an if", r"^\s+\} else \{\r?\n\s+\w+(\[e\d+ % \d+\])+ = "),
+    ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

@@ -35,6 +35,7 @@ pub mod loop_rotate;
 pub mod loop_simplify;
 pub mod loop_split;
 pub mod loop_unroll;
+pub mod loop_unswitch;
 mod manager;
 pub mod mem2reg;
 pub mod memoize;
@@ -194,6 +195,13 @@ pub const REGISTRY: &[Pass] = &[
         name: "loop-split",
         description: "split a loop where a test of its counter against an invariant changes",
         kind: PassKind::Function(loop_split::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "loop-unswitch",
+        description:
+            "run a loop that branches on an invariant condition as two loops, one per value",
+        kind: PassKind::Function(loop_unswitch::run),
         needs_facts: false,
     },
     Pass {
@@ -363,7 +371,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,constant-loads,",
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
             "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,constant-local-arrays,gcm"
         ),
     }

@@ -1,0 +1,237 @@
+//! loop-unswitch: a loop that branches on a condition fixed for the whole loop (`if (flag)`
+//! with `flag` computed before it) runs as two loops, one for each value of the condition,
+//! and the preheader picks one; in each, the condition is a constant and `simplify-cfg`
+//! removes the branch and the side that never runs. Each iteration then makes one test
+//! and one branch fewer, and the two bodies optimise separately.
+//!
+//! ```text
+//!   P: br H                       P:  condbr c, H, H'
+//!   H..: ... condbr c, T, F       H..:  the loop, with c true
+//!   E: phi [v, B]                 H'..: a copy of it, with c false
+//!                                 E:  phi [v, B], [v', B']
+//! ```
+//!
+//! The condition is an instruction defined outside the loop, or a parameter, used as the
+//! condition of a branch inside it. The loop has a preheader that only jumps to the header.
+//! Its values are used after it only by phis of the blocks it leaves to, for edges from the
+//! loop, or it leaves from one block to one block of its own: then each value used after it
+//! first goes through a phi there (the value dominates all its uses, so it dominates the
+//! one way out). Those phis take the copy's values from the copy's blocks too. Every use of the condition inside each loop
+//! becomes the constant. A loop of at most `MAX_SIZE` instructions is unswitched, at most
+//! `MAX_UNSWITCHED` times per function and run; as each copy has the condition decided, a
+//! loop with `n` such conditions may become `2^n` loops only while each stays that small.
+//!
+//! Needs: the loop forest. Preserves: behaviour (the CFG changes).
+
+use super::value_map::{mapped, mapped_kind, ValueMap};
+use crate::analysis::{Cfg, LoopInfo, Preserved};
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::FunctionContext;
+
+/// The most instructions a loop may have to be copied.
+const MAX_SIZE: usize = 120;
+/// The most loops one function has unswitched in one run.
+const MAX_UNSWITCHED: usize = 4;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let mut unswitched = 0;
+    while unswitched < MAX_UNSWITCHED {
+        let cfg = cx.analyses.cfg(f);
+        let loops = cx.analyses.loops(f);
+        let Some(c) = (0..loops.loops.len()).find_map(|k| find(f, &cfg, &loops, k)) else {
+            break;
+        };
+        if let Some((exiting, exit)) = c.way_out {
+            close(f, &loops, c.k, exiting, exit);
+        }
+        unswitch(f, &loops, c.k, c.cond);
+        unswitched += 1;
+        cx.analyses.invalidate(Preserved::Nothing);
+    }
+    Preserved::nothing_if(unswitched > 0)
+}
+
+/// A loop to unswitch.
+struct Candidate {
+    k: usize,
+    /// The invariant condition it branches on.
+    cond: Value,
+    /// The one block it leaves from and the one it leaves to, when its values need phis
+    /// there.
+    way_out: Option<(Block, Block)>,
+}
+
+/// Loop `k` and the invariant condition it branches on, if the loop qualifies.
+fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Candidate> {
+    let lp = &loops.loops[k];
+    let p = lp.preheader?;
+    if !matches!(
+        f.terminator(p).map(|t| f.kind(t)),
+        Some(InstKind::Br { .. })
+    ) {
+        return None;
+    }
+    let blocks = loops.blocks_of(k);
+    let size: usize = blocks.iter().map(|&b| f.block_insts(b).count()).sum();
+    if size > MAX_SIZE {
+        return None;
+    }
+    let inside = |i: Inst| f.inst_block(i).is_some_and(|b| loops.contains(k, b));
+    let cond = blocks.iter().find_map(|&b| {
+        let t = f.terminator(b)?;
+        let InstKind::CondBr {
+            args: [c],
+            targets: [yes, no],
+        } = *f.kind(t)
+        else {
+            return None;
+        };
+        let invariant = match c {
+            Value::Param(_) => true,
+            Value::Inst(i) => !inside(i),
+            _ => false,
+        };
+        (invariant && yes != no).then_some(c)
+    })?;
+    // Values of the loop used after it only by the phis of the blocks it leaves to, for
+    // edges from inside it, or a single way out.
+    let closed = blocks.iter().all(|&b| {
+        f.block_insts(b).all(|i| {
+            f.uses(Value::Inst(i)).iter().all(|u| {
+                inside(u.inst)
+                    || match f.kind(u.inst) {
+                        InstKind::Phi { blocks, .. } => loops.contains(k, blocks[u.index as usize]),
+                        _ => false,
+                    }
+            })
+        })
+    });
+    let way_out = match (lp.exits.as_slice(), lp.exiting.as_slice()) {
+        _ if closed => None,
+        (&[exit], &[exiting]) if cfg.preds(exit) == [exiting] => Some((exiting, exit)),
+        _ => return None,
+    };
+    Some(Candidate { k, cond, way_out })
+}
+
+/// Makes every value of loop `k` used after it go through a phi in `exit`, which only
+/// `exiting` enters.
+fn close(f: &mut Function, loops: &LoopInfo, k: usize, exiting: Block, exit: Block) {
+    let blocks: Vec<Block> = loops.blocks_of(k).to_vec();
+    let first = f.first_inst(exit).expect("a block ends in a terminator");
+    for &b in &blocks {
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        for i in insts {
+            let users: Vec<(Inst, u32)> = f
+                .uses(Value::Inst(i))
+                .iter()
+                .filter(|u| {
+                    f.inst_block(u.inst)
+                        .is_some_and(|ub| !loops.contains(k, ub) && ub != exit)
+                        || f.inst_block(u.inst) == Some(exit) && !f.kind(u.inst).is_phi()
+                })
+                .map(|u| (u.inst, u.index))
+                .collect();
+            if users.is_empty() {
+                continue;
+            }
+            let ty = f.inst(i).ty;
+            let kind = InstKind::Phi {
+                args: vec![Value::Inst(i)],
+                blocks: vec![exiting],
+            };
+            let phi = f.insert_inst_before(first, kind, ty);
+            for (user, index) in users {
+                f.set_operand(user, index as usize, Value::Inst(phi));
+            }
+        }
+    }
+}
+
+fn unswitch(f: &mut Function, loops: &LoopInfo, k: usize, cond: Value) {
+    let lp = &loops.loops[k];
+    let p = lp.preheader.expect("a qualifying loop has a preheader");
+    let blocks: Vec<Block> = loops.blocks_of(k).to_vec();
+    let exits = lp.exits.clone();
+
+    // The copy's blocks, after the loop's last block in the layout.
+    let mut last = f
+        .blocks()
+        .filter(|b| blocks.contains(b))
+        .last()
+        .expect("a loop has blocks");
+    let mut copy_of: Vec<(Block, Block)> = Vec::new();
+    for &b in &blocks {
+        let c = f.create_block();
+        f.insert_block_after(c, last);
+        last = c;
+        copy_of.push((b, c));
+    }
+    let block_of = |b: Block| {
+        copy_of
+            .iter()
+            .find(|&&(o, _)| o == b)
+            .map_or(b, |&(_, c)| c)
+    };
+
+    // The copy: instructions in the original order of each block, operands renamed once
+    // all exist (phis name values defined later).
+    let mut map = ValueMap::default();
+    let mut copies: Vec<Inst> = Vec::new();
+    for &(b, c) in &copy_of {
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        for i in insts {
+            let kind = f.kind(i).clone();
+            let ty = f.inst(i).ty;
+            let j = f.append_inst(c, kind, ty);
+            map.insert(i, Value::Inst(j));
+            copies.push(j);
+        }
+    }
+    for &j in &copies {
+        let kind = mapped_kind(f, j, &map);
+        let ty = f.inst(j).ty;
+        f.replace_kind(j, kind, ty);
+        for t in f.kind_mut_targets(j) {
+            *t = block_of(*t);
+        }
+    }
+
+    // The blocks the loop leaves to take the copy's values from the copy's blocks.
+    for e in exits {
+        let phis: Vec<Inst> = f.phis(e).collect();
+        for phi in phis {
+            let InstKind::Phi { args, blocks: from } = f.kind(phi).clone() else {
+                unreachable!("a phi");
+            };
+            for (v, b) in args.into_iter().zip(from) {
+                if blocks.contains(&b) {
+                    f.add_phi_incoming(phi, mapped(v, &map), block_of(b));
+                }
+            }
+        }
+    }
+
+    // Each loop has the condition decided.
+    let users: Vec<(Inst, u32)> = f.uses(cond).iter().map(|u| (u.inst, u.index)).collect();
+    for (user, index) in users {
+        let Some(b) = f.inst_block(user) else {
+            continue;
+        };
+        if blocks.contains(&b) {
+            f.set_operand(user, index as usize, Value::Bool(true));
+        } else if copy_of.iter().any(|&(_, c)| c == b) {
+            f.set_operand(user, index as usize, Value::Bool(false));
+        }
+    }
+
+    // The preheader picks the loop.
+    let jump = f.terminator(p).expect("a preheader ends in a jump");
+    f.remove_inst(jump);
+    let header = lp.header;
+    let branch = InstKind::CondBr {
+        args: [cond],
+        targets: [header, block_of(header)],
+    };
+    f.append_inst(p, branch, Type::Void);
+}
