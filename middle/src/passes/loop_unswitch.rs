@@ -71,9 +71,16 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Candidate
     ) {
         return None;
     }
+    // Every block holds an instruction: a loop of more blocks is too large, and a loop
+    // nest costs time linear in its size.
     let blocks = loops.blocks_of(k);
-    let size: usize = blocks.iter().map(|&b| f.block_insts(b).count()).sum();
-    if size > MAX_SIZE {
+    if blocks.len() > MAX_SIZE
+        || blocks
+            .iter()
+            .map(|&b| f.block_insts(b).count())
+            .sum::<usize>()
+            > MAX_SIZE
+    {
         return None;
     }
     let inside = |i: Inst| f.inst_block(i).is_some_and(|b| loops.contains(k, b));

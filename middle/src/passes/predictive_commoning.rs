@@ -113,23 +113,29 @@ fn loop_accesses(
     facts: &ModuleFacts,
     func: FuncId,
 ) -> Option<Vec<Access>> {
-    let latch = loops.loops[k].latches[0];
+    let lp = &loops.loops[k];
+    let latch = lp.latches[0];
+    // The loop's own blocks first, so that a loop nest with few loads costs linear time.
+    let loads: Vec<Inst> = lp
+        .blocks
+        .iter()
+        .filter(|&&b| dom.dominates(b, latch))
+        .flat_map(|&b| f.block_insts(b))
+        .filter(|&i| matches!(f.kind(i), InstKind::Load { .. }))
+        .collect();
+    if loads.len() < 2 {
+        return None;
+    }
     let mut stores: Vec<Location> = Vec::new();
     let mut calls: Vec<Inst> = Vec::new();
-    let mut loads: Vec<Inst> = Vec::new();
     for &b in loops.blocks_of(k) {
-        let every_iteration = loops.innermost(b) == Some(k) && dom.dominates(b, latch);
         for i in f.block_insts(b) {
             match *f.kind(i) {
                 InstKind::Store { args: [_, addr] } => stores.push(locate(f, addr)),
                 InstKind::Call { .. } => calls.push(i),
-                InstKind::Load { .. } if every_iteration => loads.push(i),
                 _ => {}
             }
         }
-    }
-    if loads.len() < 2 {
-        return None;
     }
     let mut evolution = LoopEvolution::new(f, loops, k)?;
     let mut accesses = Vec::new();
