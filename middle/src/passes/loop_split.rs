@@ -35,7 +35,7 @@
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::value_map::{mapped, mapped_kind, ValueMap};
+use super::value_map::{copied_block, copy_blocks, copy_insts, mapped};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
@@ -239,24 +239,13 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
     // The new blocks around the copy.
     let [p1, x, m, p2] = [(); 4].map(|_| f.create_block());
     f.insert_block_after(p1, p);
-    let mut last = p1;
-    let mut copy_of: Vec<(Block, Block)> = Vec::new();
-    for &b in &blocks {
-        let c = f.create_block();
-        f.insert_block_after(c, last);
-        last = c;
-        copy_of.push((b, c));
-    }
+    let copy_of = copy_blocks(f, &blocks, p1);
+    let mut last = copy_of.last().map_or(p1, |&(_, c)| c);
     for b in [x, m, p2] {
         f.insert_block_after(b, last);
         last = b;
     }
-    let block_of = |b: Block| {
-        copy_of
-            .iter()
-            .find(|&&(o, _)| o == b)
-            .map_or(b, |&(_, c)| c)
-    };
+    let block_of = |b: Block| copied_block(&copy_of, b);
     f.remove_inst(jump);
     let branch = InstKind::CondBr {
         args: [enter1],
@@ -273,28 +262,7 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
     f.append_inst(x, InstKind::Br { targets: [m] }, Type::Void);
     f.append_inst(p2, InstKind::Br { targets: [header] }, Type::Void);
 
-    // The copy: instructions in the original order of each block, operands renamed once
-    // all exist (phis name values defined later).
-    let mut map = ValueMap::default();
-    let mut copies: Vec<Inst> = Vec::new();
-    for &(b, c) in &copy_of {
-        let insts: Vec<Inst> = f.block_insts(b).collect();
-        for i in insts {
-            let kind = f.kind(i).clone();
-            let ty = f.inst(i).ty;
-            let j = f.append_inst(c, kind, ty);
-            map.insert(i, Value::Inst(j));
-            copies.push(j);
-        }
-    }
-    for &j in &copies {
-        let kind = mapped_kind(f, j, &map);
-        let ty = f.inst(j).ty;
-        f.replace_kind(j, kind, ty);
-        for t in f.kind_mut_targets(j) {
-            *t = block_of(*t);
-        }
-    }
+    let map = copy_insts(f, &copy_of);
     // The copy's header comes from P1, and its latch leaves to X below b1.
     let copy_header = block_of(header);
     let phis: Vec<Inst> = f.phis(copy_header).collect();

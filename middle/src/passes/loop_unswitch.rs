@@ -23,7 +23,7 @@
 //!
 //! Needs: the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::value_map::{mapped, mapped_kind, ValueMap};
+use super::value_map::{copied_block, copy_blocks, copy_insts, mapped};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -161,48 +161,15 @@ fn unswitch(f: &mut Function, loops: &LoopInfo, k: usize, cond: Value) {
     let blocks: Vec<Block> = loops.blocks_of(k).to_vec();
     let exits = lp.exits.clone();
 
-    // The copy's blocks, after the loop's last block in the layout.
-    let mut last = f
+    // The copy, after the loop's last block in the layout.
+    let last = f
         .blocks()
         .filter(|b| blocks.contains(b))
         .last()
         .expect("a loop has blocks");
-    let mut copy_of: Vec<(Block, Block)> = Vec::new();
-    for &b in &blocks {
-        let c = f.create_block();
-        f.insert_block_after(c, last);
-        last = c;
-        copy_of.push((b, c));
-    }
-    let block_of = |b: Block| {
-        copy_of
-            .iter()
-            .find(|&&(o, _)| o == b)
-            .map_or(b, |&(_, c)| c)
-    };
-
-    // The copy: instructions in the original order of each block, operands renamed once
-    // all exist (phis name values defined later).
-    let mut map = ValueMap::default();
-    let mut copies: Vec<Inst> = Vec::new();
-    for &(b, c) in &copy_of {
-        let insts: Vec<Inst> = f.block_insts(b).collect();
-        for i in insts {
-            let kind = f.kind(i).clone();
-            let ty = f.inst(i).ty;
-            let j = f.append_inst(c, kind, ty);
-            map.insert(i, Value::Inst(j));
-            copies.push(j);
-        }
-    }
-    for &j in &copies {
-        let kind = mapped_kind(f, j, &map);
-        let ty = f.inst(j).ty;
-        f.replace_kind(j, kind, ty);
-        for t in f.kind_mut_targets(j) {
-            *t = block_of(*t);
-        }
-    }
+    let copy_of = copy_blocks(f, &blocks, last);
+    let block_of = |b: Block| copied_block(&copy_of, b);
+    let map = copy_insts(f, &copy_of);
 
     // The blocks the loop leaves to take the copy's values from the copy's blocks.
     for e in exits {
