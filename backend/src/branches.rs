@@ -17,6 +17,12 @@
 //! the arms of an `if`/`else if` chain in a loop then each end with the latch's test and
 //! branch back, instead of jumping to it. Each block is copied at most `MAX_COPIES` times.
 //!
+//! A block that only jumps back to a loop header laid out before it (the phi copies of a
+//! back edge: `mov`s, then `b H`) moves to just before the header when the block before the
+//! header lies outside the loop: the back edge then falls through into the header, and only
+//! the way into the loop takes the jump. A path that fell through into the moved block now
+//! jumps to it instead, one branch either way; every other path into it saves one.
+//!
 //! Needs: nothing. Preserves: behaviour; blocks stay in storage, so no branch is renumbered.
 
 use crate::mir::*;
@@ -27,6 +33,7 @@ pub fn run(mf: &mut MFunction) {
     place_side_blocks(mf, &reached);
     duplicate_small_tails(mf);
     drop_unreached(mf);
+    place_back_edge_blocks(mf);
     fall_through(mf);
 }
 
@@ -206,6 +213,52 @@ fn side_block(
     let jumps_after = matches!(side.last(), Some(MInst::B { target }) if *target == after);
     let one_way = m < 2 || !matches!(side[m - 2], MInst::BCond { .. });
     (jumps_after && one_way).then_some(a)
+}
+
+/// Moves each block that only jumps back to a header, whose layout predecessor lies in fewer
+/// loops than it, to just before that header (at most one per header).
+fn place_back_edge_blocks(mf: &mut MFunction) {
+    let position: Vec<usize> = {
+        let mut at = vec![usize::MAX; mf.blocks.len()];
+        for (k, b) in mf.layout.iter().enumerate() {
+            at[b.index()] = k;
+        }
+        at
+    };
+    let mut before: Vec<Option<MBlockId>> = vec![None; mf.blocks.len()];
+    let mut moved = vec![false; mf.blocks.len()];
+    for k in 1..mf.layout.len() {
+        let l = mf.layout[k];
+        let block = mf.block(l);
+        let [MInst::B { target: h }] = block.insts[block.insts.len() - 1..] else {
+            continue;
+        };
+        let only_jumps = !block.insts.iter().any(|i| matches!(i, MInst::BCond { .. }));
+        let hk = position[h.index()];
+        if !only_jumps || h == MBlockId::ENTRY || hk == usize::MAX || hk == 0 || hk >= k {
+            continue;
+        }
+        let p = mf.layout[hk - 1];
+        if p == l || mf.block(p).loop_depth >= block.loop_depth || before[h.index()].is_some() {
+            continue;
+        }
+        before[h.index()] = Some(l);
+        moved[l.index()] = true;
+    }
+    if !moved.contains(&true) {
+        return;
+    }
+    let mut layout = Vec::with_capacity(mf.layout.len());
+    for &b in &mf.layout {
+        if moved[b.index()] {
+            continue;
+        }
+        if let Some(l) = before[b.index()] {
+            layout.push(l);
+        }
+        layout.push(b);
+    }
+    mf.layout = layout;
 }
 
 /// Inverts `b<cond> next; b other` into `b<!cond> other; b next`.

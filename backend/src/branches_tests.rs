@@ -238,3 +238,87 @@ fn large_blocks_and_blocks_with_calls_are_not_copied() {
     assert_eq!(mf.block(MBlockId(1)).insts.last(), Some(&b(3)));
     assert_eq!(mf.block(MBlockId(2)).insts.last(), Some(&b(4)));
 }
+
+/// `function` with each block at the given loop depth.
+fn at_depths(mut mf: MFunction, depths: &[u32]) -> MFunction {
+    for (b, &depth) in depths.iter().enumerate() {
+        mf.block_mut(MBlockId(b as u32)).loop_depth = depth;
+    }
+    mf
+}
+
+#[test]
+fn a_back_edge_block_moves_before_its_header() {
+    // bb2 holds the back edge's copies and jumps to the header bb1 (too large to be copied
+    // into it); the entry, outside the loop, falls into bb1.
+    let header = vec![
+        add_one(),
+        add_one(),
+        add_one(),
+        add_one(),
+        cmp(10),
+        bcond(Cond::Lt, 2),
+        b(3),
+    ];
+    let mf = cleaned(at_depths(
+        function(vec![vec![b(1)], header, vec![add_one(), b(1)], vec![ret()]]),
+        &[0, 1, 1, 0],
+    ));
+    assert_eq!(
+        mf.layout,
+        [MBlockId(0), MBlockId(2), MBlockId(1), MBlockId(3)]
+    );
+    let asm = emitted(&mf);
+    let entry = asm.iter().position(|l| l == ".L0_0:").expect("the entry");
+    assert_eq!(
+        asm[entry..entry + 7],
+        [
+            ".L0_0:",
+            "b .L0_1",
+            ".L0_2:",
+            "add r0, r0, #1",
+            ".L0_1:",
+            "add r0, r0, #1",
+            "add r0, r0, #1"
+        ]
+    );
+    assert_eq!(
+        asm[entry + 9..entry + 13],
+        ["cmp r0, #10", "blt .L0_2", ".L0_3:", "bx lr"]
+    );
+}
+
+#[test]
+fn a_back_edge_block_stays_when_the_header_follows_a_block_of_the_loop() {
+    // The block before the header is as deep in loops as the back edge's block: moving it
+    // would make that block jump on every iteration instead.
+    let header = vec![
+        add_one(),
+        add_one(),
+        add_one(),
+        add_one(),
+        cmp(10),
+        bcond(Cond::Lt, 3),
+        b(4),
+    ];
+    let mf = cleaned(at_depths(
+        function(vec![
+            vec![b(1)],
+            vec![add_one(), b(2)],
+            header,
+            vec![add_one(), b(2)],
+            vec![ret()],
+        ]),
+        &[0, 1, 1, 1, 0],
+    ));
+    assert_eq!(
+        mf.layout,
+        [
+            MBlockId(0),
+            MBlockId(1),
+            MBlockId(2),
+            MBlockId(3),
+            MBlockId(4)
+        ]
+    );
+}
