@@ -162,9 +162,14 @@ fn carry(
     offset: Option<Value>,
 ) -> Inst {
     let end = f.terminator(preheader).expect("a preheader ends in a jump");
-    let before = |f: &mut Function, op: BinaryOp, a: Value, b: Value| {
-        let kind = InstKind::binary(op, a, b);
-        Value::Inst(f.insert_inst_before(end, kind, Type::I32))
+    // Constants fold here, so that the passes right after see a constant step.
+    let before = |f: &mut Function, op: BinaryOp, a: Value, b: Value| match (op, a, b) {
+        (BinaryOp::Mul, Value::Int(p), Value::Int(q)) => Value::Int(p.wrapping_mul(q)),
+        (BinaryOp::Add, Value::Int(p), Value::Int(q)) => Value::Int(p.wrapping_add(q)),
+        _ => {
+            let kind = InstKind::binary(op, a, b);
+            Value::Inst(f.insert_inst_before(end, kind, Type::I32))
+        }
     };
     let mut first = before(f, BinaryOp::Mul, counter.start, x);
     if let Some(y) = offset {
