@@ -239,6 +239,20 @@ fn large_blocks_and_blocks_with_calls_are_not_copied() {
     assert_eq!(mf.block(MBlockId(2)).insts.last(), Some(&b(4)));
 }
 
+/// A loop header too large to be copied into the blocks that jump to it: it goes round
+/// through `back` while `r0 < 10`, else on to `exit`.
+fn large_header(back: u32, exit: u32) -> Vec<MInst> {
+    vec![
+        add_one(),
+        add_one(),
+        add_one(),
+        add_one(),
+        cmp(10),
+        bcond(Cond::Lt, back),
+        b(exit),
+    ]
+}
+
 /// `function` with each block at the given loop depth.
 fn at_depths(mut mf: MFunction, depths: &[u32]) -> MFunction {
     for (b, &depth) in depths.iter().enumerate() {
@@ -251,15 +265,7 @@ fn at_depths(mut mf: MFunction, depths: &[u32]) -> MFunction {
 fn a_back_edge_block_moves_before_its_header() {
     // bb2 holds the back edge's copies and jumps to the header bb1 (too large to be copied
     // into it); the entry, outside the loop, falls into bb1.
-    let header = vec![
-        add_one(),
-        add_one(),
-        add_one(),
-        add_one(),
-        cmp(10),
-        bcond(Cond::Lt, 2),
-        b(3),
-    ];
+    let header = large_header(2, 3);
     let mf = cleaned(at_depths(
         function(vec![vec![b(1)], header, vec![add_one(), b(1)], vec![ret()]]),
         &[0, 1, 1, 0],
@@ -292,15 +298,7 @@ fn a_back_edge_block_moves_before_its_header() {
 fn a_back_edge_block_stays_when_the_header_follows_a_block_of_the_loop() {
     // The block before the header is as deep in loops as the back edge's block: moving it
     // would make that block jump on every iteration instead.
-    let header = vec![
-        add_one(),
-        add_one(),
-        add_one(),
-        add_one(),
-        cmp(10),
-        bcond(Cond::Lt, 3),
-        b(4),
-    ];
+    let header = large_header(3, 4);
     let mf = cleaned(at_depths(
         function(vec![
             vec![b(1)],

@@ -24,6 +24,7 @@ pub enum BodyPiece {
 }
 
 /// Walks pest pairs into AST nodes, collecting literal errors on the way.
+#[derive(Default)]
 pub struct Builder {
     /// Where in the source the text that pest parsed starts (pest's positions are offsets
     /// into the text it was given, which is a piece of the source when parsing in pieces).

@@ -25,17 +25,11 @@ pub struct SysYParser;
 /// Parses a whole program. A syntax error yields one diagnostic; malformed literals yield
 /// one diagnostic each.
 pub fn parse(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
-    let mut builder = Builder {
-        offset: 0,
-        errors: Vec::new(),
-    };
+    let mut builder = Builder::default();
     let unit = match in_pieces(text, &mut builder) {
         Some(unit) => unit,
         None => {
-            builder = Builder {
-                offset: 0,
-                errors: Vec::new(),
-            };
+            builder = Builder::default();
             as_a_whole(text, &mut builder)?
         }
     };
@@ -143,19 +137,11 @@ mod tests {
     use super::*;
 
     fn whole(text: &str) -> Result<CompUnit, Vec<Diagnostic>> {
-        let mut builder = Builder {
-            offset: 0,
-            errors: Vec::new(),
-        };
-        as_a_whole(text, &mut builder)
+        as_a_whole(text, &mut Builder::default())
     }
 
     fn pieces(text: &str) -> Option<CompUnit> {
-        let mut builder = Builder {
-            offset: 0,
-            errors: Vec::new(),
-        };
-        in_pieces(text, &mut builder)
+        in_pieces(text, &mut Builder::default())
     }
 
     /// Every program of the repository's own tests that parses as a whole parses in pieces

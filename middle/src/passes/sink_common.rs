@@ -101,72 +101,61 @@ fn sink(f: &mut Function, b: Block, phi: Inst, computed: &[Inst]) {
     }
 }
 
+/// A store sinking removes: the instruction, the value it stores and its address.
+type Store = (Inst, Value, Value);
+
 /// The store each of `preds` makes right before jumping to their common successor, when
 /// they are stores to the same address as the module comment describes.
-fn common_store(f: &Function, preds: &[Block]) -> Option<Vec<Inst>> {
+fn common_store(f: &Function, preds: &[Block]) -> Option<Vec<Store>> {
     if preds.len() < 2 {
         return None;
     }
-    let mut stores = Vec::with_capacity(preds.len());
+    let mut stores: Vec<Store> = Vec::with_capacity(preds.len());
     for (n, &p) in preds.iter().enumerate() {
         let jump = f.terminator(p)?;
         if !matches!(f.kind(jump), InstKind::Br { .. }) || preds[..n].contains(&p) {
             return None;
         }
         let store = f.prev_inst(jump)?;
-        let InstKind::Store { args: [value, _] } = *f.kind(store) else {
+        let InstKind::Store {
+            args: [value, addr],
+        } = *f.kind(store)
+        else {
             return None;
         };
-        if f.value_type(value) != f.value_type(first_value(f, &stores).unwrap_or(value)) {
+        if stores
+            .first()
+            .is_some_and(|&(_, v, _)| f.value_type(v) != f.value_type(value))
+        {
             return None;
         }
-        stores.push(store);
+        stores.push((store, value, addr));
     }
-    let address = |s: Inst| match *f.kind(s) {
-        InstKind::Store { args: [_, addr] } => addr,
-        _ => unreachable!("only stores are collected"),
-    };
-    let first = address(stores[0]);
-    let same_value = stores.iter().all(|&s| address(s) == first);
+    let first = stores[0].2;
     let defined_in_preds = |v: Value| {
         v.as_inst()
             .and_then(|d| f.inst_block(d))
             .is_some_and(|b| preds.contains(&b))
     };
-    if same_value {
+    if stores.iter().all(|&(_, _, a)| a == first) {
         return (!defined_in_preds(first)).then_some(stores);
     }
     let gep = first.as_inst()?;
     let kind = f.kind(gep);
     let alike = matches!(kind, InstKind::Gep { .. })
         && !kind.operands().iter().any(|&x| defined_in_preds(x))
-        && stores.iter().all(|&s| {
-            address(s).as_inst().is_some_and(|g| {
+        && stores.iter().all(|&(s, _, a)| {
+            a.as_inst().is_some_and(|g| {
                 f.kind(g) == kind && f.uses(Value::Inst(g)).iter().all(|u| u.inst == s)
             })
         });
     alike.then_some(stores)
 }
 
-/// The value the first of `stores` stores.
-fn first_value(f: &Function, stores: &[Inst]) -> Option<Value> {
-    match *f.kind(*stores.first()?) {
-        InstKind::Store { args: [value, _] } => Some(value),
-        _ => None,
-    }
-}
-
 /// Makes one store at the top of `b` (after its phis) in place of `stores`, one at the end
 /// of each of `preds`, in order.
-fn sink_store(f: &mut Function, b: Block, preds: &[Block], stores: &[Inst]) {
-    let parts = |f: &Function, s: Inst| match *f.kind(s) {
-        InstKind::Store {
-            args: [value, addr],
-        } => (value, addr),
-        _ => unreachable!("only stores are sunk"),
-    };
-    let values: Vec<Value> = stores.iter().map(|&s| parts(f, s).0).collect();
-    let addresses: Vec<Value> = stores.iter().map(|&s| parts(f, s).1).collect();
+fn sink_store(f: &mut Function, b: Block, preds: &[Block], stores: &[Store]) {
+    let values: Vec<Value> = stores.iter().map(|&(_, v, _)| v).collect();
     let ty: Type = f.value_type(values[0]);
     let value = if values.iter().all(|&v| v == values[0]) {
         values[0]
@@ -184,10 +173,11 @@ fn sink_store(f: &mut Function, b: Block, preds: &[Block], stores: &[Inst]) {
         .block_insts(b)
         .find(|&i| !f.kind(i).is_phi())
         .expect("a block ends in a terminator");
-    let addr = if addresses.iter().all(|&a| a == addresses[0]) {
-        addresses[0]
+    let first = stores[0].2;
+    let addr = if stores.iter().all(|&(_, _, a)| a == first) {
+        first
     } else {
-        let kind = f.kind(addresses[0].as_inst().expect("a gep")).clone();
+        let kind = f.kind(first.as_inst().expect("a gep")).clone();
         Value::Inst(f.insert_inst_before(first_other, kind, Type::Ptr))
     };
     f.insert_inst_before(
@@ -197,7 +187,7 @@ fn sink_store(f: &mut Function, b: Block, preds: &[Block], stores: &[Inst]) {
         },
         Type::Void,
     );
-    for (&s, &a) in stores.iter().zip(&addresses) {
+    for &(s, _, a) in stores {
         f.remove_inst(s);
         if a != addr {
             if let Some(g) = a.as_inst() {
