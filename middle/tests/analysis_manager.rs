@@ -1,10 +1,11 @@
 //! The analysis manager and the pass manager around it: analyses are cached across passes
 //! that preserve them and dropped after those that do not; `verify_each` catches a pass
 //! that claims to preserve what it changed; pipeline groups run as many executions as they
-//! should; a pass that changed nothing is not run again on the same input.
+//! should; a pass that changed nothing is not run again on the same input, nor a pass that
+//! already ran on a huge function.
 
 use middle::analysis::{DomTree, Preserved};
-use middle::ir::{parser::parse_module, Function, InstKind, Type, Value};
+use middle::ir::{parser::parse_module, BinaryOp, Function, InstKind, Type, Value};
 use middle::passes::{find, FunctionContext, Pass, PassKind, PassManager, Step};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -355,4 +356,34 @@ fn verify_each_names_a_pass_that_changes_what_it_left_alone_before() {
          same input"
     );
     assert_eq!(runs_of(steps, false).unwrap(), ["helper", "main", "main"]);
+}
+
+#[test]
+fn a_huge_function_gets_one_run_of_each_pass() {
+    let mut m = parse_module(TWO_FUNCTIONS).unwrap();
+    let huge = &mut m.functions[0];
+    let entry = huge.entry().unwrap();
+    let ret = huge.terminator(entry).unwrap();
+    for _ in 0..200_000 {
+        let add = InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [Value::Int(1), Value::Int(2)],
+        };
+        huge.insert_inst_before(ret, add, Type::I32);
+    }
+    let steps = vec![
+        pass("note", note_run),
+        pass("touch-everything", touch_everything),
+        pass("note", note_run),
+        pass("touch-everything", touch_everything),
+    ];
+    RUNS.with(|r| r.borrow_mut().clear());
+    PassManager::new(steps)
+        .run(&mut m, &mut std::io::sink())
+        .unwrap();
+    // @helper, grown past 200,000 instructions, sees each pass once; @main sees every run.
+    assert_eq!(
+        RUNS.with(|r| r.borrow().clone()),
+        ["helper", "main", "main"]
+    );
 }

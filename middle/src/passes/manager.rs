@@ -5,6 +5,7 @@
 //! `verify_each` verify the IR and recompute every cached analysis after each pass, failing
 //! with the pass's name when one it claimed to preserve has changed.
 
+use super::budget::Budget;
 use super::pipeline::{self, Step, FIXPOINT_ROUNDS};
 use super::settled::Settled;
 use super::{FunctionContext, Pass, PassKind};
@@ -121,6 +122,7 @@ impl PassManager {
             executions: Vec::new(),
             analyses: ModuleAnalyses::default(),
             settled: Settled::default(),
+            budget: Budget::default(),
         };
         run.steps(&self.steps, m)?;
         Ok(run.executions)
@@ -134,6 +136,7 @@ struct Run<'a> {
     executions: Vec<Execution>,
     analyses: ModuleAnalyses,
     settled: Settled,
+    budget: Budget,
 }
 
 impl Run<'_> {
@@ -206,10 +209,12 @@ impl Run<'_> {
 
     /// Runs one pass and drops the analyses it did not preserve; with `verify_each`,
     /// checks that those it kept are still right. A function pass skips the functions it is
-    /// settled on; with `verify_each` it runs there too and must change nothing.
+    /// settled on; with `verify_each` it runs there too and must change nothing. It also
+    /// skips a huge function it has already run on (see `budget`).
     fn execute(&mut self, pass: &Pass, m: &mut Module) -> Result<Preserved, String> {
         self.analyses.fit(m);
         self.settled.fit(m.functions.len());
+        self.budget.fit(m.functions.len());
         match pass.kind {
             PassKind::Function(run) => {
                 let facts = pass.needs_facts.then(|| self.analyses.facts(m));
@@ -217,6 +222,9 @@ impl Run<'_> {
                 let mut all = Preserved::All;
                 for (index, f) in m.functions.iter_mut().enumerate() {
                     let id = FuncId(index as u32);
+                    if !self.budget.allows(pass.name, id, f) {
+                        continue;
+                    }
                     let settled = self.settled.is_settled(pass.name, id, module);
                     if settled && !self.pm.verify_each {
                         continue;
@@ -251,6 +259,7 @@ impl Run<'_> {
                 if m.functions.len() != count {
                     self.analyses.clear();
                     self.settled.clear();
+                    self.budget.clear();
                     return Ok(Preserved::Nothing);
                 }
                 if preserved.changed() {

@@ -9,6 +9,7 @@
 pub mod adce;
 mod arith_writer;
 pub mod bisect;
+mod budget;
 pub mod const_fold;
 pub mod constant_loads;
 pub mod constant_local_arrays;
