@@ -787,8 +787,11 @@ class Gen:
         if r < 0.972:
             self.accumulator_loop()
             return
-        if r < 0.987:
+        if r < 0.982:
             self.phased_loop()
+            return
+        if r < 0.987:
+            self.wrapping_quotient_loop()
             return
         if r < 0.995:
             self.switched_loop()
@@ -922,6 +925,30 @@ class Gen:
             self.line(f"{outer} = {outer} + 1;")
             self.indent -= 1
             self.line("}")
+        self.use_result(acc)
+
+    def wrapping_quotient_loop(self):
+        """A loop adding `(i * m) / d` for a divisor `d` of `m`, which is `i * (m / d)` only
+        while `i * m` does not wrap, as loop splitting runs one loop below the counter where
+        it starts to wrap and one from there: `m` puts that point near the trip count, so a
+        run stays in the first loop or crosses into the second; the bound is a variable or
+        written out, and sometimes the start is not zero."""
+        i, n, acc = self.fresh("i"), self.fresh("n"), self.fresh("v")
+        trips = self.r.randint(1, 400)
+        d = self.pick([1, 3, 7, 60])
+        m = max(2, 2147483647 // max(1, trips + self.r.randint(-30, 30)) // d * d)
+        start = self.pick([0, 0, 0, 1, trips // 2])
+        bound = str(trips) if self.chance(0.3) else n
+        if bound == n:
+            self.line(f"int {n} = {trips};")
+        self.line(f"int {acc} = {self.r.randint(0, 9)};")
+        self.line(f"int {i} = {start};")
+        self.line(f"while ({i} < {bound}) {{")
+        self.indent += 1
+        self.line(f"{acc} = ({acc} + {i} * {m} / {d}) % 1000003;")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
         self.use_result(acc)
 
     def phased_loop(self):
@@ -1973,6 +2000,7 @@ FEATURES = [
     ("stencil called with one array twice", r"^\s+st\d+\(ga\d+, ga\d+, \d+\);\r?\n\s+st\d+\((ga\d+), \1, \d+\);"),
     ("one array element stored on both sides of an if", r"^\s+\} else \{\r?\n\s+\w+(\[e\d+ % \d+\])+ = "),
     ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
+    ("quotient of a product of the counter that may wrap", r"^\s+(v\d+) = \(\1 \+ (i\d+) \* \d+ / \d+\) % 1000003;"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

@@ -7,7 +7,8 @@
 //! the others follow interval arithmetic (`srem` by a constant `c` keeps its dividend's sign
 //! and stays below `|c|`). A phi's value from a predecessor ending in a comparison of that
 //! value is cut by the comparison on that edge (`i + 1` reaching the header only while
-//! `i + 1 < n` is below `n`'s greatest value).
+//! `i + 1 < n` is below `n`'s greatest value). A select that picks the smaller or the
+//! greater of the two values it compares has their minimum or maximum.
 //!
 //! So that loops end, a phi whose range has grown twice widens each bound that moves to the
 //! next threshold past it: the function's constants and their neighbours, then the ends of
@@ -269,13 +270,37 @@ impl<'a> Solver<'a> {
                 }
                 binary(*op, a, b)
             }
-            InstKind::Select { args: [_, a, b] } => self.get(*a).join(self.get(*b)),
+            InstKind::Select { args: [c, a, b] } => self.select(*c, *a, *b),
             InstKind::Icmp { .. } | InstKind::Fcmp { .. } => Range::new(0, 1),
             InstKind::Cast {
                 op: CastOp::Zext,
                 args: [a],
             } => self.get(*a).meet(0, 1),
             _ => Range::FULL,
+        }
+    }
+
+    /// `select c, a, b`: either operand's values, or when `c` compares `a` with `b` so that
+    /// the select picks the smaller of them (`a < b ? a : b`) or the greater, their minimum
+    /// or maximum.
+    fn select(&self, c: Value, a: Value, b: Value) -> Range {
+        let (ra, rb) = (self.get(a), self.get(b));
+        let picks_smaller = match c {
+            Value::Inst(c) => match *self.f.kind(c) {
+                InstKind::Icmp { pred, args: [x, y] } if (x, y) == (a, b) || (x, y) == (b, a) => {
+                    let below = matches!(pred, IntPred::Slt | IntPred::Sle);
+                    let above = matches!(pred, IntPred::Sgt | IntPred::Sge);
+                    (below || above).then_some(below == ((x, y) == (a, b)))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match picks_smaller {
+            None => ra.join(rb),
+            Some(_) if ra.is_empty() || rb.is_empty() => Range::EMPTY,
+            Some(true) => Range::new(ra.lo.min(rb.lo), ra.hi.min(rb.hi)),
+            Some(false) => Range::new(ra.lo.max(rb.lo), ra.hi.max(rb.hi)),
         }
     }
 

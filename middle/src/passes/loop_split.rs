@@ -29,6 +29,13 @@
 //! first loop covers the counter values below `split`, the second the rest; one of them
 //! runs, as the original ran at least once.
 //!
+//! A loop without such a test splits where a product of its counter starts to wrap, when
+//! a division undoes the product (`(i * 60) / 60`, a sum of `i` sixty times divided by
+//! sixty): below `i32::MAX / 60 + 1` the product is exact, so the first loop takes `i` for
+//! the quotient; the second loop, for larger counters, keeps the wrapping arithmetic.
+//! The counter must start at a constant from 0 up, and a constant bound must lie past the
+//! split point (below it, the ranges alone fold the quotient).
+//!
 //! A loop of at most `MAX_SIZE` instructions is split, at most `MAX_SPLITS` times per
 //! function and run; a loop split at a constant point only when it lies between constant
 //! start and bound, if those are constants.
@@ -72,12 +79,20 @@ struct Plan {
     /// The latch's exit test `next < bound`.
     test: Inst,
     bound: Value,
-    /// The comparison decided in each part, its split point before the `+ 1` if any.
-    cond: Inst,
+    /// The split point, before the `+ 1` if any.
     at: Value,
     plus_one: bool,
-    /// What the comparison gives below the split point.
-    below: bool,
+    reason: Reason,
+}
+
+/// What each part of a split loop knows.
+enum Reason {
+    /// A comparison of the counter, decided in each part: what it gives below the split
+    /// point.
+    Test(Inst, bool),
+    /// Below the split point, products of the counter do not wrap: each of these quotients
+    /// `(iv * m) / c` is the counter times `m / c` in the first part.
+    Wrap(Vec<(Inst, i32)>),
 }
 
 /// How loop `k` splits, if it qualifies.
@@ -186,14 +201,66 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
                 start,
                 test,
                 bound,
-                cond: i,
                 at,
                 plus_one,
-                below,
+                reason: Reason::Test(i, below),
             });
         }
     }
-    None
+    let (point, quotients) = wrap_point(f, blocks, iv)?;
+    let from_zero = matches!(start, Value::Int(a) if (0..point).contains(&a));
+    if !from_zero || matches!(bound, Value::Int(n) if n <= point) {
+        return None;
+    }
+    Some(Plan {
+        k,
+        preheader,
+        latch,
+        exit: *exit,
+        iv,
+        start,
+        test,
+        bound,
+        at: Value::Int(point),
+        plus_one: false,
+        reason: Reason::Wrap(quotients),
+    })
+}
+
+/// The least counter value at which a product `iv * m` of the loop's counter stops fitting
+/// in `i32`, over the products with `m > 1` that a division by a divisor `c` of `m` undoes
+/// (`(i * 60) / 60` is `i` only while `i * 60` does not wrap), and those quotients with
+/// their factors `m / c`.
+fn wrap_point(f: &Function, blocks: &[Block], iv: Inst) -> Option<(i32, Vec<(Inst, i32)>)> {
+    let mut quotients = Vec::new();
+    let mut greatest = 1;
+    for &b in blocks {
+        for i in f.block_insts(b) {
+            let InstKind::Binary {
+                op: BinaryOp::Mul,
+                args: [y, Value::Int(m)],
+            } = *f.kind(i)
+            else {
+                continue;
+            };
+            if y != Value::Inst(iv) || m <= 1 {
+                continue;
+            }
+            for u in f.uses(Value::Inst(i)) {
+                if let InstKind::Binary {
+                    op: BinaryOp::SDiv,
+                    args: [x, Value::Int(c)],
+                } = *f.kind(u.inst)
+                {
+                    if x == Value::Inst(i) && c > 0 && m % c == 0 {
+                        quotients.push((u.inst, m / c));
+                        greatest = greatest.max(m);
+                    }
+                }
+            }
+        }
+    }
+    (greatest > 1).then(|| (i32::MAX / greatest + 1, quotients))
 }
 
 fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
@@ -384,11 +451,38 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
             }
         }
     }
-    // Each part decides the comparison.
-    let copy_cond = mapped(Value::Inst(plan.cond), &map);
-    f.replace_all_uses(copy_cond, Value::Bool(plan.below));
-    f.replace_all_uses(Value::Inst(plan.cond), Value::Bool(!plan.below));
-    for cond in [copy_cond, Value::Inst(plan.cond)] {
-        f.remove_inst(cond.as_inst().expect("a comparison"));
+    match &plan.reason {
+        // Each part decides the comparison.
+        &Reason::Test(cond, below) => {
+            let copy_cond = mapped(Value::Inst(cond), &map);
+            f.replace_all_uses(copy_cond, Value::Bool(below));
+            f.replace_all_uses(Value::Inst(cond), Value::Bool(!below));
+            for cond in [copy_cond, Value::Inst(cond)] {
+                f.remove_inst(cond.as_inst().expect("a comparison"));
+            }
+        }
+        // The first part's quotients are exact.
+        Reason::Wrap(quotients) => {
+            let iv = mapped(Value::Inst(plan.iv), &map);
+            for &(quotient, factor) in quotients {
+                let copy = mapped(Value::Inst(quotient), &map)
+                    .as_inst()
+                    .expect("copied");
+                let exact = if factor == 1 {
+                    iv
+                } else {
+                    let product = InstKind::binary(BinaryOp::Mul, iv, Value::Int(factor));
+                    Value::Inst(f.insert_inst_before(copy, product, Type::I32))
+                };
+                let product = f.kind(copy).operands()[0];
+                f.replace_all_uses(Value::Inst(copy), exact);
+                f.remove_inst(copy);
+                if let Some(product) = product.as_inst() {
+                    if f.uses(Value::Inst(product)).is_empty() {
+                        f.remove_inst(product);
+                    }
+                }
+            }
+        }
     }
 }
