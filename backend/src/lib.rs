@@ -14,6 +14,7 @@ pub mod parallel_copy;
 pub mod passes;
 mod peephole;
 pub mod regalloc;
+mod schedule;
 mod share_constants;
 pub mod symbols;
 

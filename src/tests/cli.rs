@@ -304,8 +304,9 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "5) share-constants",
             "6) regalloc",
             "7) peephole",
-            "8) branches",
-            "9) emit"
+            "8) schedule",
+            "9) branches",
+            "10) emit"
         ],
         "{stderr}"
     );
@@ -324,8 +325,9 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: NOT running pass (5) share-constants\n\
          BISECT: running pass (6) regalloc\n\
          BISECT: NOT running pass (7) peephole\n\
-         BISECT: NOT running pass (8) branches\n\
-         BISECT: running pass (9) emit\n"
+         BISECT: NOT running pass (8) schedule\n\
+         BISECT: NOT running pass (9) branches\n\
+         BISECT: running pass (10) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=8"]);
     assert!(
