@@ -186,6 +186,9 @@ impl Emitter {
                 let c = cond.map_or("", Cond::name);
                 self.line(format_args!("{}{c} {}, {}, {}", op.name(), rd, rn, src))
             }
+            MInst::AluS { op, rd, rn, src } => {
+                self.line(format_args!("{}s {}, {}, {}", op.name(), rd, rn, src))
+            }
             MInst::Mul { rd, rn, rm } => self.line(format_args!("mul {}, {}, {}", rd, rn, rm)),
             MInst::Smmul { rd, rn, rm } => self.line(format_args!("smmul {}, {}, {}", rd, rn, rm)),
             MInst::Usat { rd, bits, rn } => {

@@ -76,16 +76,6 @@ fn class(inst: &MInst) -> CostClass {
     }
 }
 
-/// Whether an instruction sets the flags, and whether it reads them.
-fn flags(inst: &MInst) -> (bool, bool) {
-    match inst {
-        MInst::Cmp { .. } | MInst::Cmn { .. } | MInst::VCmp { .. } => (true, false),
-        MInst::Mov { cond, .. } | MInst::Alu { cond, .. } => (false, cond.is_some()),
-        MInst::BCond { .. } => (false, true),
-        _ => (false, false),
-    }
-}
-
 /// What the dependences of a region are built from: for each register (and the flags),
 /// its last writer and its readers since; for memory, the last store and the loads since.
 #[derive(Default)]
@@ -146,8 +136,7 @@ fn schedule(region: Vec<MInst>) -> Vec<MInst> {
             }
             t.last_def[k] = Some(i);
         };
-        let (sets_flags, reads_flags) = flags(inst);
-        if reads_flags {
+        if inst.flags_read().is_some() {
             read(&mut t, FLAGS, &mut edges);
         }
         inst.for_each_reg(|r, role| {
@@ -160,7 +149,7 @@ fn schedule(region: Vec<MInst>) -> Vec<MInst> {
                 write(&mut t, key(r), &mut edges);
             }
         });
-        if sets_flags {
+        if inst.sets_flags() {
             write(&mut t, FLAGS, &mut edges);
         }
         match inst {

@@ -194,6 +194,15 @@ pub enum MInst {
         rn: Reg,
         src: Operand2,
     },
+    /// `op` with the S suffix (`subs rd, rn, src`): also sets the flags, N and Z from the
+    /// result and C and V as the operation leaves them; it stands for a compare of the
+    /// result with zero that only `eq`, `ne`, `mi` and `pl` read.
+    AluS {
+        op: AluOp,
+        rd: Reg,
+        rn: Reg,
+        src: Operand2,
+    },
     Mul {
         rd: Reg,
         rn: Reg,
@@ -371,6 +380,11 @@ macro_rules! visit_operands {
                 // A conditional move keeps the old value when the condition fails.
                 $g(rd, if cond.is_some() { UseDef } else { Def });
             }
+            MInst::AluS { rd, rn, src, .. } => {
+                $g(rn, Use);
+                op2!(src);
+                $g(rd, Def);
+            }
             MInst::Mvn { rd, src } => {
                 op2!(src);
                 $g(rd, Def);
@@ -476,6 +490,29 @@ impl MInst {
     pub fn for_each_reg(&self, mut f: impl FnMut(Reg, Role)) {
         let mut g = |r: &Reg, role: Role| f(*r, role);
         visit_operands!(self, g)
+    }
+
+    /// Whether the instruction sets the flags (compares, flag-setting operations) or leaves
+    /// them undefined (a call).
+    pub fn sets_flags(&self) -> bool {
+        matches!(
+            self,
+            MInst::Cmp { .. }
+                | MInst::Cmn { .. }
+                | MInst::VCmp { .. }
+                | MInst::AluS { .. }
+                | MInst::Bl { .. }
+        )
+    }
+
+    /// The condition under which the instruction reads the flags, if it does (a
+    /// conditional branch, a predicated instruction).
+    pub fn flags_read(&self) -> Option<Cond> {
+        match self {
+            MInst::Mov { cond, .. } | MInst::Alu { cond, .. } => *cond,
+            MInst::BCond { cond, .. } => Some(*cond),
+            _ => None,
+        }
     }
 
     pub fn is_call(&self) -> bool {

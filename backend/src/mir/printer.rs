@@ -90,6 +90,7 @@ impl fmt::Display for MInst {
                 let c = cond.map_or("", Cond::name);
                 write!(f, "{}{c} {rd}, {rn}, {src}", op.name())
             }
+            MInst::AluS { op, rd, rn, src } => write!(f, "{}s {rd}, {rn}, {src}", op.name()),
             MInst::Mul { rd, rn, rm } => write!(f, "mul {rd}, {rn}, {rm}"),
             MInst::Smmul { rd, rn, rm } => write!(f, "smmul {rd}, {rn}, {rm}"),
             MInst::Usat { rd, bits, rn } => write!(f, "usat {rd}, #{bits}, {rn}"),
