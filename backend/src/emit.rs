@@ -97,18 +97,20 @@ impl Emitter {
         }
     }
 
-    fn epilogue(&mut self, frame: &Frame) {
+    /// Takes the frame down and returns, or with `tail_call` jumps to that function, which
+    /// returns to our caller (`lr` popped back rather than into `pc`).
+    fn epilogue(&mut self, frame: &Frame, tail_call: Option<&str>) {
         self.adjust_sp("add", frame.frame_bytes);
         if frame.saved_float > 0 {
             self.line(format_args!("vpop {}", float_list(frame.saved_float)));
         }
-        let returns_by_pop = frame.saved_core.last() == Some(&PReg::LR);
+        let returns_by_pop = tail_call.is_none() && frame.saved_core.last() == Some(&PReg::LR);
         if !frame.saved_core.is_empty() {
             let regs: Vec<String> = frame
                 .saved_core
                 .iter()
                 .map(|&p| {
-                    if p == PReg::LR {
+                    if p == PReg::LR && returns_by_pop {
                         "pc".to_string()
                     } else {
                         p.to_string()
@@ -117,8 +119,10 @@ impl Emitter {
                 .collect();
             self.line(format_args!("pop {{{}}}", regs.join(", ")));
         }
-        if !returns_by_pop {
-            self.line("bx lr");
+        match tail_call {
+            Some(sym) => self.line(format_args!("b {sym}")),
+            None if !returns_by_pop => self.line("bx lr"),
+            None => {}
         }
     }
 
@@ -245,7 +249,8 @@ impl Emitter {
                 self.line(format_args!("b{} {}", cond.name(), label(func, *target)))
             }
             MInst::Bl { sym, .. } => self.line(format_args!("bl {sym}")),
-            MInst::Ret { .. } => self.epilogue(frame),
+            MInst::Ret { .. } => self.epilogue(frame, None),
+            MInst::TailCall { sym, .. } => self.epilogue(frame, Some(sym)),
         }
     }
 

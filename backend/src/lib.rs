@@ -17,6 +17,7 @@ pub mod regalloc;
 mod schedule;
 mod share_constants;
 pub mod symbols;
+mod tail_calls;
 mod zero_compares;
 
 pub use passes::{compile_with, BackendExecution, BackendOptions};

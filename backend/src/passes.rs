@@ -1,7 +1,7 @@
 //! The back end as a named list of passes, each run over every function of the module
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
 //! `share-constants` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
-//! `peephole`, `zero-compares`, `schedule` and `branches`
+//! `peephole`, `tail-calls`, `zero-compares`, `schedule` and `branches`
 //! (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
 //! beyond it are skipped and each execution is listed; required passes always run. Passes
@@ -10,7 +10,9 @@
 use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
-use crate::{branches, isel, peephole, regalloc, schedule, share_constants, zero_compares};
+use crate::{
+    branches, isel, peephole, regalloc, schedule, share_constants, tail_calls, zero_compares,
+};
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
 use middle::ir::{Function, Module};
@@ -94,6 +96,12 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         run: Run::Machine(|mf, _| peephole::run(mf)),
     },
     BackendPass {
+        name: "tail-calls",
+        description: "end a function in a jump to the function whose result it returns",
+        required: false,
+        run: Run::Machine(|mf, _| tail_calls::run(mf)),
+    },
+    BackendPass {
         name: "zero-compares",
         description:
             "let the instruction computing a register set the flags its compare with 0 set",
@@ -121,8 +129,8 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
 ];
 
 /// The back-end passes of an optimisation level: all of them, but the optional ones
-/// (`share-constants`, `peephole`, `zero-compares`, `schedule`, `branches`) only above
-/// -O0, which stays the unoptimised baseline.
+/// (`share-constants`, `peephole`, `tail-calls`, `zero-compares`, `schedule`, `branches`)
+/// only above -O0, which stays the unoptimised baseline.
 pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
     BACKEND_PASSES
         .iter()

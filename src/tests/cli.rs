@@ -304,10 +304,11 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "5) share-constants",
             "6) regalloc",
             "7) peephole",
-            "8) zero-compares",
-            "9) schedule",
-            "10) branches",
-            "11) emit"
+            "8) tail-calls",
+            "9) zero-compares",
+            "10) schedule",
+            "11) branches",
+            "12) emit"
         ],
         "{stderr}"
     );
@@ -326,10 +327,11 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: NOT running pass (5) share-constants\n\
          BISECT: running pass (6) regalloc\n\
          BISECT: NOT running pass (7) peephole\n\
-         BISECT: NOT running pass (8) zero-compares\n\
-         BISECT: NOT running pass (9) schedule\n\
-         BISECT: NOT running pass (10) branches\n\
-         BISECT: running pass (11) emit\n"
+         BISECT: NOT running pass (8) tail-calls\n\
+         BISECT: NOT running pass (9) zero-compares\n\
+         BISECT: NOT running pass (10) schedule\n\
+         BISECT: NOT running pass (11) branches\n\
+         BISECT: running pass (12) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=8"]);
     assert!(

@@ -338,6 +338,13 @@ pub enum MInst {
     Ret {
         uses: Vec<Reg>,
     },
+    /// A call in tail position, ending the block as a return does: the frame comes down,
+    /// then `b sym`, so the callee returns straight to our caller with its result. `uses`
+    /// are the argument registers.
+    TailCall {
+        sym: String,
+        uses: Vec<Reg>,
+    },
 }
 
 /// How an instruction touches a register operand.
@@ -469,7 +476,7 @@ macro_rules! visit_operands {
                     $g(r, Def);
                 }
             }
-            MInst::Ret { uses } => {
+            MInst::Ret { uses } | MInst::TailCall { uses, .. } => {
                 for r in uses {
                     $g(r, Use);
                 }
@@ -502,6 +509,7 @@ impl MInst {
                 | MInst::VCmp { .. }
                 | MInst::AluS { .. }
                 | MInst::Bl { .. }
+                | MInst::TailCall { .. }
         )
     }
 
@@ -563,7 +571,7 @@ impl MInst {
     pub fn is_terminator(&self) -> bool {
         matches!(
             self,
-            MInst::B { .. } | MInst::BCond { .. } | MInst::Ret { .. }
+            MInst::B { .. } | MInst::BCond { .. } | MInst::Ret { .. } | MInst::TailCall { .. }
         )
     }
 }

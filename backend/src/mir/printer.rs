@@ -129,6 +129,10 @@ impl fmt::Display for MInst {
             }
             MInst::Ret { uses } if uses.is_empty() => f.write_str("ret"),
             MInst::Ret { uses } => write!(f, "ret ; uses {}", RegList(uses)),
+            MInst::TailCall { sym, uses } if uses.is_empty() => write!(f, "tailcall {sym}"),
+            MInst::TailCall { sym, uses } => {
+                write!(f, "tailcall {sym} ; uses {}", RegList(uses))
+            }
         }
     }
 }

@@ -31,8 +31,11 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
         let Some(last) = block.insts.last() else {
             return fail(format!("{b} is empty"));
         };
-        if !matches!(last, MInst::B { .. } | MInst::Ret { .. }) {
-            return fail(format!("{b} does not end in b or ret"));
+        if !matches!(
+            last,
+            MInst::B { .. } | MInst::Ret { .. } | MInst::TailCall { .. }
+        ) {
+            return fail(format!("{b} does not end in b, ret or a tail call"));
         }
         let body = block.insts.len() - 1;
         let first_branch = block.insts[..body]
