@@ -120,6 +120,7 @@ class Gen:
         self.in_base_case = False   # generating a recursive function's base case
         self.nesting = 0            # expressions being generated around the current one
         self.tree_recursions = []   # (name, arity, largest argument) of tree recursions
+        self.digit_printers = []    # names of recursive digit printers
         self.constant_parameter_calls = []  # (name, constant) of constant_parameters
         self.predicates = []        # names of predicate functions
         self.stencils = []          # (name, first array, second array, columns) of stencils
@@ -1651,6 +1652,21 @@ class Gen:
         largest = [17, 17, 12, 17][kind]
         self.tree_recursions.append((name, arity, largest))
 
+    def digit_printer(self):
+        """A recursive function printing a number's decimal digits, which ends in a call of
+        the runtime whose result it would return (a tail call for the back end): recursion
+        keeps it from being inlined."""
+        name = self.fresh("digits")
+        self.line(f"void {name}(int n) {{")
+        self.line("  if (n < 0) {")
+        self.line("    putch(45);")
+        self.line("    n = -(n % 100000);")
+        self.line("  }")
+        self.line(f"  if (n >= 10) {name}(n / 10);")
+        self.line("  putch(48 + n % 10);")
+        self.line("}")
+        self.digit_printers.append(name)
+
     def constant_parameters(self):
         """A function that every call passes the same constant in one place, with a parameter
         it never uses and a constant return, for interprocedural constant propagation and
@@ -1754,6 +1770,10 @@ class Gen:
             self.line(f"putint({a}[1][1] + {a}[1][{n - 1}] * 3 + {b}[1][{n // 2}] * 7 + {b}[2][1]);")
             self.line("putch(10);")
         ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
+        for name in self.digit_printers:
+            value = self.pick(ints).name if ints else str(self.r.randint(-99999, 99999))
+            self.line(f"{name}({value});")
+            self.line("putch(10);")
         for name, arity, largest in self.tree_recursions:
             args = []
             for _ in range(arity):
@@ -1864,6 +1884,8 @@ class Gen:
             self.call_chain()
         for _ in range(self.r.choice([0, 0, 1, 2])):
             self.tree_recursion()
+        if self.chance(0.3):
+            self.digit_printer()
         if self.chance(0.3):
             self.constant_parameters()
         if self.chance(0.3):
@@ -2001,6 +2023,7 @@ FEATURES = [
     ("one array element stored on both sides of an if", r"^\s+\} else \{\r?\n\s+\w+(\[e\d+ % \d+\])+ = "),
     ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
     ("quotient of a product of the counter that may wrap", r"^\s+(v\d+) = \(\1 \+ (i\d+) \* \d+ / \d+\) % 1000003;"),
+    ("recursive function ending in a runtime call", r"^void (digits\d+)\(int n\) \{\r?\n(.*\r?\n){4}\s+if \(n >= 10\) \1\(n / 10\);"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 
