@@ -228,9 +228,9 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
 }
 
 /// The least counter value at which a product `iv * m` of the loop's counter stops fitting
-/// in `i32`, over the products with `m > 1` that a division by a divisor `c` of `m` undoes
-/// (`(i * 60) / 60` is `i` only while `i * 60` does not wrap), and those quotients with
-/// their factors `m / c`.
+/// in `i32`, over the products with `m > 1` that a division in the loop by a divisor `c`
+/// of `m` undoes (`(i * 60) / 60` is `i` only while `i * 60` does not wrap), and those
+/// quotients with their factors `m / c`.
 fn wrap_point(f: &Function, blocks: &[Block], iv: Inst) -> Option<(i32, Vec<(Inst, i32)>)> {
     let mut quotients = Vec::new();
     let mut greatest = 1;
@@ -252,7 +252,8 @@ fn wrap_point(f: &Function, blocks: &[Block], iv: Inst) -> Option<(i32, Vec<(Ins
                     args: [x, Value::Int(c)],
                 } = *f.kind(u.inst)
                 {
-                    if x == Value::Inst(i) && c > 0 && m % c == 0 {
+                    let inside = f.inst_block(u.inst).is_some_and(|b| blocks.contains(&b));
+                    if inside && x == Value::Inst(i) && c > 0 && m % c == 0 {
                         quotients.push((u.inst, m / c));
                         greatest = greatest.max(m);
                     }
