@@ -11,7 +11,9 @@
 //! count after swapping; unsigned comparisons and `!=` (not a range) add nothing, though a
 //! range can still decide a `!=` test. The condition value itself is known too: a branch
 //! on a condition that a dominating branch already tested goes the same way (loop rotation
-//! leaves such a guard when a loop starts where another's test has just passed).
+//! leaves such a guard when a loop starts where another's test has just passed), and so
+//! does a comparison of the same two values by the same predicate or its inverse, either
+//! way round (`p != 0` where `p == 0` failed).
 //!
 //! Comparisons of two values give an order: under `if (x < y)`, `x >= y` is false. And a
 //! loop counter's bounds are known everywhere its loop header dominates: a header phi that
@@ -364,7 +366,9 @@ fn decide_branch(f: &mut Function, b: Block, known: &Known) -> bool {
         f.set_operand(term, 0, Value::Bool(tested.lo == 1));
         return true;
     }
-    if let Some(outcome) = decided_by_order(f, cond, known) {
+    if let Some(outcome) =
+        decided_by_order(f, cond, known).or_else(|| decided_by_related_test(f, cond, known))
+    {
         f.set_operand(term, 0, Value::Bool(outcome));
         return true;
     }
@@ -384,6 +388,46 @@ fn decide_branch(f: &mut Function, b: Block, known: &Known) -> bool {
     };
     f.set_operand(term, 0, Value::Bool(outcome));
     true
+}
+
+/// The most uses of a compared value searched for a tested comparison of the same values.
+const MAX_RELATED: usize = 64;
+
+/// The outcome of `cond`, a comparison, if a dominating branch tested the same two values
+/// with the same predicate or its inverse, either way round: where `x == c` failed,
+/// `x != c` holds (loop rotation's guard of `while (p != 0)` after `if (p == 0)`).
+fn decided_by_related_test(f: &Function, cond: Value, known: &Known) -> Option<bool> {
+    let InstKind::Icmp { pred, args: [x, y] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    for u in f.uses(x).iter().take(MAX_RELATED) {
+        let other = Value::Inst(u.inst);
+        let InstKind::Icmp {
+            pred: tested_pred,
+            args,
+        } = *f.kind(u.inst)
+        else {
+            continue;
+        };
+        let tested_pred = if args == [x, y] {
+            tested_pred
+        } else if args == [y, x] {
+            tested_pred.swapped()
+        } else {
+            continue;
+        };
+        let tested = known.range(other);
+        if other == cond || tested == FULL {
+            continue;
+        }
+        if tested_pred == pred {
+            return Some(tested.lo == 1);
+        }
+        if tested_pred == pred.inverse() {
+            return Some(tested.lo == 0);
+        }
+    }
+    None
 }
 
 /// The outcome of `cond`, a comparison of two values, if a known order decides it.
