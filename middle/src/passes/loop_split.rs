@@ -162,6 +162,19 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
     if args.get(from.iter().position(|&b| b == latch)?) != Some(&Value::Inst(next)) {
         return None;
     }
+    let plan = |at, plus_one, reason| Plan {
+        k,
+        preheader,
+        latch,
+        exit: *exit,
+        iv,
+        start,
+        test,
+        bound,
+        at,
+        plus_one,
+        reason,
+    };
     // A comparison of the counter with an invariant value, other than the exit test.
     for &b in blocks {
         for i in f.block_insts(b) {
@@ -192,19 +205,7 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
                     continue;
                 }
             }
-            return Some(Plan {
-                k,
-                preheader,
-                latch,
-                exit: *exit,
-                iv,
-                start,
-                test,
-                bound,
-                at,
-                plus_one,
-                reason: Reason::Test(i, below),
-            });
+            return Some(plan(at, plus_one, Reason::Test(i, below)));
         }
     }
     let (point, quotients) = wrap_point(f, blocks, iv)?;
@@ -212,19 +213,7 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
     if !from_zero || matches!(bound, Value::Int(n) if n <= point) {
         return None;
     }
-    Some(Plan {
-        k,
-        preheader,
-        latch,
-        exit: *exit,
-        iv,
-        start,
-        test,
-        bound,
-        at: Value::Int(point),
-        plus_one: false,
-        reason: Reason::Wrap(quotients),
-    })
+    Some(plan(Value::Int(point), false, Reason::Wrap(quotients)))
 }
 
 /// The least counter value at which a product `iv * m` of the loop's counter stops fitting
