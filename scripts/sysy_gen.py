@@ -779,8 +779,11 @@ class Gen:
         if r < 0.91:
             self.unrollable_loop()
             return
-        if r < 0.95:
+        if r < 0.935:
             self.neighbour_loop()
+            return
+        if r < 0.95:
+            self.flattened_rows_loop()
             return
         if r < 0.965:
             self.search_loop()
@@ -926,6 +929,39 @@ class Gen:
             self.line(f"{outer} = {outer} + 1;")
             self.indent -= 1
             self.line("}")
+        self.use_result(acc)
+
+    def flattened_rows_loop(self):
+        """Nested loops over a local array used as a matrix of `n` columns, `a[i * n + j]`
+        with `n` a variable (often one whose value depends on the program's state), as
+        `invariant-bases` computes each row's base before the inner loop; sometimes the
+        counter comes first in the sum."""
+        a, n, i, j, acc = (self.fresh(x) for x in ("fl", "n", "i", "j", "v"))
+        cols = self.r.randint(2, 6)
+        rows = self.r.randint(1, 5)
+        self.line(f"int {a}[{rows * cols}];")
+        scalars = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
+        if scalars and self.chance(0.6):
+            # A width the compiler cannot know: cols - 1 or cols.
+            self.line(f"int {n} = {cols - 1} + ({self.pick(scalars)} % 2 != 0);")
+        else:
+            self.line(f"int {n} = {cols};")
+        self.line(f"int {acc} = {self.r.randint(0, 9)};")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {rows}) {{")
+        self.indent += 1
+        self.line(f"int {j} = 0;")
+        self.line(f"while ({j} < {n}) {{")
+        self.indent += 1
+        at = f"{i} * {n} + {j}" if self.chance(0.6) else f"{j} + {i} * {n}"
+        self.line(f"{a}[{at}] = {i} * {self.r.randint(2, 9)} - {j};")
+        self.line(f"{acc} = {acc} * 3 + {a}[{at}];")
+        self.line(f"{j} = {j} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
         self.use_result(acc)
 
     def wrapping_quotient_loop(self):
@@ -2024,6 +2060,7 @@ FEATURES = [
     ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
     ("quotient of a product of the counter that may wrap", r"^\s+(v\d+) = \(\1 \+ (i\d+) \* \d+ / \d+\) % 1000003;"),
     ("recursive function ending in a runtime call", r"^void (digits\d+)\(int n\) \{\r?\n(.*\r?\n){4}\s+if \(n >= 10\) \1\(n / 10\);"),
+    ("matrix rows in a flat array indexed by a variable width", r"^\s+(fl\d+)\[(i\d+ \* n\d+ \+ j\d+|j\d+ \+ i\d+ \* n\d+)\] = "),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

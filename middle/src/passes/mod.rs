@@ -24,6 +24,7 @@ pub mod gvn;
 pub mod if_to_select;
 pub mod inline;
 pub mod instcombine;
+pub mod invariant_bases;
 pub mod ipcp;
 pub mod jump_threading;
 pub mod lcm;
@@ -190,6 +191,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "loop-simplify",
         description: "give every loop a preheader and a single latch",
         kind: PassKind::Function(loop_simplify::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "invariant-bases",
+        description: "split a loop's address `gep b, x + y` with `x` fixed for the loop into a base computed before it",
+        kind: PassKind::Function(invariant_bases::run),
         needs_facts: false,
     },
     Pass {
@@ -373,7 +380,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,gvn,dead-stores,constant-local-arrays,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,invariant-bases,gvn,dead-stores,constant-local-arrays,gcm"
         ),
     }
 }
