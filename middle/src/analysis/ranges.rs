@@ -7,8 +7,9 @@
 //! the others follow interval arithmetic (`srem` by a constant `c` keeps its dividend's sign
 //! and stays below `|c|`). A phi's value from a predecessor ending in a comparison of that
 //! value is cut by the comparison on that edge (`i + 1` reaching the header only while
-//! `i + 1 < n` is below `n`'s greatest value). A select that picks the smaller or the
-//! greater of the two values it compares has their minimum or maximum.
+//! `i + 1 < n` is below `n`'s greatest value), and such a phi is looked at again whenever
+//! either compared value grows. A select that picks the smaller or the greater of the two
+//! values it compares has their minimum or maximum.
 //!
 //! So that loops end, a phi whose range has grown twice widens each bound that moves to the
 //! next threshold past it: the function's constants and their neighbours, then the ends of
@@ -198,9 +199,31 @@ impl<'a> Solver<'a> {
             self.of[i.index()] = new;
             for u in self.f.uses(Value::Inst(i)) {
                 self.push(u.inst);
+                if matches!(self.f.kind(u.inst), InstKind::Icmp { .. }) {
+                    self.push_cut_phis(u.inst);
+                }
             }
         }
         Ranges { of: self.of }
+    }
+
+    /// Queues the phis whose incoming values a branch on comparison `cmp` cuts: when one of
+    /// the compared values grows, so may the values the branch lets through.
+    fn push_cut_phis(&mut self, cmp: Inst) {
+        let f = self.f;
+        for u in f.uses(Value::Inst(cmp)) {
+            if !matches!(f.kind(u.inst), InstKind::CondBr { .. }) {
+                continue;
+            }
+            let Some(b) = f.inst_block(u.inst) else {
+                continue;
+            };
+            for &s in f.successors(b) {
+                for phi in f.phis(s) {
+                    self.push(phi);
+                }
+            }
+        }
     }
 
     fn push(&mut self, i: Inst) {
