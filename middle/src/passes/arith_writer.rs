@@ -1,5 +1,6 @@
 //! Integer arithmetic written before one instruction, for the passes that compute values
-//! scalar evolution describes (a loop's closed forms, the first iteration's address):
+//! scalar evolution describes (a loop's closed forms, the first iteration's address, a
+//! strength-reduced product's start and step):
 //! constants folded, `x + 0` and `x * 1` as `x`, constants on the right of commutative
 //! operations, and each distinct operation written once.
 

@@ -15,6 +15,7 @@
 //!
 //! Needs: the loop forest. Preserves: behaviour and the CFG.
 
+use super::arith_writer::ArithWriter;
 use crate::analysis::{LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -162,20 +163,14 @@ fn carry(
     offset: Option<Value>,
 ) -> Inst {
     let end = f.terminator(preheader).expect("a preheader ends in a jump");
-    // Constants fold here, so that the passes right after see a constant step.
-    let before = |f: &mut Function, op: BinaryOp, a: Value, b: Value| match (op, a, b) {
-        (BinaryOp::Mul, Value::Int(p), Value::Int(q)) => Value::Int(p.wrapping_mul(q)),
-        (BinaryOp::Add, Value::Int(p), Value::Int(q)) => Value::Int(p.wrapping_add(q)),
-        _ => {
-            let kind = InstKind::binary(op, a, b);
-            Value::Inst(f.insert_inst_before(end, kind, Type::I32))
-        }
-    };
-    let mut first = before(f, BinaryOp::Mul, counter.start, x);
+    // Constants fold as they are written, so that the passes right after see a constant
+    // step.
+    let mut w = ArithWriter::new(f, end);
+    let mut first = w.binary(BinaryOp::Mul, counter.start, x);
     if let Some(y) = offset {
-        first = before(f, BinaryOp::Add, first, y);
+        first = w.binary(BinaryOp::Add, first, y);
     }
-    let stride = before(f, BinaryOp::Mul, Value::Int(counter.step), x);
+    let stride = w.binary(BinaryOp::Mul, Value::Int(counter.step), x);
     let kind = InstKind::Phi {
         args: vec![first, first],
         blocks: vec![preheader, latch],
