@@ -761,6 +761,9 @@ class Gen:
 
     def while_stmt(self):
         r = self.r.random()
+        if r < 0.03:
+            self.array_walk_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1300,6 +1303,61 @@ class Gen:
             self.use_result(f"{s} + {o}[{size // 2}] + {at(size // 2)}")
         else:
             self.use_result(f"f2i({s} + {o}[{size // 2}] + {at(size // 2)})")
+
+    def array_walk_loop(self):
+        """Arrays walked by a counter that serves nothing else, as pointer induction turns
+        the addresses into pointers and tests the loop's end on one of them: up or down by
+        1, 2 or 4 from a start known at run time, to a bound tested with `<`, `>` or `!=`
+        (one the steps reach exactly), 0 or more rounds, reading one array (or a row of a
+        2-D one) and writing another or summing; the counter's final value is sometimes
+        used after the loop."""
+        a, b, i, n, s, k = (self.fresh(p) for p in ("w", "w", "i", "n", "t", "k"))
+        size = 8 if self.multiplier > 1 else 24
+        self.func.cost += self.multiplier * size * 8
+        ty = self.pick(["int", "float"])
+        zero = "0" if ty == "int" else "0.0"
+        step = self.pick([1, 1, 2, 4])
+        row = self.chance(0.3)
+        self.line(f"{ty} {a}[{size}]{'[3]' if row else ''} = {{}};")
+        self.line(f"{ty} {b}[{size}] = {{}};")
+        self.line(f"int {k} = 0;")
+        self.line(f"while ({k} < {size}) {{")
+        self.indent += 1
+        fill = f"{k} * {self.r.randint(2, 9)} - {self.int_expr(1)}"
+        self.line(f"{a}[{k}]{'[1]' if row else ''} = {fill};")
+        self.line(f"{k} = {k} + 1;")
+        self.indent -= 1
+        self.line("}")
+        room = (size - 4) // step
+        down = self.chance(0.4)
+        exact = self.chance(0.4)
+        trips = f"idx({self.int_expr(1)}, {room + 1})"
+        if down:
+            self.line(f"int {i} = {size - 1} - idx({self.int_expr(1)}, 4);")
+            self.line(f"int {n} = {i} - {trips} * {step};")
+            test = "!=" if exact else ">"
+        else:
+            self.line(f"int {i} = idx({self.int_expr(1)}, 4);")
+            if exact:
+                self.line(f"int {n} = {i} + {trips} * {step};")
+            else:
+                self.line(f"int {n} = {i} + {trips} * {step} - idx({self.int_expr(1)}, {step});")
+            test = "!=" if exact else "<"
+        self.line(f"{ty} {s} = {zero};")
+        self.line(f"while ({i} {test} {n}) {{")
+        self.indent += 1
+        read = f"{a}[{i}][1]" if row else f"{a}[{i}]"
+        if self.chance(0.5):
+            self.line(f"{b}[{i}] = {read} * {self.r.randint(2, 5)} + {s};")
+        self.line(f"{s} = {s} + {read};")
+        if ty == "int":
+            self.line(f"{s} = {s} % 10007;")
+        self.line(f"{i} = {i} {'-' if down else '+'} {step};")
+        self.indent -= 1
+        self.line("}")
+        total = s if ty == "int" else f"f2i({s})"
+        used = f" + {i}" if self.chance(0.5) else ""
+        self.use_result(f"{total} + {b}[{size // 2}]{used}")
 
     def search_loop(self):
         """A walk along a linked list (next index i / d, down to 0) until a key matches, as
@@ -2061,6 +2119,9 @@ FEATURES = [
     ("quotient of a product of the counter that may wrap", r"^\s+(v\d+) = \(\1 \+ (i\d+) \* \d+ / \d+\) % 1000003;"),
     ("recursive function ending in a runtime call", r"^void (digits\d+)\(int n\) \{\r?\n(.*\r?\n){4}\s+if \(n >= 10\) \1\(n / 10\);"),
     ("matrix rows in a flat array indexed by a variable width", r"^\s+(fl\d+)\[(i\d+ \* n\d+ \+ j\d+|j\d+ \+ i\d+ \* n\d+)\] = "),
+    ("array walked up to a bound the steps reach exactly", r"^\s+int (n\d+) = (i\d+) \+ idx\(.*\) \* \d;\r?\n\s+\w+ t\d+ = 0(\.0)?;\r?\n\s+while \(\2 != \1\)"),
+    ("array walked down by a counter used after the loop", r"^\s+while \((i\d+) > (n\d+)\) \{\r?\n(.*\r?\n){1,4}\s+\1 = \1 - \d;\r?\n\s+\}\r?\n\s+\w+ = \w+ \+ (f2i\()?t\d+\)? \+ w\d+\[\d+\] \+ \1;"),
+    ("array row walked by a counter", r"^\s+t\d+ = t\d+ \+ w\d+\[i\d+\]\[1\];"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

@@ -1,7 +1,7 @@
 //! Integer arithmetic written before one instruction, for the passes that compute values
 //! scalar evolution describes (a loop's closed forms, the first iteration's address, a
 //! strength-reduced product's start and step):
-//! constants folded, `x + 0` and `x * 1` as `x`, constants on the right of commutative
+//! constants folded, `x + 0`, `x - 0` and `x * 1` as `x`, constants on the right of commutative
 //! operations, and each distinct operation written once.
 
 use crate::analysis::scev::Invariant;
@@ -33,7 +33,9 @@ impl<'f> ArithWriter<'f> {
             return Value::Int(semantics::binary(op, x as u32, y as u32) as i32);
         }
         match (op, b) {
-            (BinaryOp::Add, Value::Int(0)) | (BinaryOp::Mul, Value::Int(1)) => return a,
+            (BinaryOp::Add | BinaryOp::Sub, Value::Int(0)) | (BinaryOp::Mul, Value::Int(1)) => {
+                return a
+            }
             (BinaryOp::Mul, Value::Int(0)) => return Value::Int(0),
             _ => {}
         }

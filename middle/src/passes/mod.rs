@@ -44,6 +44,7 @@ pub mod memoize;
 pub mod merge_functions;
 mod phi_edits;
 pub mod pipeline;
+pub mod pointer_induction;
 mod positions;
 pub mod predictive_commoning;
 pub mod range_simplify;
@@ -219,6 +220,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "pointer-induction",
+        description: "walk a loop's arrays with pointers, and test the loop's end on one of them",
+        kind: PassKind::Function(pointer_induction::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "licm",
         description:
             "loop-invariant code motion: invariant code, loads and stores to the preheader",
@@ -380,7 +387,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,invariant-bases,gvn,dead-stores,constant-local-arrays,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,dead-stores,constant-local-arrays,gcm"
         ),
     }
 }
