@@ -127,8 +127,11 @@ impl Emitter {
     }
 
     /// The base register and offset of an address; large offsets are added into ip.
+    /// Indexed addresses are written as they are: `writeback` made them with offsets that
+    /// encode.
     fn mem_operand(&mut self, addr: Addr, frame: &Frame, float: bool) -> String {
         let (base, off) = match addr {
+            Addr::PostIndex(..) | Addr::PreIndex(..) => return addr.to_string(),
             Addr::Index(b, i, s) => {
                 return if s == 0 {
                     format!("[{}, {}]", b, i)
@@ -211,6 +214,9 @@ impl Emitter {
             MInst::Str { rs: r, addr } => self.memory("str", *r, *addr, frame),
             MInst::VLdr { sd: r, addr } => self.memory("vldr", *r, *addr, frame),
             MInst::VStr { ss: r, addr } => self.memory("vstr", *r, *addr, frame),
+            MInst::Ldm { .. } | MInst::Stm { .. } | MInst::VLdm { .. } | MInst::VStm { .. } => {
+                self.line(inst)
+            }
             MInst::SlotAddr { rd, slot, offset } => {
                 let off = frame.slot_offset(*slot) as i32 + offset;
                 self.add_imm(&rd.to_string(), "sp", off);

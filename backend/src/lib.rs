@@ -9,6 +9,7 @@ mod emit;
 mod frame;
 pub mod imm;
 pub mod isel;
+mod load_store_multiple;
 pub mod mir;
 pub mod parallel_copy;
 pub mod passes;
@@ -18,6 +19,7 @@ mod schedule;
 mod share_constants;
 pub mod symbols;
 mod tail_calls;
+mod writeback;
 mod zero_compares;
 
 pub use passes::{compile_with, BackendExecution, BackendOptions};

@@ -1,8 +1,8 @@
 //! The back end as a named list of passes, each run over every function of the module
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
 //! `share-constants` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
-//! `peephole`, `tail-calls`, `zero-compares`, `schedule` and `branches`
-//! (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
+//! `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`, `writeback`,
+//! `schedule` and `branches` (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
 //! beyond it are skipped and each execution is listed; required passes always run. Passes
 //! can be timed, their results printed, and the machine IR verified after each.
@@ -11,7 +11,8 @@ use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
 use crate::{
-    branches, isel, peephole, regalloc, schedule, share_constants, tail_calls, zero_compares,
+    branches, isel, load_store_multiple, peephole, regalloc, schedule, share_constants, tail_calls,
+    writeback, zero_compares,
 };
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
@@ -109,6 +110,18 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         run: Run::Machine(|mf, _| zero_compares::run(mf)),
     },
     BackendPass {
+        name: "load-store-multiple",
+        description: "merge loads or stores of consecutive words at one base into ldm/stm",
+        required: false,
+        run: Run::Machine(|mf, _| load_store_multiple::run(mf)),
+    },
+    BackendPass {
+        name: "writeback",
+        description: "fold a pointer bump into a load or store at the pointer (indexed forms)",
+        required: false,
+        run: Run::Machine(|mf, _| writeback::run(mf)),
+    },
+    BackendPass {
         name: "schedule",
         description: "order each block's instructions by their latencies (list scheduling)",
         required: false,
@@ -129,7 +142,8 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
 ];
 
 /// The back-end passes of an optimisation level: all of them, but the optional ones
-/// (`share-constants`, `peephole`, `tail-calls`, `zero-compares`, `schedule`, `branches`)
+/// (`share-constants`, `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`,
+/// `writeback`, `schedule`, `branches`)
 /// only above -O0, which stays the unoptimised baseline.
 pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
     BACKEND_PASSES

@@ -58,10 +58,10 @@ fn class(inst: &MInst) -> CostClass {
             CostClass::Multiply
         }
         MInst::SDiv { .. } => CostClass::Divide,
-        MInst::Ldr { .. } => CostClass::Load,
-        MInst::Str { .. } => CostClass::Store,
-        MInst::VLdr { .. } => CostClass::VfpLoad,
-        MInst::VStr { .. } => CostClass::VfpStore,
+        MInst::Ldr { .. } | MInst::Ldm { .. } => CostClass::Load,
+        MInst::Str { .. } | MInst::Stm { .. } => CostClass::Store,
+        MInst::VLdr { .. } | MInst::VLdm { .. } => CostClass::VfpLoad,
+        MInst::VStr { .. } | MInst::VStm { .. } => CostClass::VfpStore,
         MInst::VBin { op: VOp::Div, .. } => CostClass::VfpDivide,
         MInst::VBin { .. } | MInst::VNeg { .. } => CostClass::VfpArith,
         MInst::VCvtToFloat { .. } | MInst::VCvtToInt { .. } => CostClass::VfpConvert,
@@ -153,13 +153,13 @@ fn schedule(region: Vec<MInst>) -> Vec<MInst> {
             write(&mut t, FLAGS, &mut edges);
         }
         match inst {
-            MInst::Ldr { .. } | MInst::VLdr { .. } => {
+            MInst::Ldr { .. } | MInst::VLdr { .. } | MInst::Ldm { .. } | MInst::VLdm { .. } => {
                 if let Some(s) = t.last_store {
                     edges.push((s, i, 0));
                 }
                 t.loads_since.push(i);
             }
-            MInst::Str { .. } | MInst::VStr { .. } => {
+            MInst::Str { .. } | MInst::VStr { .. } | MInst::Stm { .. } | MInst::VStm { .. } => {
                 if let Some(s) = t.last_store {
                     edges.push((s, i, 0));
                 }

@@ -192,3 +192,48 @@ fn nothing_crosses_a_call() {
         ]
     );
 }
+
+#[test]
+fn an_indexed_access_orders_the_readers_of_its_base() {
+    // The post-indexed load writes r0: the load from the new r0, though heading the
+    // longer chain, stays after it.
+    let post = MInst::Ldr {
+        rd: r(1),
+        addr: Addr::PostIndex(r(0), 4),
+    };
+    assert_eq!(
+        scheduled(vec![
+            post,
+            ldr(r(2), r(0), 0),
+            mul(r(3), r(2), r(2)),
+            mul(r(4), r(3), r(1)),
+            ret(),
+        ])[..2],
+        ["ldr r1, [r0], #4", "ldr r2, [r0]"]
+    );
+}
+
+#[test]
+fn a_load_multiple_is_a_load_and_a_store_multiple_a_store() {
+    let ldm = MInst::Ldm {
+        mode: BlockMode::Ia,
+        base: r(5),
+        writeback: false,
+        regs: vec![r(1), r(2)],
+    };
+    let stm = MInst::Stm {
+        mode: BlockMode::Ia,
+        base: r(6),
+        writeback: true,
+        regs: vec![r(3), r(4)],
+    };
+    assert_eq!(
+        scheduled(vec![stm, ldm, add(r(0), r(1), r(2)), ret()]),
+        [
+            "stmia r6!, {r3, r4}",
+            "ldmia r5, {r1, r2}",
+            "add r0, r1, r2",
+            "ret ; uses r0",
+        ]
+    );
+}

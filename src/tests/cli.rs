@@ -306,9 +306,11 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "7) peephole",
             "8) tail-calls",
             "9) zero-compares",
-            "10) schedule",
-            "11) branches",
-            "12) emit"
+            "10) load-store-multiple",
+            "11) writeback",
+            "12) schedule",
+            "13) branches",
+            "14) emit"
         ],
         "{stderr}"
     );
@@ -329,9 +331,11 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: NOT running pass (7) peephole\n\
          BISECT: NOT running pass (8) tail-calls\n\
          BISECT: NOT running pass (9) zero-compares\n\
-         BISECT: NOT running pass (10) schedule\n\
-         BISECT: NOT running pass (11) branches\n\
-         BISECT: running pass (12) emit\n"
+         BISECT: NOT running pass (10) load-store-multiple\n\
+         BISECT: NOT running pass (11) writeback\n\
+         BISECT: NOT running pass (12) schedule\n\
+         BISECT: NOT running pass (13) branches\n\
+         BISECT: running pass (14) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=8"]);
     assert!(

@@ -158,6 +158,76 @@ pub enum Addr {
     Index(Reg, Reg, u8),
     /// A stack slot plus a byte offset.
     Slot(Slot, i32),
+    /// `[base], #offset`: the access is at `base`, then `base += offset` (core loads and
+    /// stores only, offset within `imm::fits_ldr_offset`; made after allocation).
+    PostIndex(Reg, i32),
+    /// `[base, #offset]!`: `base += offset`, then the access is at the new `base` (core
+    /// loads and stores only, offset within `imm::fits_ldr_offset`; made after allocation).
+    PreIndex(Reg, i32),
+}
+
+impl Addr {
+    /// Whether the address writes its base register back.
+    pub fn writes_back(self) -> bool {
+        matches!(self, Addr::PostIndex(..) | Addr::PreIndex(..))
+    }
+}
+
+/// The addressing mode of a load or store multiple: `n` registers at consecutive words,
+/// the lowest register at the lowest address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockMode {
+    /// Increment after: the words at `base`, `base + 4`, ...
+    Ia,
+    /// Increment before: the words at `base + 4`, `base + 8`, ...
+    Ib,
+    /// Decrement after: the words up to `base`.
+    Da,
+    /// Decrement before: the words up to `base - 4`.
+    Db,
+}
+
+impl BlockMode {
+    pub const ALL: [BlockMode; 4] = [BlockMode::Ia, BlockMode::Ib, BlockMode::Da, BlockMode::Db];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockMode::Ia => "ia",
+            BlockMode::Ib => "ib",
+            BlockMode::Da => "da",
+            BlockMode::Db => "db",
+        }
+    }
+
+    /// The offset from the base of the lowest of `n` words.
+    pub fn lowest_offset(self, n: usize) -> i32 {
+        let n = n as i32;
+        match self {
+            BlockMode::Ia => 0,
+            BlockMode::Ib => 4,
+            BlockMode::Da => 4 - 4 * n,
+            BlockMode::Db => -4 * n,
+        }
+    }
+
+    /// What writeback (`base!`) adds to the base after moving `n` words.
+    pub fn writeback_delta(self, n: usize) -> i32 {
+        let n = n as i32;
+        match self {
+            BlockMode::Ia | BlockMode::Ib => 4 * n,
+            BlockMode::Da | BlockMode::Db => -4 * n,
+        }
+    }
+
+    /// Whether the VFP's `vldm`/`vstm` have the mode: increment after, and decrement
+    /// before with writeback only.
+    pub fn exists_for_vfp(self, writeback: bool) -> bool {
+        match self {
+            BlockMode::Ia => true,
+            BlockMode::Db => writeback,
+            BlockMode::Ib | BlockMode::Da => false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -307,6 +377,36 @@ pub enum MInst {
         ss: Reg,
         addr: Addr,
     },
+    /// `ldm{mode} base{!}, {regs}`: core registers, ascending, from consecutive words
+    /// (never `base`, `sp` or `pc` among them; made after allocation).
+    Ldm {
+        mode: BlockMode,
+        base: Reg,
+        writeback: bool,
+        regs: Vec<Reg>,
+    },
+    /// `stm{mode} base{!}, {regs}`: as `Ldm`, storing.
+    Stm {
+        mode: BlockMode,
+        base: Reg,
+        writeback: bool,
+        regs: Vec<Reg>,
+    },
+    /// `vldm{mode} base{!}, {regs}`: consecutive single-precision registers from
+    /// consecutive words (`ia`, or `db` with writeback; made after allocation).
+    VLdm {
+        mode: BlockMode,
+        base: Reg,
+        writeback: bool,
+        regs: Vec<Reg>,
+    },
+    /// `vstm{mode} base{!}, {regs}`: as `VLdm`, storing.
+    VStm {
+        mode: BlockMode,
+        base: Reg,
+        writeback: bool,
+        regs: Vec<Reg>,
+    },
     /// A float promoted to double and passed in two core registers (variadic calls).
     VToDoubleCore {
         lo: Reg,
@@ -377,6 +477,7 @@ macro_rules! visit_operands {
                         $g(b, Use);
                         $g(i, Use);
                     }
+                    Addr::PostIndex(b, _) | Addr::PreIndex(b, _) => $g(b, UseDef),
                     Addr::Slot(..) => {}
                 }
             };
@@ -435,6 +536,40 @@ macro_rules! visit_operands {
             MInst::Str { rs, addr: a } | MInst::VStr { ss: rs, addr: a } => {
                 $g(rs, Use);
                 addr!(a);
+            }
+            MInst::Ldm {
+                base,
+                writeback,
+                regs,
+                ..
+            }
+            | MInst::VLdm {
+                base,
+                writeback,
+                regs,
+                ..
+            } => {
+                $g(base, if *writeback { UseDef } else { Use });
+                for r in regs {
+                    $g(r, Def);
+                }
+            }
+            MInst::Stm {
+                base,
+                writeback,
+                regs,
+                ..
+            }
+            | MInst::VStm {
+                base,
+                writeback,
+                regs,
+                ..
+            } => {
+                for r in regs {
+                    $g(r, Use);
+                }
+                $g(base, if *writeback { UseDef } else { Use });
             }
             MInst::VBin { sd, sn, sm, .. } => {
                 $g(sn, Use);

@@ -51,6 +51,8 @@ impl fmt::Display for Addr {
             Addr::Index(b, i, s) => write!(f, "[{b}, {i}, lsl #{s}]"),
             Addr::Slot(s, 0) => write!(f, "[{s}]"),
             Addr::Slot(s, o) => write!(f, "[{s}, #{o}]"),
+            Addr::PostIndex(b, o) => write!(f, "[{b}], #{o}"),
+            Addr::PreIndex(b, o) => write!(f, "[{b}, #{o}]!"),
         }
     }
 }
@@ -68,6 +70,24 @@ impl fmt::Display for RegList<'_> {
         }
         Ok(())
     }
+}
+
+/// A load or store multiple as the assembler writes it: `ldmia r0!, {r1, r2}`.
+fn block_transfer(
+    f: &mut fmt::Formatter,
+    mnemonic: &str,
+    mode: BlockMode,
+    base: Reg,
+    writeback: bool,
+    regs: &[Reg],
+) -> fmt::Result {
+    let bang = if writeback { "!" } else { "" };
+    write!(
+        f,
+        "{mnemonic}{} {base}{bang}, {{{}}}",
+        mode.name(),
+        RegList(regs)
+    )
 }
 
 impl fmt::Display for MInst {
@@ -113,6 +133,30 @@ impl fmt::Display for MInst {
             MInst::VCmp { sn, sm } => write!(f, "vcmp.f32 {sn}, {sm}"),
             MInst::VLdr { sd, addr } => write!(f, "vldr {sd}, {addr}"),
             MInst::VStr { ss, addr } => write!(f, "vstr {ss}, {addr}"),
+            MInst::Ldm {
+                mode,
+                base,
+                writeback,
+                regs,
+            } => block_transfer(f, "ldm", *mode, *base, *writeback, regs),
+            MInst::Stm {
+                mode,
+                base,
+                writeback,
+                regs,
+            } => block_transfer(f, "stm", *mode, *base, *writeback, regs),
+            MInst::VLdm {
+                mode,
+                base,
+                writeback,
+                regs,
+            } => block_transfer(f, "vldm", *mode, *base, *writeback, regs),
+            MInst::VStm {
+                mode,
+                base,
+                writeback,
+                regs,
+            } => block_transfer(f, "vstm", *mode, *base, *writeback, regs),
             MInst::VToDoubleCore { lo, hi, sm } => write!(f, "vcvt.f64.f32 {lo}:{hi}, {sm}"),
             MInst::Copy { dst, src } => write!(f, "copy {dst}, {src}"),
             MInst::B { target } => write!(f, "b {target}"),

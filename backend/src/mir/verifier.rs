@@ -1,9 +1,15 @@
 //! Structural checks of a machine function: the layout lists every block the entry reaches
 //! once (and may leave out blocks nothing reaches) with the entry first, each block ends in its terminators (conditional branches closed by `B`,
 //! or `Ret`) with no control transfer before them, branch targets exist, and each block's
-//! stored successor list is what its terminators name.
+//! stored successor list is what its terminators name. Indexed addresses and load/store
+//! multiples have only the forms the hardware defines: a core access, an offset that
+//! encodes and a transferred register other than the base for an indexed address; a list
+//! of distinct physical registers in ascending order for `ldm`/`stm` (consecutive for
+//! `vldm`/`vstm`, in a mode the VFP has), without `sp` or `pc`, and without the base when
+//! loading or writing back.
 
-use super::{MBlockId, MFunction, MInst};
+use super::{Addr, MBlockId, MFunction, MInst, PReg, Reg, RegClass};
+use crate::imm::fits_ldr_offset;
 
 /// Checks `mf`, describing the first problem found.
 pub fn verify(mf: &MFunction) -> Result<(), String> {
@@ -59,6 +65,14 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
         {
             return fail(format!("{b} branches to missing block {t}"));
         }
+        if let Some((k, e)) = block
+            .insts
+            .iter()
+            .enumerate()
+            .find_map(|(k, i)| memory_form(i).err().map(|e| (k, e)))
+        {
+            return fail(format!("{b}: instruction {k} ({}): {e}", block.insts[k]));
+        }
         let named = block.terminator_succs();
         if block.succs != named {
             return fail(format!(
@@ -74,4 +88,92 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
 fn names(blocks: &[MBlockId]) -> String {
     let names: Vec<String> = blocks.iter().map(MBlockId::to_string).collect();
     names.join(", ")
+}
+
+/// Checks the addressing of a memory instruction against what the hardware encodes.
+fn memory_form(inst: &MInst) -> Result<(), &'static str> {
+    match inst {
+        MInst::Ldr { rd: r, addr } | MInst::Str { rs: r, addr } => indexed(*r, *addr),
+        MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } if addr.writes_back() => {
+            Err("vldr and vstr have no indexed form")
+        }
+        MInst::Ldm { base, regs, .. } => list(RegClass::Int, *base, true, regs, false),
+        MInst::Stm {
+            base,
+            writeback,
+            regs,
+            ..
+        } => list(RegClass::Int, *base, *writeback, regs, false),
+        MInst::VLdm {
+            mode,
+            base,
+            writeback,
+            regs,
+        }
+        | MInst::VStm {
+            mode,
+            base,
+            writeback,
+            regs,
+        } => {
+            if !mode.exists_for_vfp(*writeback) {
+                return Err("no such vldm/vstm mode");
+            }
+            list(RegClass::Float, *base, *writeback, regs, true)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An indexed core access: an encodable offset, the transferred register not the base.
+fn indexed(r: Reg, addr: Addr) -> Result<(), &'static str> {
+    match addr {
+        Addr::PostIndex(base, off) | Addr::PreIndex(base, off) => {
+            if !fits_ldr_offset(off) {
+                Err("indexed offset out of range")
+            } else if base == r {
+                Err("indexed access transfers its own base")
+            } else {
+                Ok(())
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A register list of `class`: physical, strictly ascending (by one when `consecutive`),
+/// neither sp nor pc, and without the base when `base_excluded`.
+fn list(
+    class: RegClass,
+    base: Reg,
+    base_excluded: bool,
+    regs: &[Reg],
+    consecutive: bool,
+) -> Result<(), &'static str> {
+    let Some(phys) = regs.iter().map(|r| r.phys()).collect::<Option<Vec<PReg>>>() else {
+        return Err("register list with a virtual register");
+    };
+    if phys.is_empty() {
+        return Err("empty register list");
+    }
+    if phys
+        .iter()
+        .any(|&p| p.class() != class || p == PReg::SP || p == PReg::PC)
+    {
+        return Err("register list of the wrong class, or with sp or pc");
+    }
+    let step_ok = |w: &[PReg]| {
+        if consecutive {
+            w[1].0 == w[0].0 + 1
+        } else {
+            w[1].0 > w[0].0
+        }
+    };
+    if !phys.windows(2).all(step_ok) {
+        return Err("register list out of order");
+    }
+    if base_excluded && regs.contains(&base) {
+        return Err("register list holds its base");
+    }
+    Ok(())
 }
