@@ -30,7 +30,7 @@ use crate::imm::{fits_ldr_offset, fits_vldr_offset};
 use crate::mir::*;
 
 /// How far from a bump the access taking it may be.
-const MAX_DISTANCE: usize = 16;
+const MAX_DISTANCE: usize = 64;
 
 pub fn run(mf: &mut MFunction) {
     for block in &mut mf.blocks {
