@@ -40,7 +40,14 @@
 //! A call pays its overhead (setting up arguments, the branch, libc's dispatch on size and
 //! alignment): a loop known at compile time to write fewer than `MIN_BYTES` bytes (16
 //! words) stays, as `loop-unroll` writes it out as a few stores with constant addresses.
-//! Any other count is transformed: libc writes several words per instruction, the loop one.
+//! A copy of any other count becomes a call: libc's `memcpy` moves several words per `ldm`
+//! and `stm`, the loop one per `ldr` and `str`. A fill of a count unknown at compile time
+//! stays a loop: by the bench's cost model (a store costs 2 per register, `stm` included)
+//! libc's `memset` writes 8 words for 21 (four `stm` of two registers, four `subs`, a
+//! branch), the unrolled loop for 19 (eight `str`, the step, the test, the branch), so a
+//! long fill costs more as a call (`04_spmv2`, 100,000 words 200 times: 0.06% more) while
+//! a short one saves little. A fill of a known count becomes a call, and so do the rows of
+//! a nest, which then merge into one call.
 //!
 //! Loops of more than `MAX_BLOCKS` blocks or `MAX_INSTRUCTIONS` instructions stay.
 //!
@@ -168,7 +175,7 @@ fn find(
         }
     }
     let count = evolution.exit_count(dom, exiting)?;
-    if !pays(&count, dst.step) {
+    if !pays(&count, dst.step, &source) {
         return None;
     }
     let results = used_after
@@ -287,14 +294,19 @@ fn may_overlap(f: &Function, facts: &ModuleFacts, id: FuncId, a: Value, b: Value
 }
 
 /// Whether a call pays for itself: not for a loop of stores known to write fewer than
-/// `MIN_BYTES` bytes.
-fn pays(count: &ExitCount, step: i32) -> bool {
+/// `MIN_BYTES` bytes, nor for a fill of a count unknown at compile time.
+fn pays(count: &ExitCount, step: i32, source: &Source) -> bool {
     let known = match (&count.guard, count.count.as_constant()) {
         (None, Some(n)) => Some(u64::from(n as u32) + 1),
         _ => None,
     };
-    step.unsigned_abs() > WORD as u32
-        || known.is_none_or(|n| n * u64::from(step.unsigned_abs()) >= MIN_BYTES)
+    if step.unsigned_abs() > WORD as u32 {
+        return true;
+    }
+    match known {
+        Some(n) => n * u64::from(step.unsigned_abs()) >= MIN_BYTES,
+        None => matches!(source, Source::Copy(_)),
+    }
 }
 
 fn apply(f: &mut Function, loops: &LoopInfo, k: usize, idiom: Idiom) {
