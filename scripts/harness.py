@@ -16,10 +16,11 @@ CROSS_GCC = "arm-linux-gnueabihf-gcc"
 CROSS_FLAGS = ["-march=armv7-a", "-mfpu=vfpv4", "-mfloat-abi=hard"]
 QEMU = "qemu-arm"
 
-# Symbols a generated program may leave undefined: the runtime library and libc's memset.
+# Symbols a generated program may leave undefined: the runtime library, libc's memset and memcpy.
 RUNTIME_SYMBOLS = {
     "getint", "getch", "getfloat", "getarray", "getfarray", "putint", "putch", "putfloat",
     "putarray", "putfarray", "putf", "_sysy_starttime", "_sysy_stoptime", "memset",
+    "memcpy",
 }
 
 

@@ -23,7 +23,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=60, help="seconds per run under qemu")
     ap.add_argument("--no-build", action="store_true", help="use the existing release build")
     ap.add_argument("--check-symbols", action="store_true",
-                    help="also check each program references only the runtime and memset")
+                    help="also check each program references only the runtime, memset and memcpy")
     args = ap.parse_args()
 
     if not args.no_build:

@@ -782,8 +782,11 @@ class Gen:
         if r < 0.91:
             self.unrollable_loop()
             return
-        if r < 0.935:
+        if r < 0.925:
             self.neighbour_loop()
+            return
+        if r < 0.935:
+            self.idiom_loop()
             return
         if r < 0.95:
             self.flattened_rows_loop()
@@ -966,6 +969,70 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(acc)
+
+    def idiom_loop(self):
+        """A local array filled with a pattern, then a loop over a prefix of it (of a length
+        the compiler may not know, 0 included) that `loop-idioms` turns into one call:
+        zeroing it, filling it with -1 going down, copying another array into it, or
+        zeroing the rows of a matrix; a checksum of the whole array follows."""
+        a, b, i, k, acc = (self.fresh(x) for x in ("ia", "ib", "i", "k", "v"))
+        rows = self.r.randint(1, 4)
+        cols = self.r.randint(1, 40)
+        size = rows * cols
+        self.line(f"int {a}[{size}];")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {size}) {{ {a}[{i}] = {i} * {self.r.randint(2, 9)} + 1; {i} = {i} + 1; }}")
+        scalars = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
+        if scalars and self.chance(0.7):
+            # A length the compiler cannot know, from 0 to every element.
+            self.line(f"int {k} = {self.pick(scalars)} % {size + 1};")
+            self.line(f"if ({k} < 0) {k} = -{k};")
+        else:
+            self.line(f"int {k} = {self.r.randint(0, size)};")
+        kind = self.r.randint(0, 3)
+        if kind == 0:
+            self.line(f"{i} = 0;")
+            self.line(f"while ({i} < {k}) {{ {a}[{i}] = 0; {i} = {i} + 1; }}")
+        elif kind == 1:
+            self.line(f"{i} = {k} - 1;")
+            self.line(f"while ({i} >= 0) {{ {a}[{i}] = -1; {i} = {i} - 1; }}")
+        elif kind == 2:
+            self.line(f"int {b}[{size}];")
+            self.line(f"{i} = 0;")
+            self.line(f"while ({i} < {size}) {{ {b}[{i}] = {i} - {self.r.randint(0, 50)}; {i} = {i} + 1; }}")
+            self.line(f"{i} = 0;")
+            self.line(f"while ({i} < {k}) {{ {a}[{i}] = {b}[{i}]; {i} = {i} + 1; }}")
+        else:
+            self.matrix_rows_zeroed(a, rows, cols, k)
+        self.use_result(f"{i}")
+        self.line(f"int {acc} = 0;")
+        self.line(f"{i} = 0;")
+        self.line(f"while ({i} < {size}) {{ {acc} = ({acc} * 3 + {a}[{i}]) % 1000003; {i} = {i} + 1; }}")
+        self.use_result(acc)
+
+    def matrix_rows_zeroed(self, a, rows, cols, k):
+        """Zeroes the first `k / cols` rows of `a` seen as a matrix, row by row, as
+        `loop-idioms` makes each row a memset and then the rows one memset."""
+        m, r, c = (self.fresh(x) for x in ("im", "r", "c"))
+        self.line(f"int {m}[{rows}][{cols}];")
+        self.line(f"int {r} = 0;")
+        self.line(f"while ({r} < {rows}) {{")
+        self.indent += 1
+        self.line(f"int {c} = 0;")
+        self.line(f"while ({c} < {cols}) {{ {m}[{r}][{c}] = {a}[{r} * {cols} + {c}]; {c} = {c} + 1; }}")
+        self.line(f"{r} = {r} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{r} = 0;")
+        self.line(f"while ({r} < {k} / {cols}) {{")
+        self.indent += 1
+        self.line(f"int {c} = 0;")
+        self.line(f"while ({c} < {cols}) {{ {m}[{r}][{c}] = 0; {c} = {c} + 1; }}")
+        self.line(f"{r} = {r} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{r} = 0;")
+        self.line(f"while ({r} < {rows * cols}) {{ {a}[{r}] = {m}[{r} / {cols}][{r} % {cols}]; {r} = {r} + 1; }}")
 
     def wrapping_quotient_loop(self):
         """A loop adding `(i * m) / d` for a divisor `d` of `m`, which is `i * (m / d)` only
@@ -2122,6 +2189,10 @@ FEATURES = [
     ("array walked up to a bound the steps reach exactly", r"^\s+int (n\d+) = (i\d+) \+ idx\(.*\) \* \d;\r?\n\s+\w+ t\d+ = 0(\.0)?;\r?\n\s+while \(\2 != \1\)"),
     ("array walked down by a counter used after the loop", r"^\s+while \((i\d+) > (n\d+)\) \{\r?\n(.*\r?\n){1,4}\s+\1 = \1 - \d;\r?\n\s+\}\r?\n\s+\w+ = \w+ \+ (f2i\()?t\d+\)? \+ w\d+\[\d+\] \+ \1;"),
     ("array row walked by a counter", r"^\s+t\d+ = t\d+ \+ w\d+\[i\d+\]\[1\];"),
+    ("loop zeroing a prefix of an array", r"^\s+while \((i\d+) < k\d+\) \{ (ia\d+)\[\1\] = 0; "),
+    ("loop filling an array with -1 going down", r"^\s+while \((i\d+) >= 0\) \{ (ia\d+)\[\1\] = -1; "),
+    ("loop copying one array into another", r"^\s+while \((i\d+) < k\d+\) \{ (ia\d+)\[\1\] = (ib\d+)\[\1\]; "),
+    ("loops zeroing a matrix row by row", r"^\s+while \((c\d+) < \d+\) \{ (im\d+)\[r\d+\]\[\1\] = 0; "),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

@@ -1192,6 +1192,7 @@ impl Selector<'_> {
             Callee::Function(id) => (symbol(&self.m.function(*id).name), None),
             Callee::Runtime(r) => (r.symbol().to_string(), None),
             Callee::Memset => ("memset".to_string(), None),
+            Callee::Memcpy => ("memcpy".to_string(), None),
             Callee::Putf(s) => ("putf".to_string(), Some(string_label(*s))),
         };
         if format.is_some() {

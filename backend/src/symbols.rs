@@ -2,7 +2,7 @@
 //!
 //! Every symbol but `main` is local to the object file, so a SysY function named like a libc
 //! function (`write`, `abs`) cannot capture libc's own calls. Names the generated code
-//! refers to (the runtime, `memset`) or that the assembler reads as registers (`r0`, `sp`,
+//! refers to (the runtime, `memset`, `memcpy`) or that the assembler reads as registers (`r0`, `sp`,
 //! `s3`, ...) get a `.sy` suffix, which no SysY identifier can have.
 
 use frontend::runtime::RuntimeFn;
@@ -17,7 +17,7 @@ pub fn symbol(name: &str) -> String {
 }
 
 fn is_reserved(name: &str) -> bool {
-    if name == "memset" || RuntimeFn::ALL.iter().any(|r| r.symbol() == name) {
+    if name == "memset" || name == "memcpy" || RuntimeFn::ALL.iter().any(|r| r.symbol() == name) {
         return true;
     }
     const NAMED: [&str; 14] = [
@@ -54,6 +54,7 @@ mod tests {
             "d7",
             "a1",
             "memset",
+            "memcpy",
             "putint",
             "_sysy_starttime",
         ] {

@@ -1,5 +1,5 @@
 //! The call graph of a module: each function's callees and callers among the module's
-//! functions (runtime functions and `memset` are not nodes), and its strongly connected
+//! functions (runtime functions, `memset` and `memcpy` are not nodes), and its strongly connected
 //! components by Tarjan's algorithm with an explicit stack, listed bottom-up (callees
 //! before callers). Needs only the module; linear in its size.
 

@@ -354,7 +354,7 @@ struct CallSite {
 struct Scan {
     effects: Effects,
     calls: Vec<CallSite>,
-    /// Globals stored to, `memset` or filled by the runtime, or escaping, here.
+    /// Globals stored to, `memset`, copied to by `memcpy` or filled by the runtime, or escaping, here.
     written_globals: Vec<GlobalId>,
 }
 
@@ -450,7 +450,8 @@ pub(crate) fn pointer_use(kind: &InstKind, k: usize) -> PointerUse {
         (InstKind::Call { callee, .. }, k) => PointerUse::Access(match (callee, k) {
             (Callee::Runtime(RuntimeFn::GetArray | RuntimeFn::GetFArray), 0) => Access::Write,
             (Callee::Runtime(RuntimeFn::PutArray | RuntimeFn::PutFArray), 1) => Access::Read,
-            (Callee::Memset, 0) => Access::Write,
+            (Callee::Memset | Callee::Memcpy, 0) => Access::Write,
+            (Callee::Memcpy, 1) => Access::Read,
             _ => Access::ReadWrite,
         }),
         _ => PointerUse::Escape,

@@ -86,6 +86,11 @@ pub enum Op {
         byte: Reg,
         len: Reg,
     },
+    Memcpy {
+        dst: Reg,
+        src: Reg,
+        len: Reg,
+    },
     Jump {
         edge: u32,
     },
@@ -349,6 +354,11 @@ impl<'a> FnDecoder<'a> {
                     Callee::Memset => Op::Memset {
                         addr: self.reg(args[0]),
                         byte: self.reg(args[1]),
+                        len: self.reg(args[2]),
+                    },
+                    Callee::Memcpy => Op::Memcpy {
+                        dst: self.reg(args[0]),
+                        src: self.reg(args[1]),
                         len: self.reg(args[2]),
                     },
                 }

@@ -67,6 +67,22 @@ impl<'m, 'io> Machine<'m, 'io> {
         }
     }
 
+    /// `memcpy`: both ranges valid, and disjoint (libc's `memcpy` does not promise what an
+    /// overlapping copy writes, so a pass that makes one is caught here).
+    fn memcpy(&mut self, dst: usize, src: usize, n: usize) -> Result<(), String> {
+        let valid = |a: usize| a >= 16 && a.checked_add(n).is_some_and(|e| e <= self.mem.len());
+        if !valid(dst) || !valid(src) {
+            return Err(format!("memcpy of invalid range {src:#x}+{n} to {dst:#x}"));
+        }
+        if n > 0 && dst < src + n && src < dst + n {
+            return Err(format!(
+                "memcpy of overlapping ranges {src:#x}+{n} to {dst:#x}"
+            ));
+        }
+        self.mem.copy_within(src..src + n, dst);
+        Ok(())
+    }
+
     fn alloca(&mut self, bytes: u32) -> Result<u32, String> {
         let addr = self.sp;
         let end = addr as u64 + bytes.next_multiple_of(8) as u64;
@@ -203,6 +219,10 @@ impl<'m, 'io> Machine<'m, 'io> {
                         Some(s) if a >= 16 => s.fill(byte),
                         _ => return Err(format!("memset of invalid range {a:#x}+{n}")),
                     }
+                }
+                Op::Memcpy { dst, src, len } => {
+                    let (d, s, n) = (r!(dst) as usize, r!(src) as usize, r!(len) as usize);
+                    self.memcpy(d, s, n)?;
                 }
                 Op::Jump { edge } => pc = self.take_edge(f, base, edge),
                 Op::Branch {

@@ -188,6 +188,8 @@ pub enum Callee {
     Putf(u32),
     /// libc `memset(ptr, byte, bytes)`.
     Memset,
+    /// libc `memcpy(dst, src, bytes)`: the two ranges never overlap.
+    Memcpy,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -646,8 +646,10 @@ fn resolve_callee(
     if let Some(&id) = funcs.get(name) {
         return Ok(Callee::Function(id));
     }
-    if name == "memset" {
-        return Ok(Callee::Memset);
+    match name {
+        "memset" => return Ok(Callee::Memset),
+        "memcpy" => return Ok(Callee::Memcpy),
+        _ => {}
     }
     RuntimeFn::ALL
         .into_iter()

@@ -196,6 +196,7 @@ pub fn print_inst(m: &Module, f: &Function, names: &Names, i: Inst) -> String {
                     m.strings.get(*s as usize).map(|s| escape_bytes(s)),
                 ),
                 Callee::Memset => ("memset".to_string(), None),
+                Callee::Memcpy => ("memcpy".to_string(), None),
             };
             let mut all: Vec<String> = format.map(|s| format!("\"{s}\"")).into_iter().collect();
             all.extend(args.iter().map(v));

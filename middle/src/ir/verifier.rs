@@ -328,6 +328,7 @@ impl Verifier<'_> {
                 return;
             }
             Callee::Memset => (vec![Type::Ptr, Type::I32, Type::I32], Type::Void),
+            Callee::Memcpy => (vec![Type::Ptr, Type::Ptr, Type::I32], Type::Void),
         };
         if arg_types != params || result != ret {
             self.error(Some(i), "call does not match the callee's signature");

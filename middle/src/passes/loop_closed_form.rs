@@ -52,11 +52,11 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 }
 
 /// What replaces loop `k`'s results.
-struct Plan {
-    exit: Block,
-    count: ExitCount,
+pub(super) struct Plan {
+    pub(super) exit: Block,
+    pub(super) count: ExitCount,
     /// Values of the loop used after it, with their evolutions.
-    results: Vec<(Value, Recurrence)>,
+    pub(super) results: Vec<(Value, Recurrence)>,
 }
 
 fn plan(
@@ -107,7 +107,9 @@ fn plan(
     })
 }
 
-fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
+/// Computes each of `plan.results` by formula at the start of the exit block and uses that
+/// after the loop.
+pub(super) fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     // The exit block has one predecessor: its phis are their incoming values.
     let phis: Vec<Inst> = f.phis(plan.exit).collect();
     for phi in phis {
@@ -134,7 +136,8 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     }
 }
 
-fn exit_count(w: &mut ArithWriter, count: &ExitCount) -> Value {
+/// The number of times the loop goes on, as a value: 0 where the count's guard fails.
+pub(super) fn exit_count(w: &mut ArithWriter, count: &ExitCount) -> Value {
     let n = w.invariant(&count.count);
     let Some((pred, start, bound)) = &count.guard else {
         return n;

@@ -65,8 +65,8 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     Preserved::nothing_if(changed)
 }
 
-/// The preheader and the exit of loop `k` when it can go.
-fn deletable(f: &Function, loops: &LoopInfo, k: usize) -> Option<(Block, Block)> {
+/// The preheader and the exit of loop `k` when it can go (its effects aside).
+pub(super) fn deletable(f: &Function, loops: &LoopInfo, k: usize) -> Option<(Block, Block)> {
     let l = &loops.loops[k];
     let preheader = l.preheader?;
     let &[exit] = l.exits.as_slice() else {
@@ -112,7 +112,7 @@ pub fn has_effect(f: &Function, facts: &ModuleFacts, i: Inst) -> bool {
 }
 
 /// Sends the preheader of loop `k` straight to `exit` and removes the loop's blocks.
-fn delete(f: &mut Function, loops: &LoopInfo, k: usize, preheader: Block, exit: Block) {
+pub(super) fn delete(f: &mut Function, loops: &LoopInfo, k: usize, preheader: Block, exit: Block) {
     let l = &loops.loops[k];
     let mut edits = PhiEdits::new(f.block_capacity());
     for (n, &b) in l.exiting.iter().enumerate() {

@@ -390,7 +390,7 @@ impl<'a> Side<'a> {
     }
 
     /// What a callee is, as compared: a call of the function itself first, then other
-    /// functions (as merged so far), runtime functions, `putf` formats and `memset`, each
+    /// functions (as merged so far), runtime functions, `putf` formats, `memset` and `memcpy`, each
     /// by identity.
     fn callee_key(&self, callee: &Callee) -> (u8, u32) {
         match *callee {
@@ -401,6 +401,7 @@ impl<'a> Side<'a> {
             Callee::Runtime(r) => (2, r as u32),
             Callee::Putf(format) => (3, format),
             Callee::Memset => (4, 0),
+            Callee::Memcpy => (5, 0),
         }
     }
 

@@ -33,6 +33,7 @@ pub mod load_elimination;
 mod loop_accesses;
 pub mod loop_closed_form;
 pub mod loop_deletion;
+pub mod loop_idioms;
 pub mod loop_rotate;
 pub mod loop_simplify;
 pub mod loop_split;
@@ -263,6 +264,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "loop-idioms",
+        description: "turn loops that fill an array with one byte or copy one into memset or memcpy",
+        kind: PassKind::Function(loop_idioms::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "dead-stores",
         description: "remove stores that a later store of the block overwrites unread",
         kind: PassKind::Function(dead_stores::run),
@@ -386,7 +393,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,constant-loads,",
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-closed-form,loop-deletion,dominating-conditions,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,",
             "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,dead-stores,constant-local-arrays,gcm"
         ),
     }
