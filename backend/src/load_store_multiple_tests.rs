@@ -4,65 +4,11 @@
 //! conflicting instruction between, stack slots, another block, a single word).
 
 use super::run;
-use crate::mir::test_build::{add, func, mov, r};
-use crate::mir::verifier::verify;
+use crate::mir::test_build::{add, blocks_after, ldr, mov, r, s, str_, vldr, vstr};
 use crate::mir::*;
 
-fn s(n: u8) -> Reg {
-    Reg::Phys(PReg::s(n))
-}
-
-fn ldr(rd: Reg, base: Reg, off: i32) -> MInst {
-    MInst::Ldr {
-        rd,
-        addr: Addr::Imm(base, off),
-    }
-}
-
-fn str_(rs: Reg, base: Reg, off: i32) -> MInst {
-    MInst::Str {
-        rs,
-        addr: Addr::Imm(base, off),
-    }
-}
-
-fn vldr(sd: Reg, base: Reg, off: i32) -> MInst {
-    MInst::VLdr {
-        sd,
-        addr: Addr::Imm(base, off),
-    }
-}
-
-fn vstr(ss: Reg, base: Reg, off: i32) -> MInst {
-    MInst::VStr {
-        ss,
-        addr: Addr::Imm(base, off),
-    }
-}
-
-fn ret() -> MInst {
-    MInst::Ret { uses: vec![r(0)] }
-}
-
-/// Each block's instructions after the pass (each block gets a `ret`).
 fn merged_blocks(blocks: Vec<Vec<MInst>>) -> Vec<Vec<String>> {
-    let blocks = blocks
-        .into_iter()
-        .map(|mut b| {
-            b.push(ret());
-            b
-        })
-        .collect();
-    let mut mf = func(&[], blocks);
-    run(&mut mf);
-    assert_eq!(verify(&mf), Ok(()));
-    mf.blocks
-        .iter()
-        .map(|b| {
-            let n = b.insts.len() - 1;
-            b.insts[..n].iter().map(|i| i.to_string()).collect()
-        })
-        .collect()
+    blocks_after(run, blocks)
 }
 
 fn merged(insts: Vec<MInst>) -> Vec<String> {

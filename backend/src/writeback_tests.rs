@@ -5,13 +5,9 @@
 //! block, a call between).
 
 use super::run;
-use crate::mir::test_build::{func, mov, r};
+use crate::mir::test_build::{blocks_after, func, ldr, mov, r, ret, s, str_, vldr, vstr};
 use crate::mir::verifier::verify;
 use crate::mir::*;
-
-fn s(n: u8) -> Reg {
-    Reg::Phys(PReg::s(n))
-}
 
 fn bump(op: AluOp, p: Reg, imm: u32) -> MInst {
     MInst::Alu {
@@ -20,34 +16,6 @@ fn bump(op: AluOp, p: Reg, imm: u32) -> MInst {
         rd: p,
         rn: p,
         src: Operand2::Imm(imm),
-    }
-}
-
-fn ldr(rd: Reg, base: Reg, off: i32) -> MInst {
-    MInst::Ldr {
-        rd,
-        addr: Addr::Imm(base, off),
-    }
-}
-
-fn str_(rs: Reg, base: Reg, off: i32) -> MInst {
-    MInst::Str {
-        rs,
-        addr: Addr::Imm(base, off),
-    }
-}
-
-fn vldr(sd: Reg, base: Reg, off: i32) -> MInst {
-    MInst::VLdr {
-        sd,
-        addr: Addr::Imm(base, off),
-    }
-}
-
-fn vstr(ss: Reg, base: Reg, off: i32) -> MInst {
-    MInst::VStr {
-        ss,
-        addr: Addr::Imm(base, off),
     }
 }
 
@@ -60,29 +28,8 @@ fn ldmia(base: Reg, regs: Vec<Reg>) -> MInst {
     }
 }
 
-fn ret() -> MInst {
-    MInst::Ret { uses: vec![r(0)] }
-}
-
-/// Each block's instructions after the pass (each block gets a `ret`).
 fn folded_blocks(blocks: Vec<Vec<MInst>>) -> Vec<Vec<String>> {
-    let blocks = blocks
-        .into_iter()
-        .map(|mut b| {
-            b.push(ret());
-            b
-        })
-        .collect();
-    let mut mf = func(&[], blocks);
-    run(&mut mf);
-    assert_eq!(verify(&mf), Ok(()));
-    mf.blocks
-        .iter()
-        .map(|b| {
-            let n = b.insts.len() - 1;
-            b.insts[..n].iter().map(|i| i.to_string()).collect()
-        })
-        .collect()
+    blocks_after(run, blocks)
 }
 
 fn folded(insts: Vec<MInst>) -> Vec<String> {

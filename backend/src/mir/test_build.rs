@@ -1,5 +1,5 @@
 //! Hand-built machine IR for the back end's tests: functions from lists of blocks, and the
-//! registers and instructions the tests use most.
+//! registers and instructions the tests use most, and a pass's result as text.
 
 use super::*;
 
@@ -40,4 +40,62 @@ pub fn add(rd: Reg, rn: Reg, rm: Reg) -> MInst {
         rn,
         src: Operand2::Reg(rm),
     }
+}
+
+pub fn s(n: u8) -> Reg {
+    Reg::Phys(PReg::s(n))
+}
+
+pub fn ldr(rd: Reg, base: Reg, off: i32) -> MInst {
+    MInst::Ldr {
+        rd,
+        addr: Addr::Imm(base, off),
+    }
+}
+
+pub fn str_(rs: Reg, base: Reg, off: i32) -> MInst {
+    MInst::Str {
+        rs,
+        addr: Addr::Imm(base, off),
+    }
+}
+
+pub fn vldr(sd: Reg, base: Reg, off: i32) -> MInst {
+    MInst::VLdr {
+        sd,
+        addr: Addr::Imm(base, off),
+    }
+}
+
+pub fn vstr(ss: Reg, base: Reg, off: i32) -> MInst {
+    MInst::VStr {
+        ss,
+        addr: Addr::Imm(base, off),
+    }
+}
+
+pub fn ret() -> MInst {
+    MInst::Ret { uses: vec![r(0)] }
+}
+
+/// Each block's instructions, as text, after `pass` ran on a function of these blocks
+/// (each given a `ret`, not shown) and the machine verifier accepted the result.
+pub fn blocks_after(pass: fn(&mut MFunction), blocks: Vec<Vec<MInst>>) -> Vec<Vec<String>> {
+    let blocks = blocks
+        .into_iter()
+        .map(|mut b| {
+            b.push(ret());
+            b
+        })
+        .collect();
+    let mut mf = func(&[], blocks);
+    pass(&mut mf);
+    assert_eq!(super::verifier::verify(&mf), Ok(()));
+    mf.blocks
+        .iter()
+        .map(|b| {
+            let n = b.insts.len() - 1;
+            b.insts[..n].iter().map(|i| i.to_string()).collect()
+        })
+        .collect()
 }

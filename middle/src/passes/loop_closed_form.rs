@@ -82,11 +82,7 @@ fn plan(
             if size > MAX_INSTRUCTIONS || has_effect(f, facts, i) {
                 return None;
             }
-            let outside = f
-                .uses(Value::Inst(i))
-                .iter()
-                .any(|u| f.inst_block(u.inst).is_none_or(|ub| !loops.contains(k, ub)));
-            if outside {
+            if used_outside(f, loops, k, i) {
                 used_after.push(Value::Inst(i));
             }
         }
@@ -201,4 +197,11 @@ fn binomial(n: u32, j: usize) -> i32 {
         _ => n * n.saturating_sub(1) * n.saturating_sub(2) / 6,
     };
     c as u32 as i32
+}
+
+/// Whether something outside loop `k` uses `i`'s value.
+pub fn used_outside(f: &Function, loops: &LoopInfo, k: usize, i: Inst) -> bool {
+    f.uses(Value::Inst(i))
+        .iter()
+        .any(|u| f.inst_block(u.inst).is_none_or(|ub| !loops.contains(k, ub)))
 }

@@ -213,11 +213,7 @@ fn scan(
             if has_effect(f, facts, i) && effect.replace(i).is_some() {
                 return None;
             }
-            let outside = f
-                .uses(Value::Inst(i))
-                .iter()
-                .any(|u| f.inst_block(u.inst).is_none_or(|ub| !loops.contains(k, ub)));
-            if outside {
+            if loop_closed_form::used_outside(f, loops, k, i) {
                 used_after.push(Value::Inst(i));
             }
         }

@@ -32,6 +32,7 @@ pub mod licm;
 pub mod load_elimination;
 mod loop_accesses;
 pub mod loop_closed_form;
+pub mod loop_counter;
 pub mod loop_deletion;
 pub mod loop_idioms;
 pub mod loop_rotate;

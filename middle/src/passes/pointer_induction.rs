@@ -27,6 +27,7 @@
 //! Needs: the loop forest, the dominator tree. Preserves: behaviour and the CFG.
 
 use super::arith_writer::ArithWriter;
+use super::loop_counter::{counter, Counter};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
@@ -72,43 +73,11 @@ struct LoopShape {
     single_exit: bool,
 }
 
-/// A counter: the header phi, its start and step, and the stepped value.
-struct Counter {
-    phi: Inst,
-    start: Value,
-    step: i32,
-    next: Inst,
-}
-
 /// The addresses `gep base, i` of one array with one stride.
 struct Group {
     base: Value,
     stride: u32,
     geps: Vec<Inst>,
-}
-
-/// `phi` as a counter: `[start, preheader], [phi + step, latch]` with a constant step.
-fn counter(f: &Function, phi: Inst, preheader: Block, latch: Block) -> Option<Counter> {
-    if f.inst(phi).ty != Type::I32 {
-        return None;
-    }
-    let start = f.phi_incoming(phi, preheader)?;
-    let Value::Inst(next) = f.phi_incoming(phi, latch)? else {
-        return None;
-    };
-    let InstKind::Binary {
-        op: BinaryOp::Add,
-        args: [base, Value::Int(step)],
-    } = *f.kind(next)
-    else {
-        return None;
-    };
-    (base == Value::Inst(phi) && step != 0).then_some(Counter {
-        phi,
-        start,
-        step,
-        next,
-    })
 }
 
 /// A use of the counter outside its loop: which instruction, which operand, and whether it

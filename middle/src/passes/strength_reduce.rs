@@ -16,6 +16,7 @@
 //! Needs: the loop forest. Preserves: behaviour and the CFG.
 
 use super::arith_writer::ArithWriter;
+use super::loop_counter::{counter, Counter};
 use crate::analysis::{LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -32,14 +33,6 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 /// What a carried value is: a counter (its phi) times a factor, plus a value fixed for the
 /// loop if any.
 type Carried = (Inst, Value, Option<Value>);
-
-/// A counter of loop `k`: the header phi, its start and step, and the stepped value.
-struct Counter {
-    phi: Inst,
-    start: Value,
-    step: i32,
-    next: Inst,
-}
 
 /// Reduces the products of loop `k`'s own blocks (inner loops reduce their own); returns
 /// whether it changed anything.
@@ -125,30 +118,6 @@ fn reduce_loop(f: &mut Function, loops: &LoopInfo, k: usize) -> bool {
 fn cheap_factor(c: i32) -> bool {
     let u = c.unsigned_abs();
     u <= 1 || u.is_power_of_two() || (u - 1).is_power_of_two() || (u + 1).is_power_of_two()
-}
-
-/// `phi` as a counter: `[start, preheader], [phi + step, latch]` with a constant step.
-fn counter(f: &Function, phi: Inst, preheader: Block, latch: Block) -> Option<Counter> {
-    if f.inst(phi).ty != Type::I32 {
-        return None;
-    }
-    let start = f.phi_incoming(phi, preheader)?;
-    let Value::Inst(next) = f.phi_incoming(phi, latch)? else {
-        return None;
-    };
-    let InstKind::Binary {
-        op: BinaryOp::Add,
-        args: [base, Value::Int(step)],
-    } = *f.kind(next)
-    else {
-        return None;
-    };
-    (base == Value::Inst(phi)).then_some(Counter {
-        phi,
-        start,
-        step,
-        next,
-    })
 }
 
 /// A new header phi carrying `counter * x + offset`: `start * x + offset` from the
