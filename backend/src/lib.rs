@@ -5,6 +5,7 @@
 pub mod abi;
 mod branches;
 mod const_division;
+mod dependences;
 mod emit;
 mod frame;
 pub mod imm;
@@ -14,6 +15,7 @@ pub mod mir;
 pub mod parallel_copy;
 pub mod passes;
 mod peephole;
+mod pre_schedule;
 pub mod regalloc;
 mod schedule;
 mod share_constants;

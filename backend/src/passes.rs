@@ -1,6 +1,6 @@
 //! The back end as a named list of passes, each run over every function of the module
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
-//! `share-constants` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
+//! `share-constants` and `pre-schedule` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
 //! `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`, `writeback`,
 //! `schedule` and `branches` (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
@@ -11,8 +11,8 @@ use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
 use crate::{
-    branches, isel, load_store_multiple, peephole, regalloc, schedule, share_constants, tail_calls,
-    writeback, zero_compares,
+    branches, isel, load_store_multiple, peephole, pre_schedule, regalloc, schedule,
+    share_constants, tail_calls, writeback, zero_compares,
 };
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
@@ -85,6 +85,13 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         run: Run::Machine(|mf, _| share_constants::run(mf)),
     },
     BackendPass {
+        name: "pre-schedule",
+        description:
+            "order each block's instructions by their latencies within the registers available",
+        required: false,
+        run: Run::Machine(|mf, _| pre_schedule::run(mf)),
+    },
+    BackendPass {
         name: "regalloc",
         description: "assign physical registers (graph colouring; spill everything at -O0)",
         required: true,
@@ -142,7 +149,7 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
 ];
 
 /// The back-end passes of an optimisation level: all of them, but the optional ones
-/// (`share-constants`, `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`,
+/// (`share-constants`, `pre-schedule`, `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`,
 /// `writeback`, `schedule`, `branches`)
 /// only above -O0, which stays the unoptimised baseline.
 pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {

@@ -273,7 +273,7 @@ fn compile_sample_with(name: &str, flags: &[&str]) -> String {
 fn print_after_regalloc_shows_the_allocated_machine_ir() {
     let stderr = compile_sample_with("print-regalloc", &["--print-after=regalloc"]);
     assert!(
-        stderr.starts_with("; machine IR after regalloc (execution 6)\nfunction main (global)\n"),
+        stderr.starts_with("; machine IR after regalloc (execution 7)\nfunction main (global)\n"),
         "{stderr}"
     );
     assert!(stderr.contains("\tbl putint ; uses r0\n"), "{stderr}");
@@ -302,15 +302,16 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "3) split-critical-edges",
             "4) isel",
             "5) share-constants",
-            "6) regalloc",
-            "7) peephole",
-            "8) tail-calls",
-            "9) zero-compares",
-            "10) load-store-multiple",
-            "11) writeback",
-            "12) schedule",
-            "13) branches",
-            "14) emit"
+            "6) pre-schedule",
+            "7) regalloc",
+            "8) peephole",
+            "9) tail-calls",
+            "10) zero-compares",
+            "11) load-store-multiple",
+            "12) writeback",
+            "13) schedule",
+            "14) branches",
+            "15) emit"
         ],
         "{stderr}"
     );
@@ -327,22 +328,23 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: running pass (3) split-critical-edges\n\
          BISECT: running pass (4) isel\n\
          BISECT: NOT running pass (5) share-constants\n\
-         BISECT: running pass (6) regalloc\n\
-         BISECT: NOT running pass (7) peephole\n\
-         BISECT: NOT running pass (8) tail-calls\n\
-         BISECT: NOT running pass (9) zero-compares\n\
-         BISECT: NOT running pass (10) load-store-multiple\n\
-         BISECT: NOT running pass (11) writeback\n\
-         BISECT: NOT running pass (12) schedule\n\
-         BISECT: NOT running pass (13) branches\n\
-         BISECT: running pass (14) emit\n"
+         BISECT: NOT running pass (6) pre-schedule\n\
+         BISECT: running pass (7) regalloc\n\
+         BISECT: NOT running pass (8) peephole\n\
+         BISECT: NOT running pass (9) tail-calls\n\
+         BISECT: NOT running pass (10) zero-compares\n\
+         BISECT: NOT running pass (11) load-store-multiple\n\
+         BISECT: NOT running pass (12) writeback\n\
+         BISECT: NOT running pass (13) schedule\n\
+         BISECT: NOT running pass (14) branches\n\
+         BISECT: running pass (15) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=8"]);
     assert!(
         all.contains("BISECT: running pass (5) share-constants\n"),
         "{all}"
     );
-    assert!(all.contains("BISECT: running pass (7) peephole\n"), "{all}");
+    assert!(all.contains("BISECT: running pass (8) peephole\n"), "{all}");
 }
 
 #[test]
