@@ -29,6 +29,15 @@
 //! region keeps its original order; it does too when the new order would leave a compare
 //! with zero that `zero-compares` folds away from the operation computing its register.
 //!
+//! The graph colourer's result reacts to any change of order in ways no pressure count
+//! foresees (other colours, other coalesced copies, in blocks the scheduler did not touch),
+//! so a function keeps its new order only if, allocated and cleaned up as the pipeline
+//! does after allocation, it costs nowhere more than the original order allocated the
+//! same way: by the cost model's weights with each block's taken 10^loop depth times, by
+//! instructions (recursion has no depth), and by callee-saved registers. Functions of more
+//! than `MAX_FUNCTION` instructions, whose two trial allocations would cost too much
+//! compile time, are not scheduled.
+//!
 //! Needs: virtual registers (after `isel`, before `regalloc`). Preserves: behaviour,
 //! blocks and successors; each block's instructions are the same, reordered.
 
