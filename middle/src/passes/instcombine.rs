@@ -451,10 +451,15 @@ fn is_small_offset(bytes: i64) -> bool {
 }
 
 /// Whether another address `gep base, x, stride` or `gep base, x + c', stride` (with
-/// `x + c'` other than `sum`) exists: only then does splitting `gep base, x + c, stride`
-/// share its variable part. Alone, it would add an instruction where `x + c` is needed
+/// `c'` other than `sum`'s `c`: a copy of the same sum on another side of a branch shares
+/// nothing) exists: only then does splitting `gep base, x + c, stride` share its variable
+/// part. Alone, it would add an instruction where `x + c` is needed
 /// anyway (a loop counter's next value), since `[base, index, lsl #k]` addressing is free.
 fn has_neighbour(f: &Function, base: Value, x: Value, stride: u32, sum: Inst) -> bool {
+    let own = match *f.kind(sum) {
+        InstKind::Binary { args: [_, c], .. } => c,
+        _ => Value::Int(0),
+    };
     let is_address = |v: Value| {
         f.uses(v).iter().any(|u| {
             u.index == 1
@@ -468,8 +473,8 @@ fn has_neighbour(f: &Function, base: Value, x: Value, stride: u32, sum: Inst) ->
                     *f.kind(u.inst),
                     InstKind::Binary {
                         op: BinaryOp::Add,
-                        args: [_, Value::Int(_)],
-                    }
+                        args: [_, Value::Int(d)],
+                    } if Value::Int(d) != own
                 )
                 && is_address(Value::Inst(u.inst))
         })
