@@ -3,23 +3,9 @@
 //! registers apart, and a crowded block keeps its order.
 
 use super::{run, schedule, schedule_function, Context, LiveSet};
-use crate::mir::test_build::{add, func, mov, r, v};
+use crate::mir::test_build::{add, func, ldr, mov, r, str_, v};
 use crate::mir::verifier::verify;
 use crate::mir::*;
-
-fn ldr(rd: Reg, base: Reg, offset: i32) -> MInst {
-    MInst::Ldr {
-        rd,
-        addr: Addr::Imm(base, offset),
-    }
-}
-
-fn str_(rs: Reg, base: Reg, offset: i32) -> MInst {
-    MInst::Str {
-        rs,
-        addr: Addr::Imm(base, offset),
-    }
-}
 
 fn copy(dst: Reg, src: Reg) -> MInst {
     MInst::Copy { dst, src }

@@ -3,23 +3,9 @@
 //! branches) keeps its order.
 
 use super::run;
-use crate::mir::test_build::{add, func, mov, r};
+use crate::mir::test_build::{add, func, ldr, mov, r, str_};
 use crate::mir::verifier::verify;
 use crate::mir::*;
-
-fn ldr(rd: Reg, base: Reg, offset: i32) -> MInst {
-    MInst::Ldr {
-        rd,
-        addr: Addr::Imm(base, offset),
-    }
-}
-
-fn str_(rs: Reg, base: Reg, offset: i32) -> MInst {
-    MInst::Str {
-        rs,
-        addr: Addr::Imm(base, offset),
-    }
-}
 
 fn mul(rd: Reg, rn: Reg, rm: Reg) -> MInst {
     MInst::Mul { rd, rn, rm }
