@@ -263,6 +263,47 @@ impl DepGraph {
     }
 }
 
+/// A list scheduler's progress through a region: how many predecessors of each
+/// instruction are still to issue, and the first cycle each may start.
+pub struct Progress {
+    preds: Vec<u32>,
+    pub earliest: Vec<u32>,
+}
+
+impl Progress {
+    pub fn new(graph: &DepGraph) -> Progress {
+        Progress {
+            preds: graph.preds.clone(),
+            earliest: vec![0; graph.preds.len()],
+        }
+    }
+
+    /// The instructions that follow nothing.
+    pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.preds.len()).filter(|&k| self.preds[k] == 0)
+    }
+
+    /// Records instruction `k` issued in `cycle`: each successor may start no earlier than
+    /// the edge's delay after it, and `ready` gets those whose last predecessor it was,
+    /// with the cycle they may start.
+    pub fn issue(
+        &mut self,
+        graph: &DepGraph,
+        k: usize,
+        cycle: u32,
+        mut ready: impl FnMut(usize, u32),
+    ) {
+        for &(to, delay) in graph.succs(k) {
+            let to = to as usize;
+            self.earliest[to] = self.earliest[to].max(cycle + delay);
+            self.preds[to] -= 1;
+            if self.preds[to] == 0 {
+                ready(to, self.earliest[to]);
+            }
+        }
+    }
+}
+
 /// The regions of a block's instructions: the runs between calls and branches (a call reads
 /// and clobbers registers and memory the machine IR does not list; branches stay last),
 /// cut into pieces of at most `max` instructions.

@@ -89,7 +89,7 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         description:
             "order each block's instructions by their latencies within the registers available",
         required: false,
-        run: Run::Machine(|mf, _| pre_schedule::run(mf)),
+        run: Run::Machine(pre_schedule::run),
     },
     BackendPass {
         name: "regalloc",
@@ -157,6 +157,21 @@ pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
         .iter()
         .filter(|p| opt_level > 0 || p.required)
         .collect()
+}
+
+/// Allocates `mf` and runs the passes of `opt_level`'s pipeline that follow allocation and
+/// change instructions, up to `schedule` (which only reorders them): the code by whose cost
+/// `pre-schedule` judges an order.
+pub(crate) fn allocate_and_clean_up(mf: &mut MFunction, opt_level: u8) {
+    let after = pipeline(opt_level)
+        .into_iter()
+        .skip_while(|p| p.name != "regalloc")
+        .take_while(|p| p.name != "schedule");
+    for pass in after {
+        if let Run::Machine(run) = pass.run {
+            run(mf, opt_level);
+        }
+    }
 }
 
 /// What the driver asks of the back end.

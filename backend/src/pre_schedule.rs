@@ -41,11 +41,11 @@
 //! Needs: virtual registers (after `isel`, before `regalloc`). Preserves: behaviour,
 //! blocks and successors; each block's instructions are the same, reordered.
 
-use crate::dependences::{class, regions, reorder, CopyPartners, DepGraph};
+use crate::dependences::{class, regions, reorder, CopyPartners, DepGraph, Progress};
 use crate::mir::*;
+use crate::passes::allocate_and_clean_up;
 use crate::regalloc::allocatable;
 use crate::regalloc::liveness::{node, Liveness, PHYS_NODES};
-use crate::{load_store_multiple, peephole, regalloc, tail_calls, writeback, zero_compares};
 use std::cmp::Reverse;
 
 /// The smallest region worth scheduling.
@@ -60,13 +60,15 @@ const NEAR: usize = 2;
 /// each function is allocated twice more to judge its new order.
 const MAX_FUNCTION: usize = 20_000;
 
-pub fn run(mf: &mut MFunction) {
+pub fn run(mf: &mut MFunction, opt_level: u8) {
     let size: usize = mf.blocks.iter().map(|b| b.insts.len()).sum();
     if size > MAX_FUNCTION {
         return;
     }
     let mut scheduled = mf.clone();
-    if schedule_function(&mut scheduled) && allocated_cost(&scheduled).within(&allocated_cost(mf)) {
+    if schedule_function(&mut scheduled)
+        && allocated_cost(&scheduled, opt_level).within(&allocated_cost(mf, opt_level))
+    {
         *mf = scheduled;
     }
 }
@@ -108,14 +110,9 @@ impl Cost {
     }
 }
 
-fn allocated_cost(mf: &MFunction) -> Cost {
+fn allocated_cost(mf: &MFunction, opt_level: u8) -> Cost {
     let mut trial = mf.clone();
-    regalloc::graph(&mut trial);
-    peephole::run(&mut trial);
-    tail_calls::run(&mut trial);
-    zero_compares::run(&mut trial);
-    load_store_multiple::run(&mut trial);
-    writeback::run(&mut trial);
+    allocate_and_clean_up(&mut trial, opt_level);
     let mut cost = Cost {
         weighted: 0,
         instructions: 0,
@@ -415,26 +412,26 @@ fn schedule(region: &[MInst], live: &LiveSet, context: &Context) -> Option<Vec<u
     let bound: [usize; 2] =
         std::array::from_fn(|c| original[c].max(context.registers[c].saturating_sub(RESERVE)));
     let graph = DepGraph::new(region, &context.vreg_classes, &context.partners);
-    let mut preds = graph.preds.clone();
-    let mut earliest = vec![0u32; n];
-    let mut available: Vec<usize> = (0..n).filter(|&k| preds[k] == 0).collect();
+    let mut progress = Progress::new(&graph);
+    let mut available: Vec<usize> = progress.roots().collect();
     let mut state = model.start();
     let mut order = Vec::with_capacity(n);
     let mut cycle = 0u32;
     while !available.is_empty() {
-        let pick = choose(&available, &graph, &model, &state, &earliest, cycle, bound)?;
+        let pick = choose(
+            &available,
+            &graph,
+            &model,
+            &state,
+            &progress.earliest,
+            cycle,
+            bound,
+        )?;
         let k = available.swap_remove(pick);
-        cycle = cycle.max(earliest[k]);
+        cycle = cycle.max(progress.earliest[k]);
         state.issue(&model, k);
         order.push(k);
-        for &(to, delay) in graph.succs(k) {
-            let to = to as usize;
-            earliest[to] = earliest[to].max(cycle + delay);
-            preds[to] -= 1;
-            if preds[to] == 0 {
-                available.push(to);
-            }
-        }
+        progress.issue(&graph, k, cycle, |to, _| available.push(to));
         cycle += 1;
     }
     let unchanged = order.iter().enumerate().all(|(i, &k)| i == k);

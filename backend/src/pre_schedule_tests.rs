@@ -52,7 +52,7 @@ fn a_load_rises_above_independent_alu_work() {
             ret(),
         ],
     );
-    run(&mut mf);
+    run(&mut mf, 2);
     assert_eq!(verify(&mf), Ok(()));
     let out: Vec<String> = mf.blocks[0].insts.iter().map(|i| i.to_string()).collect();
     assert_eq!(

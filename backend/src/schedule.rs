@@ -16,7 +16,7 @@
 //!
 //! Needs: physical registers (after `regalloc`). Preserves: behaviour.
 
-use crate::dependences::{regions, reorder, CopyPartners, DepGraph};
+use crate::dependences::{regions, reorder, CopyPartners, DepGraph, Progress};
 use crate::mir::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -43,15 +43,12 @@ fn schedule(region: &[MInst]) -> Vec<usize> {
     let n = region.len();
     let graph = DepGraph::new(region, &[], &CopyPartners::default());
     let height = &graph.height;
-    let mut preds = graph.preds.clone();
-    let mut earliest = vec![0u32; n];
+    let mut progress = Progress::new(&graph);
     // Ready by priority, and waiting for their operands by the cycle they may start.
     let mut ready: BinaryHeap<(u32, Reverse<u32>)> = BinaryHeap::new();
     let mut waiting: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
-    for k in 0..n {
-        if preds[k] == 0 {
-            ready.push((height[k], Reverse(k as u32)));
-        }
+    for k in progress.roots() {
+        ready.push((height[k], Reverse(k as u32)));
     }
     let mut order = Vec::with_capacity(n);
     let mut cycle = 0u32;
@@ -69,14 +66,9 @@ fn schedule(region: &[MInst]) -> Vec<usize> {
             .expect("an acyclic region has a ready instruction");
         let k = k as usize;
         order.push(k);
-        for &(to, delay) in graph.succs(k) {
-            let to = to as usize;
-            earliest[to] = earliest[to].max(cycle + delay);
-            preds[to] -= 1;
-            if preds[to] == 0 {
-                waiting.push(Reverse((earliest[to], to as u32)));
-            }
-        }
+        progress.issue(&graph, k, cycle, |to, at| {
+            waiting.push(Reverse((at, to as u32)))
+        });
         cycle += 1;
     }
     order
