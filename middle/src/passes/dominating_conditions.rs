@@ -185,7 +185,7 @@ fn comparison(f: &Function, cond: Value) -> Option<(IntPred, Value, i32)> {
 }
 
 /// The condition of predecessor `p`'s two-way branch and whether `b` is its true side.
-fn branch_into(f: &Function, p: Block, b: Block) -> Option<(Value, bool)> {
+pub fn branch_into(f: &Function, p: Block, b: Block) -> Option<(Value, bool)> {
     let InstKind::CondBr {
         args: [cond],
         targets: [t, e],

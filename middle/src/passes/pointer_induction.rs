@@ -27,6 +27,7 @@
 //! Needs: the loop forest, the dominator tree. Preserves: behaviour and the CFG.
 
 use super::arith_writer::ArithWriter;
+use super::dominating_conditions::branch_into;
 use super::loop_counter::{counter, Counter};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
@@ -410,14 +411,10 @@ impl Facts<'_> {
 
     fn branch_decides(&self, p: Block, b: Block, x: Value, y: Value) -> bool {
         let f = self.f;
-        let Some(term) = f.terminator(p) else {
+        let Some((cond, taken)) = branch_into(f, p, b) else {
             return false;
         };
-        let InstKind::CondBr {
-            args: [Value::Inst(c)],
-            targets: [t, e],
-        } = *f.kind(term)
-        else {
+        let Some(c) = cond.as_inst() else {
             return false;
         };
         let InstKind::Icmp {
@@ -427,11 +424,7 @@ impl Facts<'_> {
         else {
             return false;
         };
-        let pred = match (t == b, e == b) {
-            (true, false) => pred,
-            (false, true) => pred.inverse(),
-            _ => return false,
-        };
+        let pred = if taken { pred } else { pred.inverse() };
         // As `lo < hi` or `lo <= hi`.
         let (lo, hi, strict) = match pred {
             IntPred::Slt => (a, c2, true),
