@@ -76,8 +76,9 @@ struct Plan {
     /// The counter (a header phi) and its start.
     iv: Inst,
     start: Value,
-    /// The latch's exit test `next < bound`.
+    /// The latch's exit test `next < bound`, with `next = iv + 1`.
     test: Inst,
+    next: Inst,
     bound: Value,
     /// The split point, before the `+ 1` if any.
     at: Value,
@@ -170,6 +171,7 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
         iv,
         start,
         test,
+        next,
         bound,
         at,
         plus_one,
@@ -330,13 +332,24 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
             }
         }
     }
-    let copy_test = mapped(Value::Inst(plan.test), &map)
-        .as_inst()
-        .expect("copied");
-    f.set_operand(copy_test, 1, b1);
+    // The copy's exit test is a comparison of its own: the copied `next < bound` may also
+    // decide an `if` or an inner loop's guard in the body, which must keep seeing `bound`.
     let copy_latch_end = f
         .terminator(block_of(plan.latch))
         .expect("a latch ends in a branch");
+    let copy_next = mapped(Value::Inst(plan.next), &map);
+    let copy_test = f.insert_inst_before(
+        copy_latch_end,
+        InstKind::icmp(IntPred::Slt, copy_next, b1),
+        Type::I1,
+    );
+    f.set_operand(copy_latch_end, 0, Value::Inst(copy_test));
+    let old_test = mapped(Value::Inst(plan.test), &map)
+        .as_inst()
+        .expect("copied");
+    if f.uses(Value::Inst(old_test)).is_empty() {
+        f.remove_inst(old_test);
+    }
     for t in f.kind_mut_targets(copy_latch_end) {
         if *t == plan.exit {
             *t = x;
