@@ -764,6 +764,9 @@ class Gen:
         if r < 0.03:
             self.array_walk_loop()
             return
+        if r < 0.07:
+            self.outer_counter_nest()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1063,10 +1066,17 @@ class Gen:
         (a constant, a variable, or the counter of the loop around it), as loop splitting
         runs in two loops: phases picking different constants, a `continue` while the
         counter is past the other one, the split point before the start, past the bound or
-        at the top of int."""
+        at the top of int. Sometimes the loop is tested at the bottom without a guard
+        (`if (i < n) continue; break;`), so its first round runs even when n is 0."""
         i, n, acc = self.fresh("i"), self.fresh("n"), self.fresh("v")
         trips = self.r.randint(0, 7)
-        self.line(f"int {n} = {trips};")
+        # Sometimes bottom-tested without a guard: the first round runs whatever n is (also
+        # when n, known only at run time, is 0 or -1).
+        bottom_tested = self.chance(0.25)
+        if bottom_tested and self.chance(0.7):
+            self.line(f"int {n} = idx({self.int_expr(1)}, 8) - 1;")
+        else:
+            self.line(f"int {n} = {trips};")
         self.line(f"int {acc} = 0;")
         outer = [c for c, _ in self.loop_counters]
         around = None
@@ -1082,10 +1092,10 @@ class Gen:
                     if v.ty == "int" and not v.is_array and not v.assignable]
         point = self.pick(outer) if outer and self.chance(0.9 if around else 0.4) else self.pick(choices)
         self.line(f"int {i} = {self.r.randint(-1, 1)};")
-        self.line(f"while ({i} < {n}) {{")
+        self.line("while (1) {" if bottom_tested else f"while ({i} < {n}) {{")
         self.indent += 1
         test = self.pick(["<", "<=", ">", ">="])
-        if self.chance(0.6 if point in outer else 0.2):
+        if not bottom_tested and self.chance(0.6 if point in outer else 0.2):
             self.line(f"if ({point} < {i}) {{ {i} = {i} + 1; continue; }}")
         self.line(f"if ({i} {test} {point}) {acc} = {acc} * 3 + {i};")
         if self.chance(0.5):
@@ -1094,6 +1104,9 @@ class Gen:
         else:
             self.line(f"else {acc} = {acc} + {self.r.randint(1, 9)};")
         self.line(f"{i} = {i} + 1;")
+        if bottom_tested:
+            self.line(f"if ({i} < {n}) continue;")
+            self.line("break;")
         self.indent -= 1
         self.line("}")
         if around:
@@ -1102,6 +1115,159 @@ class Gen:
             self.line("}")
         self.use_result(acc)
         self.declare(Var(acc, "int", []))
+
+    def outer_counter_nest(self):
+        """A loop nest whose inner loops start or end at the outer loop's counter `i`, as in
+        triangular sweeps and Gauss-Seidel: inner loops `j < i`, `j <= i`, from `i + 1` or
+        `i` up to the bound, from `i - 1` or `i` down to 0, from the end down to past `i`, or
+        over the whole row testing `j` against `i`; a Gauss-Seidel round sums before and
+        after `i` and writes `x[i]`. Ifs in the outer body test what the outer loop's exit
+        test computes (`i + 1 < n`, `i < n - 1`, `i == n - 1`) or split it (`i > 0`,
+        `i >= k`), before, between or after the inner loops. The outer loop runs from 0, 1
+        or a variable to a bound written out, held in a variable or read at run time (0 to
+        a handful of rounds) over an int or float array, local or not. Value numbering makes
+        the exit test `i + 1 < n` the same value as an inner loop's guard or an if's
+        condition, which loop splitting (splitting the outer loop at `i > 0`) must not
+        rewrite in place; loop rotation, unswitching and the inner loops' own splitting at
+        `i` see these nests too."""
+        i, j, n, acc, s, x = (self.fresh(p) for p in ("i", "j", "n", "ta", "ts", "tw"))
+        ty = "float" if self.chance(0.25) else "int"
+        limit = 4 if self.multiplier > 1 else 8
+        arrays = [v for v in self.visible() if v.ty == ty and len(v.dims) == 1 and self.may_write(v)]
+        if arrays and self.chance(0.35):
+            v = self.pick(arrays)
+            x, size = v.name, v.dims[0] if v.dims[0] is not None else v.param_len
+        else:
+            size = self.r.randint(2, limit)
+            if ty == "int":
+                values = [str(self.r.randint(-9, 9)) for _ in range(size)]
+            else:
+                values = [repr(self.r.randint(-40, 40) / 8.0) for _ in range(size)]
+            self.line(f"{ty} {x}[{size}] = {{{', '.join(values)}}};")
+            self.declare(Var(x, ty, [size]))
+        self.func.cost += self.multiplier * (size + 1) * (size + 1) * 8
+        # The bound: written out, in a variable, or known only at run time.
+        rounds = self.pick([0, 1, 2, size, size, self.r.randint(0, size)])
+        kind = self.r.random()
+        if kind < 0.2:
+            bound = str(rounds)
+        elif kind < 0.4:
+            bound = n
+            self.line(f"int {n} = {rounds};")
+        else:
+            bound = n
+            # A local or a parameter (often read from input) rather than a global, when any.
+            scalars = [v for v in self.visible() if v.ty == "int" and not v.is_array]
+            scalars = [v for v in scalars if not v.is_global] or scalars
+            source = self.pick(scalars).name if scalars and self.chance(0.8) else self.int_expr(1)
+            if self.chance(0.3):
+                self.line(f"int {n} = idx({source}, {size + 1});")
+            else:
+                # Most often a few rounds.
+                self.line(f"int {n} = {size} - idx({source}, {min(size, 3)});")
+        start = self.pick(["0", "0", "0", "1", "var"])
+        if start == "var":
+            start = f"idx({self.int_expr(1)}, 3)"
+        zero = "0" if ty == "int" else "0.0"
+        self.line(f"{ty} {acc} = {zero if self.chance(0.5) else self.pick(['1', '7', '100'])};")
+
+        def put(target, e):
+            return f"{target} = {self.stored(ty, e)};"
+
+        def scaled(e):
+            return f"{e} * {self.pick([2, 3, -1]) if ty == 'int' else self.pick(['0.5', '1.5', '2.0'])}"
+
+        def inner_body(kind):
+            """One round of an inner loop over `j`, on one line."""
+            r = self.r.random()
+            if kind == "tested":
+                first = self.pick(["<", ">", "=="])
+                rest = [op for op in ("<", ">", "==") if op != first]
+                self.r.shuffle(rest)
+                text = f"if ({j} {first} {i}) {put(s, f'{s} + {x}[{j}]')}"
+                if self.chance(0.7):
+                    text += f" else if ({j} {rest[0]} {i}) {put(s, f'{s} - {x}[{j}]')}"
+                    if self.chance(0.5):
+                        text += f" else {put(s, scaled(s))}"
+                return text
+            if r < 0.35:
+                return put(s, f"{s} - {x}[{j}]")
+            if r < 0.55:
+                return put(s, f"{s} + {scaled(f'{x}[{j}]')}")
+            if r < 0.7:
+                return put(f"{x}[{j}]", f"{x}[{j}] + {s} {'% 7' if ty == 'int' else '* 0.5'}")
+            if r < 0.85:
+                return put(acc, f"{acc} + {x}[{j}] * {j}")
+            return f"{put(s, f'{s} + {x}[{j}]')} {put(acc, f'{acc} - {j}')}"
+
+        def inner_loop(kind):
+            first, test, step = {
+                "below": ("0", f"{j} < {i}", "+"),
+                "upto": ("0", f"{j} <= {i}", "+"),
+                "after": (f"{i} + 1", f"{j} < {bound}", "+"),
+                "from": (i, f"{j} < {bound}", "+"),
+                "down": (f"{i} - 1", f"{j} >= 0", "-"),
+                "down_from": (i, f"{j} >= 0", "-"),
+                "down_to": (f"{bound} - 1", f"{j} > {i}", "-"),
+                "tested": ("0", f"{j} < {bound}", "+"),
+            }[kind]
+            self.line(f"{j} = {first};")
+            self.line(f"while ({test}) {{ {inner_body(kind)} {j} = {j} {step} 1; }}")
+
+        def outer_if():
+            k = self.r.randint(0, 3)
+            neighbour = put(s, f"{s} + {x}[{i} + 1]")
+            cond, then = self.pick([
+                (f"{i} + 1 < {bound}", neighbour),
+                (f"{i} < {bound} - 1", neighbour),
+                (f"{i} > 0", put(s, f"{s} + {x}[{i} - 1]")),
+                (f"{i} >= {k}", put(acc, f"{acc} + {s}")),
+                (f"{i} == {bound} - 1", put(acc, f"{scaled(acc)} + {s}")),
+                (f"{i} + 1 == {bound}", put(x + f"[{i}]", f"{x}[{i}] - {s}")),
+                (f"{i} > 0 && {i} + 1 < {bound}", put(s, f"{s} + {x}[{i} - 1] - {x}[{i} + 1]")),
+            ])
+            other = self.pick(["", f" else {put(s, f'{s} - 1')}", f" else {put(acc, f'{acc} - {i}')}"])
+            self.line(f"if ({cond}) {then}{other}")
+
+        gauss_seidel = self.chance(0.3)
+        if gauss_seidel:
+            loops = ["below", "after"]
+        else:
+            kinds = ["below", "upto", "after", "from", "down", "down_from", "down_to", "tested"]
+            loops = [self.pick(kinds) for _ in range(self.r.randint(1, 3))]
+        pieces = [("loop", kind) for kind in loops]
+        for _ in range(self.pick([0, 1, 1, 1, 2])):
+            # Before, between or after the inner loops (a Gauss-Seidel round stays whole).
+            at = self.pick([0, len(pieces)] if gauss_seidel else range(len(pieces) + 1))
+            pieces.insert(at, ("if", None))
+
+        self.line(f"int {i} = {start};")
+        self.line(f"while ({i} < {bound}) {{")
+        self.indent += 1
+        s_start = self.pick([zero, f"{x}[{i}]", "100" if ty == "int" else "100.0"])
+        self.line(f"{ty} {s} = {s_start};")
+        self.line(f"int {j} = 0;")
+        for what, kind in pieces:
+            if what == "loop":
+                inner_loop(kind)
+            else:
+                outer_if()
+        if gauss_seidel or self.chance(0.5):
+            self.line(put(f"{x}[{i}]", s if gauss_seidel or self.chance(0.5) else f"{x}[{i}] + {s}"))
+        if not gauss_seidel or self.chance(0.5):
+            self.line(put(acc, f"{acc} + {s}"))
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        if not self.func.pure and self.output_budget > 0 and self.chance(0.3):
+            self.output_budget -= 1
+            self.line(f"{'putarray' if ty == 'int' else 'putfarray'}({size}, {x});")
+        # A checksum weighing each element by its place, so that errors do not cancel out.
+        weight = self.pick(["3", "-5", "7"] if ty == "int" else ["0.5", "1.5", "-2.0"])
+        self.line(f"{i} = 0;")
+        self.line(f"while ({i} < {size}) {{ {put(acc, f'{acc} * {weight} + {x}[{i}]')} {i} = {i} + 1; }}")
+        self.use_result(acc if ty == "int" else f"f2i({acc})")
+        self.declare(Var(acc, ty, []))
 
     def accumulator_loop(self):
         """A counted loop that reads and writes one place in memory on every iteration (a
@@ -1901,11 +2067,13 @@ class Gen:
 
     def main_shapes(self):
         """What main does with the shapes made before it: related ifs on one of its values,
-        tests of the predicates, calls of the constant-parameter and tree-recursive
-        functions."""
+        sometimes a loop nest to a bound read from input (`outer_counter_nest`), tests of the
+        predicates, calls of the constant-parameter and tree-recursive functions."""
         ints = [v for v in self.visible() if v.ty == "int" and not v.is_array]
         if ints and self.chance(0.4):
             self.related_ifs(self.pick(ints).name)
+        if self.chance(0.3):
+            self.outer_counter_nest()
         for name in self.predicates:
             x = self.pick(ints).name if ints else str(self.r.randint(-20, 20))
             self.line(f"if ({name}({x})) putint({self.r.randint(0, 9)});")
@@ -2176,6 +2344,7 @@ FEATURES = [
     ("loop testing its counter against a fixed value", r"^\s+if \((i\d+) (<|<=|>|>=) (-?\w+)\) v\d+ = v\d+ \* 3 \+ \1;"),
     ("counter times a loop-invariant value plus another", r"^\s+else (v\d+) = \1 \+ (i\d+) \* (n\d+) \+ -?\w+;"),
     ("loop skipping the rounds past another counter", r"^\s+if \((i\d+) < (i\d+)\) \{ \2 = \2 \+ 1; continue; \}"),
+    ("unguarded bottom-tested loop testing its counter", r"^\s+(i\d+) = \1 \+ 1;\r?\n\s+if \(\1 < n\d+\) continue;\r?\n\s+break;"),
     ("local array filled with constants before it is read", r"^\s+(la\d+)\[(i\d+)\] = \1\[\2 - 1\] \* \d \+ 1;"),
     ("place in memory updated on every iteration of a loop", r"^\s+(\w+(\[\d+\])*) = \1 \* (\d|0\.5) \+ i\d+;"),
     ("loop leaving on the value of the place it updates", r"^\s+if \((\w+(\[\d+\])*) > \d+\) break;\r?\n\s+(if [^\n]*\) )?\1 = \1 \* "),
@@ -2193,6 +2362,14 @@ FEATURES = [
     ("loop filling an array with -1 going down", r"^\s+while \((i\d+) >= 0\) \{ (ia\d+)\[\1\] = -1; "),
     ("loop copying one array into another", r"^\s+while \((i\d+) < k\d+\) \{ (ia\d+)\[\1\] = (ib\d+)\[\1\]; "),
     ("loops zeroing a matrix row by row", r"^\s+while \((c\d+) < \d+\) \{ (im\d+)\[r\d+\]\[\1\] = 0; "),
+    ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
+    ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),
+    ("inner loop counting down from the outer counter", r"^\s+(j\d+) = (i\d+)( - 1)?;\r?\n\s+while \(\1 >= 0\) \{ "),
+    ("inner loop counting down to past the outer counter", r"^\s+(j\d+) = \w+ - 1;\r?\n\s+while \(\1 > i\d+\) \{ "),
+    ("inner loop testing the outer counter", r"^\s+while \((j\d+) < \w+\) \{ if \(\1 (<|>|==) i\d+\) "),
+    ("outer exit test shared by an if", r"^\s+if \((i\d+) (\+ 1 < \w+|< \w+ - 1)\) "),
+    ("if on the outer loop's last round", r"^\s+if \((i\d+) (== \w+ - 1|\+ 1 == \w+)\) "),
+    ("Gauss-Seidel sweep", r"^\s+while \((j\d+) < (i\d+)\) \{[^\n]*\}\r?\n\s+\1 = \2 \+ 1;\r?\n\s+while \(\1 < \w+\) \{[^\n]*\}\r?\n(?:\s+if [^\n]*\n)*\s+\w+\[\2\] = "),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

@@ -22,12 +22,19 @@
 //!
 //! The loop has a preheader, one latch, which is its only way out (to a block of its own),
 //! and a counter: a header phi stepped by 1 in the latch, which leaves when the stepped
-//! value is no longer below an invariant `n`. Since the loop was entered, its counter
-//! starts below `n` and never wraps. The test is a signed comparison of the counter (not
-//! the stepped value) with a value `s` defined outside the loop; `iv <= s` and `iv > s`
-//! split at `s + 1`, which stays `s` when that would wrap (all values pass then). The
-//! first loop covers the counter values below `split`, the second the rest; one of them
-//! runs, as the original ran at least once.
+//! value is no longer below an invariant `n`. It runs at least once, whether or not its
+//! start lies below `n` (a `do`-`while` shape has no guard), and its counter never wraps
+//! (the test passed before each step). The test is a signed comparison of the counter
+//! (not the stepped value) with a value `s` defined outside the loop; `iv <= s` and
+//! `iv > s` split at `s + 1`, which stays `s` when that would wrap (all values pass then).
+//! The first loop covers the counter values below `split`, the second the rest: the first
+//! round decides which part starts, and the second part starts after the first only if
+//! the loop goes on. Unless a guard decided `a < n` before the loop (`entry_order`), P's
+//! test is `a < split` and M's `phi [true, P], [iv1' < n, X]` instead: the second part
+//! takes the first round whenever the first part did not, whatever `n`. Each part's exit
+//! test is a comparison of its own: the original may
+//! serve other users too (value numbering makes `i + 1 < n` one value with an inner
+//! loop's guard `j = i + 1; j < n`), and they must keep seeing `n`.
 //!
 //! A loop without such a test splits where a product of its counter starts to wrap, when
 //! a division undoes the product (`(i * 60) / 60`, a sum of `i` sixty times divided by
@@ -42,8 +49,9 @@
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
+use super::entry_order::less_on_entry;
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped};
-use crate::analysis::{Cfg, LoopInfo, Preserved};
+use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -57,7 +65,9 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     while splits < MAX_SPLITS {
         let cfg = cx.analyses.cfg(f);
         let loops = cx.analyses.loops(f);
-        let Some(plan) = (0..loops.loops.len()).find_map(|k| find(f, &cfg, &loops, k)) else {
+        let dom = cx.analyses.dom(f);
+        let Some(plan) = (0..loops.loops.len()).find_map(|k| find(f, (&cfg, &dom), &loops, k))
+        else {
             break;
         };
         split(f, &loops, &plan);
@@ -76,6 +86,8 @@ struct Plan {
     /// The counter (a header phi) and its start.
     iv: Inst,
     start: Value,
+    /// Whether the loop is entered with its counter below `bound` (a guard decided it).
+    guarded: bool,
     /// The latch's exit test `next < bound`, with `next = iv + 1`.
     test: Inst,
     next: Inst,
@@ -97,7 +109,7 @@ enum Reason {
 }
 
 /// How loop `k` splits, if it qualifies.
-fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
+fn find(f: &Function, (cfg, dom): (&Cfg, &DomTree), loops: &LoopInfo, k: usize) -> Option<Plan> {
     let lp = &loops.loops[k];
     let preheader = lp.preheader?;
     let [latch] = lp.latches[..] else {
@@ -163,8 +175,13 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Plan> {
     if args.get(from.iter().position(|&b| b == latch)?) != Some(&Value::Inst(next)) {
         return None;
     }
+    let guarded = match (start, bound) {
+        (Value::Int(a), Value::Int(n)) => a < n,
+        _ => less_on_entry(f, cfg, dom, preheader, start, bound),
+    };
     let plan = |at, plus_one, reason| Plan {
         k,
+        guarded,
         preheader,
         latch,
         exit: *exit,
@@ -293,7 +310,16 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
         },
         Type::I32,
     );
-    let enter1 = before(f, InstKind::icmp(IntPred::Slt, plan.start, b1), Type::I1);
+    // The first round belongs to the first part exactly when it lies below the split
+    // point. Entered with its start below `n`, that is `start < b1`, which tells later
+    // passes that the first part's exit test passes on entry; otherwise the loop's first
+    // round runs even when its start is not below `n`.
+    let first_bound = if plan.guarded { b1 } else { point };
+    let enter1 = before(
+        f,
+        InstKind::icmp(IntPred::Slt, plan.start, first_bound),
+        Type::I1,
+    );
 
     // The new blocks around the copy.
     let [p1, x, m, p2] = [(); 4].map(|_| f.create_block());
@@ -306,9 +332,12 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
     }
     let block_of = |b: Block| copied_block(&copy_of, b);
     f.remove_inst(jump);
+    // The second part's header values join from P and from the first part: in M when M
+    // tests whether the second part runs, in P2 when it runs whenever the first did not.
+    let from_copy = if plan.guarded { x } else { m };
     let branch = InstKind::CondBr {
         args: [enter1],
-        targets: [p1, m],
+        targets: [p1, if plan.guarded { m } else { p2 }],
     };
     f.append_inst(p, branch, Type::Void);
     f.append_inst(
@@ -319,7 +348,7 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
         Type::Void,
     );
     f.append_inst(x, InstKind::Br { targets: [m] }, Type::Void);
-    f.append_inst(p2, InstKind::Br { targets: [header] }, Type::Void);
+    let to_header = f.append_inst(p2, InstKind::Br { targets: [header] }, Type::Void);
 
     let map = copy_insts(f, &copy_of);
     // The copy's header comes from P1, and its latch leaves to X below b1.
@@ -356,7 +385,7 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
         }
     }
 
-    // M: where the first loop left each header value, or its start.
+    // Where the first loop left each header value, or its start.
     let header_phis: Vec<Inst> = f.phis(header).collect();
     let mut iv_mid = None;
     for phi in header_phis {
@@ -368,19 +397,23 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
             .expect("and one from the latch");
         let kind = InstKind::Phi {
             args: vec![init, mapped(carried, &map)],
-            blocks: vec![p, x],
+            blocks: vec![p, from_copy],
         };
         let ty = f.inst(phi).ty;
-        let mid = f.append_inst(m, kind, ty);
+        let joined = if plan.guarded {
+            f.append_inst(m, kind, ty)
+        } else {
+            f.insert_inst_before(to_header, kind, ty)
+        };
         if phi == plan.iv {
-            iv_mid = Some(mid);
+            iv_mid = Some(joined);
         }
         let slots: Vec<usize> = match f.kind(phi) {
             InstKind::Phi { blocks, .. } => (0..blocks.len()).filter(|&n| blocks[n] == p).collect(),
             _ => unreachable!("a phi"),
         };
         for n in slots {
-            f.set_operand(phi, n, Value::Inst(mid));
+            f.set_operand(phi, n, Value::Inst(joined));
         }
         for t in f.kind_mut_targets(phi) {
             if *t == p {
@@ -388,32 +421,46 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
             }
         }
     }
-    let iv_mid = iv_mid.expect("the counter is a header phi");
     // Values of the loop used after it: from the second loop, or from M when it did not
-    // run (then the first did).
+    // run (then the first did; M's phi has no value from P, where the second part runs).
     let live_out: Vec<Inst> = blocks
         .iter()
         .flat_map(|&b| f.block_insts(b))
         .filter(|&i| f.uses(Value::Inst(i)).iter().any(|u| !in_loop(f, u.inst)))
         .collect();
-    let mut outside: Vec<(Inst, Inst)> = Vec::new();
+    let mut outside: Vec<(Inst, Value)> = Vec::new();
     for v in live_out {
-        let ty = f.inst(v).ty;
-        let kind = InstKind::Phi {
-            args: vec![Value::Undef(ty), mapped(Value::Inst(v), &map)],
-            blocks: vec![p, x],
+        let copied = mapped(Value::Inst(v), &map);
+        let from_m = if plan.guarded {
+            let ty = f.inst(v).ty;
+            let kind = InstKind::Phi {
+                args: vec![Value::Undef(ty), copied],
+                blocks: vec![p, x],
+            };
+            Value::Inst(f.append_inst(m, kind, ty))
+        } else {
+            copied
         };
-        outside.push((v, f.append_inst(m, kind, ty)));
+        outside.push((v, from_m));
     }
     let mid_of = |v: Value| {
         outside
             .iter()
             .find(|&&(o, _)| Value::Inst(o) == v)
-            .map_or(v, |&(_, mid)| Value::Inst(mid))
+            .map_or(v, |&(_, from_m)| from_m)
+    };
+    // The second part runs when the loop goes on where the first part left: the counter
+    // in M below `n`. Entered with its counter below `n`, M also holds the start when the
+    // first part did not run, and the test holds for it; otherwise the second part takes
+    // the first round whenever the first part did not, straight from P.
+    let counter_at_m = if plan.guarded {
+        Value::Inst(iv_mid.expect("the counter is a header phi"))
+    } else {
+        copy_next
     };
     let enter2 = f.append_inst(
         m,
-        InstKind::icmp(IntPred::Slt, Value::Inst(iv_mid), plan.bound),
+        InstKind::icmp(IntPred::Slt, counter_at_m, plan.bound),
         Type::I1,
     );
     let branch = InstKind::CondBr {
@@ -432,7 +479,7 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
     let first = f
         .first_inst(plan.exit)
         .expect("a block ends in a terminator");
-    for &(v, mid) in &outside {
+    for &(v, from_m) in &outside {
         let users: Vec<(Inst, u32)> = f
             .uses(Value::Inst(v))
             .iter()
@@ -443,13 +490,13 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
             continue;
         }
         let kind = InstKind::Phi {
-            args: vec![Value::Inst(v), Value::Inst(mid)],
+            args: vec![Value::Inst(v), from_m],
             blocks: vec![plan.latch, m],
         };
         let ty = f.inst(v).ty;
         let joined = f.insert_inst_before(first, kind, ty);
         for (user, index) in users {
-            if user != joined && user != mid {
+            if user != joined && Value::Inst(user) != from_m {
                 f.set_operand(user, index as usize, Value::Inst(joined));
             }
         }

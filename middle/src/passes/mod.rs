@@ -18,6 +18,7 @@ pub mod dead_arguments;
 pub mod dead_functions;
 pub mod dead_stores;
 pub mod dominating_conditions;
+mod entry_order;
 pub mod evaluate_calls;
 pub mod gcm;
 pub mod gvn;

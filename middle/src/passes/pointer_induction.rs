@@ -27,7 +27,7 @@
 //! Needs: the loop forest, the dominator tree. Preserves: behaviour and the CFG.
 
 use super::arith_writer::ArithWriter;
-use super::dominating_conditions::branch_into;
+use super::entry_order::less_on_entry;
 use super::loop_counter::{counter, Counter};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
@@ -319,7 +319,7 @@ fn exit_bound(
     let (start, n, s) = (ctr.start, test.bound, ctr.step);
     let up = s > 0;
     let (lo, hi) = if up { (start, n) } else { (n, start) };
-    let decided = Facts { f, cfg, dom }.less_on_entry(shape.preheader, lo, hi, MAX_FACT_DEPTH);
+    let decided = less_on_entry(f, cfg, dom, shape.preheader, lo, hi);
     let (pred, n) = match (test.pred, n) {
         (IntPred::Sle, Value::Int(c)) if c < i32::MAX => (IntPred::Slt, Value::Int(c + 1)),
         (IntPred::Sge, Value::Int(c)) if c > i32::MIN => (IntPred::Sgt, Value::Int(c - 1)),
@@ -366,84 +366,6 @@ fn exit_bound(
     let rounds = w.binary(BinaryOp::Add, rounds, Value::Int(1));
     let travel = w.binary(BinaryOp::Mul, rounds, Value::Int(s));
     Some(w.binary(BinaryOp::Add, start, travel))
-}
-
-/// How far up the dominator tree a fact about the loop's first test is looked for.
-const MAX_FACT_DEPTH: u32 = 6;
-
-/// What branches decided about two values on the way into a block.
-struct Facts<'a> {
-    f: &'a Function,
-    cfg: &'a Cfg,
-    dom: &'a DomTree,
-}
-
-impl Facts<'_> {
-    /// Whether `x < y` (signed) holds on every path into `b`: a phi `x` of `b` on each edge
-    /// with its incoming value, otherwise on the edge from `b`'s only predecessor, or on
-    /// entry to its immediate dominator (a relation of two values, once decided, stays).
-    fn less_on_entry(&self, b: Block, x: Value, y: Value, depth: u32) -> bool {
-        if depth == 0 {
-            return false;
-        }
-        let f = self.f;
-        if let Some(phi) = x
-            .as_inst()
-            .filter(|&i| f.inst_block(i) == Some(b) && f.kind(i).is_phi())
-        {
-            return self.cfg.preds(b).iter().all(|&p| {
-                f.phi_incoming(phi, p)
-                    .is_some_and(|v| self.less_on_edge(p, b, v, y, depth - 1))
-            });
-        }
-        match (self.cfg.preds(b), self.dom.idom(b)) {
-            ([p], _) => self.less_on_edge(*p, b, x, y, depth - 1),
-            (_, Some(d)) => self.less_on_entry(d, x, y, depth - 1),
-            _ => false,
-        }
-    }
-
-    /// Whether `x < y` holds when `p` goes to `b`: decided by `p`'s branch, or holding on
-    /// entry to `p`.
-    fn less_on_edge(&self, p: Block, b: Block, x: Value, y: Value, depth: u32) -> bool {
-        self.branch_decides(p, b, x, y) || self.less_on_entry(p, x, y, depth)
-    }
-
-    fn branch_decides(&self, p: Block, b: Block, x: Value, y: Value) -> bool {
-        let f = self.f;
-        let Some((cond, taken)) = branch_into(f, p, b) else {
-            return false;
-        };
-        let Some(c) = cond.as_inst() else {
-            return false;
-        };
-        let InstKind::Icmp {
-            pred,
-            args: [a, c2],
-        } = *f.kind(c)
-        else {
-            return false;
-        };
-        let pred = if taken { pred } else { pred.inverse() };
-        // As `lo < hi` or `lo <= hi`.
-        let (lo, hi, strict) = match pred {
-            IntPred::Slt => (a, c2, true),
-            IntPred::Sgt => (c2, a, true),
-            IntPred::Sle => (a, c2, false),
-            IntPred::Sge => (c2, a, false),
-            _ => return false,
-        };
-        at_most(x, lo, !strict) && at_most(hi, y, false)
-    }
-}
-
-/// Whether `v <= of` (`v < of` when `strict`), by being the same value or by constants.
-fn at_most(v: Value, of: Value, strict: bool) -> bool {
-    match (v, of) {
-        _ if v == of => !strict,
-        (Value::Int(p), Value::Int(q)) => p < q || (!strict && p == q),
-        _ => false,
-    }
 }
 
 /// Gives `g` its pointer: a header phi from `gep base, start` in the preheader, stepped at
