@@ -2,13 +2,18 @@
 """The performance bench: builds every program of a directory (default: the shared
 performance suite) with our compiler at -O2 and with arm-linux-gnueabihf-g++ -O2, runs both
 under qemu-arm with the instruction-counting plugin (scripts/qemu-plugin/insn_cost.c),
-checks both outputs, and reports per program the status, executed instructions, weighted
-cost and qemu wall time, with our ratio to gcc, then the geometric mean of each ratio.
+checks both outputs, and reports per program the status, modelled Cortex-A72 cycles
+(scripts/a72.py: each executed block modelled by llvm-mca, times its executions), executed
+instructions, the flat weighted cost and qemu wall time, with our ratio to gcc, then the
+geometric mean and the median of each ratio. Cycles are the headline.
 
-Counts cover the timed region (from _sysy_starttime to _sysy_stoptime) when the program has
-one, else the whole run. They are exact and repeatable; wall time is not.
+A program's input is NAME.bench.in (expected output NAME.bench.out) when it has one, as the
+programs of our own corpus testcases/bench do (their NAME.in is a small input for the
+tests), else NAME.in. Counts cover the timed region (from _sysy_starttime to
+_sysy_stoptime) when the program has one, else the whole run. They are exact and
+repeatable; wall time is not.
 
-Results: a Markdown table, JSON and an SVG chart of the cost ratios (and with --html one
+Results: a Markdown table, JSON and an SVG chart of the cycle ratios (and with --html one
 page holding both), in target/bench/, or target/bench/filtered/REGEX for a --filter run.
 
     scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2] [--out DIR] [--html]
@@ -26,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+import a72
 import harness
 import reference
 
@@ -51,31 +57,56 @@ def symbol_address(exe, name):
     return None
 
 
-def measure(exe, case, plugin, timeout):
-    """Runs `exe` under qemu with the plugin; returns a result dict."""
+def bench_io(case):
+    """The input file and expected output the bench runs `case` with: NAME.bench.in and
+    NAME.bench.out when they exist, else the test's own."""
+    full = case.sy.with_suffix(".bench.in")
+    if full.exists():
+        expected = case.sy.with_suffix(".bench.out")
+        return full, expected.read_bytes() if expected.exists() else None
+    return case.input, case.expected
+
+
+def run_counted(exe, stdin, plugin, timeout):
+    """Runs `exe` under qemu with the plugin counting instructions and blocks; returns the
+    judge's view of the output, the plugin's counts, its blocks file and the wall time, or
+    None after `timeout` seconds."""
     counts_file = exe.with_suffix(".counts")
-    args = [f"out={counts_file}"]
+    blocks_file = exe.with_suffix(".blocks")
+    args = [f"out={counts_file}", f"blocks={blocks_file}"]
     for key, sym in (("start", "_sysy_starttime"), ("stop", "_sysy_stoptime")):
         addr = symbol_address(exe, sym)
         if addr is not None:
             args.append(f"{key}={addr:#x}")
     cmd = [harness.QEMU, "-plugin", f"{plugin}," + ",".join(args), str(exe)]
-    stdin = case.input.read_bytes() if case.input else b""
     start = time.perf_counter()
     try:
         r = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout, env={})
     except subprocess.TimeoutExpired:
-        return {"status": "timeout"}
+        return None
     wall = time.perf_counter() - start
-    got = harness.judge_output(r.stdout, r.returncode)
-    if case.expected is not None and not harness.same_output(got, case.expected):
-        return {"status": "wrong output", "wall": wall}
     counts = dict(line.split() for line in counts_file.read_text().splitlines())
     counts = {k: int(v) for k, v in counts.items()}
+    return harness.judge_output(r.stdout, r.returncode), counts, blocks_file, wall
+
+
+def measure(exe, case, plugin, timeout, model):
+    """Runs `exe` under qemu with the plugin and models its blocks; returns a result dict."""
+    stdin_path, expected = bench_io(case)
+    stdin = stdin_path.read_bytes() if stdin_path else b""
+    run = run_counted(exe, stdin, plugin, timeout)
+    if run is None:
+        return {"status": "timeout"}
+    got, counts, blocks_file, wall = run
+    if expected is not None and not harness.same_output(got, expected):
+        return {"status": "wrong output", "wall": wall}
     timed = counts["regions"] > 0
+    modelled = a72.model(exe, blocks_file, model, timed)
     return {
         "status": "ok",
         "wall": wall,
+        "cycles": modelled["cycles"],
+        "unmodelled_cycles": modelled["unmodelled"],
         "measured": "region" if timed else "total",
         "insns": counts["region_insns"] if timed else counts["insns"],
         "cost": counts["region_cost"] if timed else counts["cost"],
@@ -84,7 +115,7 @@ def measure(exe, case, plugin, timeout):
     }
 
 
-def run_case(case, opt, runtime, plugin, timeout, compiler):
+def run_case(case, opt, runtime, plugin, timeout, compiler, model):
     started = time.time()
     work = harness.BUILD / "bench" / case.name
     work.mkdir(parents=True, exist_ok=True)
@@ -97,12 +128,12 @@ def run_case(case, opt, runtime, plugin, timeout, compiler):
     else:
         harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm), str(runtime),
                              "-o", str(ours_exe)])
-        ours = measure(ours_exe, case, plugin, timeout)
+        ours = measure(ours_exe, case, plugin, timeout, model)
     gcc_exe, err = reference.build(case.sy, work, runtime)
-    gcc = measure(gcc_exe, case, plugin, timeout) if gcc_exe else {"status": "g++ error"}
+    gcc = measure(gcc_exe, case, plugin, timeout, model) if gcc_exe else {"status": "g++ error"}
     result = {"name": case.name, "ours": ours, "gcc": gcc, "seconds": time.time() - started}
     if ours["status"] == "ok" and gcc["status"] == "ok":
-        result["ratio"] = {k: ours[k] / max(gcc[k], 1e-9) for k in ("insns", "cost", "wall")}
+        result["ratio"] = {k: ours[k] / max(gcc[k], 1e-9) for k in MEASURES}
     return result
 
 
@@ -114,36 +145,65 @@ def progress_line(n, total, result, what, elapsed):
             f"{elapsed:.0f} s elapsed, about {left:.0f} s left)")
 
 
+# What each program's ratio is taken of, the headline first.
+MEASURES = ("cycles", "insns", "cost", "wall")
+
+
 def geomean(values):
     values = [v for v in values if v > 0]
     return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
 
 
+def median(values):
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
+def summary(results):
+    """Geometric mean and median of each ratio over the programs both got right."""
+    both = [r["ratio"] for r in results if "ratio" in r]
+    means = {k: geomean([r[k] for r in both]) for k in MEASURES}
+    means["median"] = {k: median([r[k] for r in both]) for k in MEASURES}
+    means["count"] = len(both)
+    return means
+
+
+def summary_line(means):
+    """The geometric means and medians of the ratios, in one sentence."""
+    m = means["median"]
+    return (f"over {means['count']} programs both got right (ours / gcc, geometric mean and "
+            f"median): cycles {means['cycles']:.3f} / {m['cycles']:.3f}, instructions "
+            f"{means['insns']:.3f} / {m['insns']:.3f}, cost {means['cost']:.3f} / "
+            f"{m['cost']:.3f}, qemu time {means['wall']:.3f} / {m['wall']:.3f}")
+
+
 def markdown(results, means, opt):
-    lines = [
-        f"| program | ours -{opt} | gcc -O2 | ours insns | gcc insns | insns ratio | ours cost | gcc cost | cost ratio | ours s | gcc s | time ratio |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    columns = [("cycles", "cycles", "{:,}"), ("insns", "insns", "{:,}"),
+               ("cost", "cost", "{:,}"), ("wall", "s", "{:.2f}")]
+    header = f"| program | ours -{opt} | gcc -O2 |"
+    for _, title, _ in columns:
+        header += f" ours {title} | gcc {title} | {title} ratio |"
+    lines = [header, "|---|---|---|" + "---:|" * (3 * len(columns))]
     for r in results:
         o, g, ratio = r["ours"], r["gcc"], r.get("ratio")
-        cell = lambda d, k, fmt="{:,}": fmt.format(d[k]) if k in d else "-"
-        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-            r["name"], o["status"], g["status"],
-            cell(o, "insns"), cell(g, "insns"), f"{ratio['insns']:.2f}" if ratio else "-",
-            cell(o, "cost"), cell(g, "cost"), f"{ratio['cost']:.2f}" if ratio else "-",
-            cell(o, "wall", "{:.2f}"), cell(g, "wall", "{:.2f}"), f"{ratio['wall']:.2f}" if ratio else "-"))
+        row = f"| {r['name']} | {o['status']} | {g['status']} |"
+        for key, _, fmt in columns:
+            cell = lambda d: fmt.format(d[key]) if key in d else "-"
+            row += f" {cell(o)} | {cell(g)} | {ratio[key]:.2f} |" if ratio else f" {cell(o)} | {cell(g)} | - |"
+        lines.append(row)
     lines.append("")
-    lines.append(f"Geometric means over {means['count']} programs where both are correct: "
-                 f"instructions {means['insns']:.3f}, cost {means['cost']:.3f}, "
-                 f"qemu time {means['wall']:.3f} (ours / gcc; below 1 means we are faster).")
+    lines.append(f"Ratios {summary_line(means)}; below 1 means we are faster.")
     return "\n".join(lines) + "\n"
 
 
 def svg_chart(results):
-    """One bar per program: the cost ratio on a log scale, with a line at 1.0. The canvas
+    """One bar per program: the cycle ratio on a log scale, with a line at 1.0. The canvas
     grows with the number of programs and the longest name, so that every bar, gridline and
     label (names slanted under their bars) stays on it."""
-    rows = [(r["name"], r["ratio"]["cost"]) for r in results if "ratio" in r]
+    rows = [(r["name"], r["ratio"]["cycles"]) for r in results if "ratio" in r]
     longest = max((len(name) for name, _ in rows), default=0)
     label = 6 * longest  # about 6 px a character at font size 10
     left, top, step, plot_h = 60, 24, 14, 240
@@ -158,7 +218,7 @@ def svg_chart(results):
     right = left + 5 + step * len(rows)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="10">',
-           f'<text x="{left}" y="12">cost ratio ours/gcc (log scale; below the line we are faster)</text>']
+           f'<text x="{left}" y="12">modelled A72 cycles, ours/gcc (log scale; below the line we are faster)</text>']
     for k in range(lo, hi + 1):
         out.append(f'<line x1="{left}" x2="{right}" y1="{y(k):.1f}" y2="{y(k):.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{left - 5}" y="{y(k) + 3:.1f}" text-anchor="end">{2 ** k:.3g}</text>')
@@ -224,24 +284,24 @@ def main():
     shutil.copy2(harness.COMPILER, compiler)
     runtime = harness.build_runtime()
     plugin = build_plugin()
+    model = a72.Model()
     cases = [c for c in harness.find_cases([args.dir]) if re.search(args.filter, c.name)]
     if not cases:
         harness.fail(f"no programs in {args.dir} match '{args.filter}'")
     start = time.time()
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, c, args.opt, runtime, plugin, args.timeout, compiler)
+        futures = [pool.submit(run_case, c, args.opt, runtime, plugin, args.timeout, compiler,
+                               model)
                    for c in cases]
         for n, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             r = fut.result()
             results.append(r)
-            ratio = f"cost ratio {r['ratio']['cost']:.2f}" if "ratio" in r else \
+            ratio = f"cycle ratio {r['ratio']['cycles']:.2f}" if "ratio" in r else \
                 f"ours {r['ours']['status']}, gcc {r['gcc']['status']}"
             print(progress_line(n, len(cases), r, ratio, time.time() - start), flush=True)
     results.sort(key=lambda r: r["name"])
-    both = [r["ratio"] for r in results if "ratio" in r]
-    means = {k: geomean([r[k] for r in both]) for k in ("insns", "cost", "wall")}
-    means["count"] = len(both)
+    means = summary(results)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "results.json").write_text(json.dumps({"opt": args.opt, "geomean": means, "programs": results}, indent=1))
     (out_dir / "results.md").write_text(markdown(results, means, args.opt))
@@ -249,8 +309,7 @@ def main():
     if args.html:
         (out_dir / "results.html").write_text(html_page(results, means, args.opt))
     failed = sum(1 for r in results if r["ours"]["status"] != "ok")
-    print(f"geometric means (ours/gcc) over {means['count']} programs: instructions {means['insns']:.3f}, "
-          f"cost {means['cost']:.3f}, qemu time {means['wall']:.3f}")
+    print(f"ratios {summary_line(means)}")
     print(f"{len(results) - failed} of ours correct, {failed} not; results in {out_dir}")
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Gets a clean clone ready: checks for the Rust toolchain and the host C compiler (the
-# bench's qemu plugin is built with it), installs qemu-arm and the ARM cross compilers when
-# they are missing (Debian packages qemu-user, gcc-arm-linux-gnueabihf,
-# g++-arm-linux-gnueabihf), then builds the compiler (target/release/compiler).
+# bench's qemu plugin is built with it), installs qemu-arm, the ARM cross compilers and
+# LLVM 16 (whose llvm-mca models the Cortex-A72 for the bench) when they are missing (Debian
+# packages qemu-user, gcc-arm-linux-gnueabihf, g++-arm-linux-gnueabihf, llvm-16), builds the
+# compiler (target/release/compiler) and the runtime library (target/sysy/libsysy.a).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=0
@@ -21,6 +22,7 @@ need=()
 command -v qemu-arm >/dev/null || need+=(qemu-user)
 command -v arm-linux-gnueabihf-gcc >/dev/null || need+=(gcc-arm-linux-gnueabihf)
 command -v arm-linux-gnueabihf-g++ >/dev/null || need+=(g++-arm-linux-gnueabihf)
+command -v llvm-mca-16 >/dev/null || need+=(llvm-16)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   sudo=""
@@ -30,3 +32,5 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 echo "setup: building the compiler (cargo build --release; about a minute the first time)"
 cargo build --release
+echo "setup: building the runtime library"
+python3 -c 'import sys; sys.path.insert(0, "scripts"); import harness; print(harness.build_runtime())'

@@ -3,8 +3,9 @@
 the reducer shrinking a big program while its predicate holds; and of the compile-time
 bench: its stress programs, shrunk, are valid and print what the generator computed, and
 its measured runs report exit status, crashes and timeouts; of scripts/run.py's exit
-status; of setup.sh naming a missing toolchain; and of the bench's chart, page, progress
-lines and output folder.
+status; of setup.sh naming a missing toolchain; of the bench's chart, page, progress
+lines and output folder; of the A72 cycle model (chains against independent work, the
+plugin's block counts adding up) and of the hot-block profile.
 
     python3 scripts/test_tools.py
 """
@@ -18,9 +19,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import a72
 import bench
 import compile_bench
 import harness
+import profile
 import reduce
 import stress_programs
 import sysy_gen
@@ -186,9 +189,9 @@ class BenchOutput(unittest.TestCase):
     @staticmethod
     def results(n, name_length=30):
         return [{"name": f"p{k}".ljust(name_length, "x"), "seconds": 1.0,
-                 "ours": {"status": "ok", "insns": 10, "cost": 10, "wall": 1.0},
-                 "gcc": {"status": "ok", "insns": 10, "cost": 10, "wall": 1.0},
-                 "ratio": {"insns": 1.0, "cost": 0.004 * 3 ** k, "wall": 1.0}}
+                 "ours": {"status": "ok", "cycles": 10, "insns": 10, "cost": 10, "wall": 1.0},
+                 "gcc": {"status": "ok", "cycles": 10, "insns": 10, "cost": 10, "wall": 1.0},
+                 "ratio": {"cycles": 0.004 * 3 ** k, "insns": 1.0, "cost": 1.0, "wall": 1.0}}
                 for k in range(n)]
 
     def test_the_chart_grows_with_the_programs_and_keeps_everything_on_the_canvas(self):
@@ -213,7 +216,7 @@ class BenchOutput(unittest.TestCase):
 
     def test_the_page_holds_the_table_and_the_chart(self):
         results = self.results(3)
-        means = {"insns": 1.0, "cost": 0.5, "wall": 1.0, "count": 3}
+        means = bench.summary(results)
         page = bench.html_page(results, means, "O2")
         self.assertIn("<svg", page)
         self.assertEqual(page.count("<tr>"), 4)
@@ -230,6 +233,92 @@ class BenchOutput(unittest.TestCase):
         self.assertNotEqual(filtered, bench.OUT_DIR)
         self.assertEqual(filtered.parent, bench.OUT_DIR / "filtered")
         self.assertEqual(bench.output_dir(Path("/x"), "fft"), Path("/x"))
+
+
+class CycleModel(unittest.TestCase):
+    """The A72 model: what llvm-mca says of dependent and independent work, and the plugin's
+    per-block counts, which must add up to its instruction counts."""
+
+    PROGRAM = """int a[300];
+int main() {
+  int n = getint();
+  int i = 0;
+  while (i < n) { a[i] = i * 7 % 13; i = i + 1; }
+  starttime();
+  int s = 0;
+  int r = 0;
+  while (r < 20) {
+    i = 0;
+    while (i < n) { if (a[i] > 5) s = s + a[i] * r; else s = s - 1; i = i + 1; }
+    r = r + 1;
+  }
+  stoptime();
+  putint(s);
+  return 0;
+}
+"""
+
+    def cycles(self, lines):
+        with tempfile.TemporaryDirectory() as d:
+            model = a72.Model(Path(d) / "cache.json")
+            key = a72.Model.key("arm", lines)
+            return model.cycles([key])[key]
+
+    def test_a_dependent_chain_takes_its_latencies_and_independent_work_its_pipes(self):
+        # Two integer pipes: four independent adds issue in 2 cycles, a chain of four in 4.
+        chain = self.cycles(["add\tr0, r0, r1"] * 4)
+        apart = self.cycles([f"add\tr{k}, r{k}, r5" for k in range(4)])
+        self.assertAlmostEqual(chain, 4.0, delta=0.1)
+        self.assertAlmostEqual(apart, 2.0, delta=0.1)
+        # One multiply pipe, 3 cycles of latency: a chain of three in 9, three apart in 3.
+        self.assertAlmostEqual(self.cycles(["mul\tr0, r0, r1"] * 3), 9.0, delta=0.1)
+        self.assertAlmostEqual(self.cycles([f"mul\tr{k}, r{k}, r5" for k in range(3)]), 3.0, delta=0.1)
+
+    def test_the_guides_divide_latency_replaces_the_a57_tables(self):
+        line = a72.normalise("sdiv\tr0, r0, r1")
+        self.assertAlmostEqual(self.cycles(line), 12.0, delta=0.2)
+        self.assertAlmostEqual(self.cycles(a72.normalise("vdiv.f32\ts0, s0, s1")), 11.0, delta=0.2)
+        # A call is a branch, not the 100 cycles llvm-mca assumes.
+        self.assertLess(self.cycles(a72.normalise("bl\t0x10400 <f>")), 2.0)
+
+    def test_block_counts_add_up_to_the_instruction_counts(self):
+        with tempfile.TemporaryDirectory() as d:
+            sy, asm, exe = Path(d) / "p.sy", Path(d) / "p.s", Path(d) / "p"
+            sy.write_text(self.PROGRAM)
+            harness.run_checked([str(harness.COMPILER), "-S", "-O2", str(sy), "-o", str(asm)])
+            harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm),
+                                 str(harness.build_runtime()), "-o", str(exe)])
+            got, counts, blocks_file, _ = bench.run_counted(exe, b"300\n", bench.build_plugin(), 60)
+            self.assertEqual(got, b"272530\n0\n")
+            blocks = a72.read_blocks(blocks_file)
+            self.assertEqual(sum(b.insns * b.executions for b in blocks), counts["insns"])
+            self.assertEqual(sum(b.insns * b.region for b in blocks), counts["region_insns"])
+            self.assertEqual(counts["regions"], 1)
+            # The inner loop's 300 rounds, 20 times, in `main` (the first round of each may
+            # be peeled off).
+            hottest = max(blocks, key=lambda b: b.region)
+            self.assertIn(hottest.region, (20 * 299, 20 * 300))
+            modelled = a72.model(exe, blocks_file, a72.Model(Path(d) / "cache.json"), True)
+            self.assertEqual(modelled["binary"].function(hottest.vaddr)[0], "main")
+            self.assertGreater(modelled["cycles"], 0)
+            self.assertEqual(modelled["unmodelled"], 0)
+
+    def test_the_profile_names_the_hot_loop_and_its_ir_block(self):
+        with tempfile.TemporaryDirectory() as d:
+            sy, asm, exe = Path(d) / "p.sy", Path(d) / "p.s", Path(d) / "p"
+            sy.write_text(self.PROGRAM)
+            harness.run_checked([str(harness.COMPILER), "-S", "-O2", str(sy), "-o", str(asm)])
+            harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm),
+                                 str(harness.build_runtime()), "-o", str(exe)])
+            model = a72.Model(Path(d) / "cache.json")
+            ours = profile.profile(exe, b"300\n", bench.build_plugin(), 60, model, asm)
+            top = ours["rows"][0]
+            self.assertTrue(top["where"].startswith("main+"), top["where"])
+            self.assertRegex(top["ir"], r"^bb\d+$")
+            self.assertIn(top["executions"], (20 * 299, 20 * 300))
+            text = profile.report("p", ours, ours, 3)
+            self.assertIn("== ours: the 3 hottest blocks", text)
+            self.assertIn(f"#1 {top['where']} ({top['ir']})", text)
 
 
 class Reducer(unittest.TestCase):

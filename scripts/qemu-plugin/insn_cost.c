@@ -9,6 +9,11 @@
  *   start=ADDR   address of _sysy_starttime, stop=ADDR address of _sysy_stoptime: the
  *                instructions between entering the one and entering the other are also
  *                counted separately, as the timed region.
+ *   blocks=FILE  also count the executions of each translated block and write one line per
+ *                block to FILE: `vaddr instructions bytes executions region_executions`
+ *                (hex address, then decimal), blocks translated more than once merged. The
+ *                executions times the instructions sum to `insns` (and the region's to
+ *                `region_insns`), as both are added on entry to a block.
  *
  * Weights: `enum weight` below, one per instruction class (latency-flavoured, per
  * instruction or per register moved): ALU and branches 1, multiply 3, divide 12, load 3,
@@ -44,6 +49,8 @@ void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qe
                                               void *ptr, uint64_t imm);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
@@ -81,6 +88,72 @@ static uint64_t region_insns, region_cost, region_count;
 static uint64_t start_insns, start_cost;
 static uint64_t start_addr = UINT64_MAX, stop_addr = UINT64_MAX;
 static const char *out_path;
+
+/* ---- per-block counts (blocks=FILE) ----------------------------------------------------- */
+
+struct block {
+    uint64_t vaddr;
+    uint32_t insns, bytes;
+    uint64_t executions; /* added inline on every entry */
+    uint64_t at_start;   /* executions when the current timed region started */
+    uint64_t region;     /* executions inside timed regions */
+};
+
+static const char *blocks_path;
+static struct block **blocks;
+static size_t n_blocks, blocks_room;
+static int in_region;
+
+static struct block *new_block(uint64_t vaddr, uint32_t insns, uint32_t bytes) {
+    if (n_blocks == blocks_room) {
+        blocks_room = blocks_room ? 2 * blocks_room : 1024;
+        blocks = realloc(blocks, blocks_room * sizeof *blocks);
+        if (!blocks) {
+            fputs("insn_cost: out of memory\n", stderr);
+            exit(1);
+        }
+    }
+    struct block *b = calloc(1, sizeof *b);
+    if (!b) {
+        fputs("insn_cost: out of memory\n", stderr);
+        exit(1);
+    }
+    b->vaddr = vaddr;
+    b->insns = insns;
+    b->bytes = bytes;
+    blocks[n_blocks++] = b;
+    return b;
+}
+
+static int by_address(const void *x, const void *y) {
+    const struct block *a = *(struct block *const *)x, *b = *(struct block *const *)y;
+    if (a->vaddr != b->vaddr)
+        return a->vaddr < b->vaddr ? -1 : 1;
+    return a->insns < b->insns ? -1 : a->insns > b->insns;
+}
+
+static void write_blocks(void) {
+    FILE *f = fopen(blocks_path, "w");
+    if (!f) {
+        fprintf(stderr, "insn_cost: cannot write %s\n", blocks_path);
+        return;
+    }
+    qsort(blocks, n_blocks, sizeof *blocks, by_address);
+    for (size_t i = 0; i < n_blocks;) {
+        struct block *b = blocks[i];
+        uint64_t executions = 0, region = 0;
+        size_t j = i;
+        for (; j < n_blocks && blocks[j]->vaddr == b->vaddr && blocks[j]->insns == b->insns; j++) {
+            executions += blocks[j]->executions;
+            region += blocks[j]->region;
+        }
+        if (executions)
+            fprintf(f, "%" PRIx64 " %u %u %" PRIu64 " %" PRIu64 "\n", b->vaddr, b->insns, b->bytes,
+                    executions, region);
+        i = j;
+    }
+    fclose(f);
+}
 
 static int starts_with(const char *s, const char *prefix) {
     return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -185,6 +258,9 @@ static void region_start(unsigned int vcpu, void *udata) {
     (void)udata;
     start_insns = insns;
     start_cost = cost;
+    in_region = 1;
+    for (size_t i = 0; i < n_blocks; i++)
+        blocks[i]->at_start = blocks[i]->executions;
 }
 
 static void region_stop(unsigned int vcpu, void *udata) {
@@ -193,6 +269,10 @@ static void region_stop(unsigned int vcpu, void *udata) {
     region_insns += insns - start_insns;
     region_cost += cost - start_cost;
     region_count++;
+    if (in_region)
+        for (size_t i = 0; i < n_blocks; i++)
+            blocks[i]->region += blocks[i]->executions - blocks[i]->at_start;
+    in_region = 0;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
@@ -211,6 +291,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
         qemu_plugin_register_vcpu_tb_exec_cb(tb, region_stop, QEMU_PLUGIN_CB_NO_REGS, NULL);
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &cost, tb_cost);
+    if (blocks_path && n > 0) {
+        struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+        uint32_t bytes = (uint32_t)(qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last) - vaddr);
+        /* Translated inside a region: counted from zero, which at_start already is. */
+        struct block *b = new_block(vaddr, (uint32_t)n, bytes);
+        qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &b->executions, 1);
+    }
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata) {
@@ -228,6 +315,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata) {
     } else {
         qemu_plugin_outs(buf);
     }
+    if (blocks_path)
+        write_blocks();
 }
 
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
@@ -240,6 +329,8 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             start_addr = strtoull(argv[i] + 6, NULL, 0) & ~1ULL;
         else if (starts_with(argv[i], "stop="))
             stop_addr = strtoull(argv[i] + 5, NULL, 0) & ~1ULL;
+        else if (starts_with(argv[i], "blocks="))
+            blocks_path = argv[i] + 7;
         else {
             fprintf(stderr, "insn_cost: unknown argument '%s'\n", argv[i]);
             return -1;

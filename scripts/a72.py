@@ -1,0 +1,271 @@
+"""Modelled Cortex-A72 cycles of a program run: the bench's headline measure.
+
+The qemu plugin (scripts/qemu-plugin/insn_cost.c, `blocks=FILE`) counts how often each
+translated block runs. Each executed block is disassembled from the binary that ran
+(llvm-objdump, which reads the ELF's mapping symbols: our code is A32, gcc's, the runtime's
+and libc's mostly Thumb-2), and llvm-mca (LLVM 16, `-mcpu=cortex-a72`) models it as a loop
+of itself: its steady-state cycles per execution. A run's cycles are the sum over blocks of
+executions times those cycles. All of a program's new blocks go to one llvm-mca run, and
+each block's result is cached by its text (target/sysy/a72-cycles.json).
+
+LLVM 16 models the A72 with its Cortex-A57 tables. Where those differ from Arm's Cortex-A72
+Software Optimization Guide (UAN 0016A) for instructions our programs run, the block is
+modelled with a stand-in of the guide's latency (`OVERRIDES`, listed in the README):
+
+- `sdiv`/`udiv`: 20 cycles in the A57 tables, 4 to 12 on the A72 (M pipeline): four
+  dependent `mul`s on the same registers, 12 cycles of latency, the M pipeline busy 4 of them
+  (the guide's best throughput, one divide per 4 cycles).
+- `vdiv.f32`: 17 cycles in the A57 tables, 6 to 11 on the A72 (F0): a `vmul.f32` and two
+  `vabs.f32` on the destination, 5 + 3 + 3 = 11 cycles.
+- `vsqrt.f32`: 17 in both, unchanged.
+
+Calls: llvm-mca gives `bl`/`blx` a latency of 100 cycles ("calls are not modelled"), which
+holds up retirement; on the A72 a call is a taken branch that writes `lr`, so it is modelled
+as `mov lr, #0` and `b`. A block the model cannot take (an instruction llvm-mca rejects) is
+counted at one cycle per instruction and reported.
+"""
+
+import bisect
+import json
+import re
+import subprocess
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import harness
+
+LLVM_MCA = "llvm-mca-16"
+LLVM_OBJDUMP = "llvm-objdump-16"
+LLVM_READELF = "llvm-readelf-16"
+ITERATIONS = 100
+CACHE = harness.BUILD / "a72-cycles.json"
+# Changes whenever the model does (overrides, iterations, stand-ins), invalidating the cache.
+MODEL_VERSION = "llvm-mca-16 cortex-a72, iterations 100, overrides 1"
+
+# (instruction pattern, stand-in, A57 table, A72 guide) for the README's list.
+OVERRIDES = [
+    ("sdiv/udiv", "4 dependent mul", "latency 20, one per 20 cycles", "latency 4-12, one per 4-12 cycles"),
+    ("vdiv.f32", "vmul.f32 + 2 vabs.f32", "latency 17, one per 17 cycles", "latency 6-11"),
+]
+
+
+@dataclass
+class Block:
+    """One translated block and what the plugin counted of it."""
+    vaddr: int
+    insns: int
+    bytes: int
+    executions: int
+    region: int
+    mode: str = ""
+    text: list = field(default_factory=list)
+    cycles: float = 0.0
+    modelled: bool = True
+
+
+def read_blocks(path):
+    """The plugin's `blocks=FILE` lines."""
+    blocks = []
+    for line in Path(path).read_text().splitlines():
+        vaddr, insns, size, executions, region = line.split()
+        blocks.append(Block(int(vaddr, 16), int(insns), int(size), int(executions), int(region)))
+    return blocks
+
+
+class Binary:
+    """The instructions of a static ARM executable by address, each with its instruction
+    set, and its function symbols."""
+
+    LINE = re.compile(r"^\s*([0-9a-f]+):\s*\t(.*)$")
+
+    def __init__(self, exe):
+        dis = harness.run_checked([LLVM_OBJDUMP, "-d", "--no-show-raw-insn", str(exe)]).stdout
+        self.addrs, self.texts = [], []
+        for line in dis.splitlines():
+            m = self.LINE.match(line)
+            if m and not m.group(2).startswith("."):
+                self.addrs.append(int(m.group(1), 16))
+                self.texts.append(m.group(2).strip())
+        symbols = harness.run_checked([LLVM_READELF, "-sW", str(exe)]).stdout
+        mapping, functions = [], []
+        for line in symbols.splitlines():
+            parts = line.split()
+            if len(parts) < 8 or not parts[0].endswith(":") or not parts[0][:-1].isdigit():
+                continue
+            value, kind, name = int(parts[1], 16), parts[3], parts[7]
+            if name in ("$a", "$t", "$d") or name.startswith(("$a.", "$t.", "$d.")):
+                mapping.append((value, name[1]))
+            elif kind == "FUNC":
+                functions.append((value & ~1, name))
+        mapping.sort()
+        functions.sort()
+        self.mapping_addrs = [a for a, _ in mapping]
+        self.mapping_kinds = [k for _, k in mapping]
+        self.function_addrs = [a for a, _ in functions]
+        self.function_names = [n for _, n in functions]
+
+    def mode(self, addr):
+        k = bisect.bisect_right(self.mapping_addrs, addr) - 1
+        return {"a": "arm", "t": "thumb"}.get(self.mapping_kinds[k], "data") if k >= 0 else "data"
+
+    def function(self, addr):
+        """The function symbol at or before `addr` and `addr`'s offset in it."""
+        k = bisect.bisect_right(self.function_addrs, addr) - 1
+        if k < 0:
+            return "?", addr
+        return self.function_names[k], addr - self.function_addrs[k]
+
+    def instructions(self, vaddr, n, size):
+        """The `n` instructions from `vaddr` that make a block of `size` bytes, or None when
+        the disassembly does not have them so."""
+        k = bisect.bisect_left(self.addrs, vaddr)
+        if k + n > len(self.addrs) or self.addrs[k] != vaddr:
+            return None
+        end = self.addrs[k + n] if k + n < len(self.addrs) else None
+        if self.addrs[k + n - 1] >= vaddr + size or (end is not None and end < vaddr + size):
+            return None
+        return self.texts[k:k + n]
+
+
+TARGET = re.compile(r"(#?-?0x[0-9a-f]+|#-?\d+)?\s*(<[^>]*>)?\s*$")
+BRANCHES = re.compile(r"^(b|bl|blx|cbz|cbnz)(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?(\.w|\.n)?$")
+
+
+def normalise(text):
+    """One instruction as llvm-mca takes it: comments gone, a branch's target a label, and the
+    stand-ins for calls and for the overridden instructions (see the module's header)."""
+    text = text.split("@")[0].strip()
+    mnemonic, _, operands = text.partition("\t")
+    mnemonic, operands = mnemonic.strip(), operands.strip()
+    m = BRANCHES.match(mnemonic)
+    if m:
+        base, cond = m.group(1), m.group(2) or ""
+        register = re.fullmatch(r"(r\d+|lr|ip|sp|fp|sl|sb)", operands)
+        if base in ("bl", "blx"):
+            jump = f"bx{cond}\t{operands}" if register else f"b{cond}\t.Lt"
+            return [f"mov{cond}\tlr, #0", jump]
+        if base in ("cbz", "cbnz"):
+            return [f"{base}\t{operands.split(',')[0]}, .Lt"]
+        return [f"{mnemonic}\t.Lt"]
+    plain = mnemonic.split(".")[0]
+    args = [a.strip() for a in operands.split(",")]
+    if plain in ("sdiv", "udiv") and len(args) == 3:
+        d, n, mm = args
+        return [f"mul\t{d}, {n}, {mm}"] + [f"mul\t{d}, {d}, {d}"] * 3
+    if mnemonic == "vdiv.f32" and len(args) == 3:
+        d, n, mm = args
+        return [f"vmul.f32\t{d}, {n}, {mm}", f"vabs.f32\t{d}, {d}", f"vabs.f32\t{d}, {d}"]
+    return [f"{mnemonic}\t{operands}" if operands else mnemonic]
+
+
+class Model:
+    """Cycles per execution of blocks by their text, from the cache or from llvm-mca."""
+
+    def __init__(self, cache=CACHE):
+        self.path = Path(cache)
+        self.lock = threading.Lock()
+        self.known = {}
+        if self.path.exists():
+            try:
+                data = json.loads(self.path.read_text())
+            except json.JSONDecodeError:
+                data = {}
+            if data.get("version") == MODEL_VERSION:
+                self.known = data.get("blocks", {})
+
+    @staticmethod
+    def key(mode, lines):
+        return mode + "\n" + "\n".join(lines)
+
+    def cycles(self, keys):
+        """Cycles per execution for each key (`Model.key`); None for a block llvm-mca cannot
+        model. New keys go to one llvm-mca run."""
+        with self.lock:
+            missing = sorted({k for k in keys if k not in self.known})
+            if missing:
+                self.known.update(run_mca(missing))
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = self.path.with_suffix(".tmp")
+                tmp.write_text(json.dumps({"version": MODEL_VERSION, "blocks": self.known}))
+                tmp.replace(self.path)
+            return {k: self.known[k] for k in keys}
+
+
+def run_mca(keys):
+    """Models each key's block (mode, then its lines) in one llvm-mca run; a block llvm-mca
+    rejects is left out and the run repeated, and gets None."""
+    result = {}
+    todo = list(keys)
+    while todo:
+        source, starts = [".syntax unified"], []
+        for n, k in enumerate(todo):
+            mode, *lines = k.split("\n")
+            source.append(f".{mode}")
+            starts.append(len(source) + 1)
+            source += [f"# LLVM-MCA-BEGIN b{n}", *lines, f"# LLVM-MCA-END b{n}"]
+        source.append(".Lt:")
+        r = subprocess.run([LLVM_MCA, "-mtriple=armv7a-linux-gnueabihf", "-mcpu=cortex-a72",
+                            f"-iterations={ITERATIONS}", "-instruction-info=false",
+                            "-resource-pressure=false", "-"],
+                           input="\n".join(source) + "\n", capture_output=True, text=True)
+        if r.returncode == 0:
+            totals = [int(c) for c in re.findall(r"^Total Cycles:\s+(\d+)", r.stdout, re.M)]
+            names = [int(n) for n in re.findall(r"^\[\d+\] Code Region - b(\d+)", r.stdout, re.M)]
+            if len(totals) == len(names) == len(todo):
+                for n, total in zip(names, totals):
+                    result[todo[n]] = total / ITERATIONS
+                return result
+            if len(todo) == 1:
+                result[todo[0]] = None
+                return result
+        bad = rejected(r.stderr, starts)
+        if bad is None:
+            # An error not tied to a line: model the blocks one at a time.
+            for k in todo:
+                result.update(run_mca([k]) if len(todo) > 1 else {k: None})
+            return result
+        result[todo[bad]] = None
+        todo.pop(bad)
+    return result
+
+
+def rejected(stderr, starts):
+    """The block whose line llvm-mca's first error names, by the blocks' first lines."""
+    m = re.search(r"<stdin>:(\d+):\d+: error", stderr)
+    if not m:
+        return None
+    line = int(m.group(1))
+    return max(bisect.bisect_right(starts, line) - 1, 0)
+
+
+def model(exe, blocks_file, cache_model, timed):
+    """The blocks of one run with their cycles per execution; the run's modelled cycles over
+    the timed region (`timed`) or the whole run; and what the model could not take."""
+    binary = Binary(exe)
+    blocks = [b for b in read_blocks(blocks_file) if (b.region if timed else b.executions) > 0]
+    keys = []
+    for b in blocks:
+        b.mode = binary.mode(b.vaddr)
+        raw = binary.instructions(b.vaddr, b.insns, b.bytes) if b.mode != "data" else None
+        if raw is None:
+            b.modelled = False
+            keys.append(None)
+            continue
+        b.text = raw
+        lines = [line for text in raw for line in normalise(text)]
+        keys.append(Model.key(b.mode, lines))
+    known = cache_model.cycles([k for k in keys if k is not None])
+    total = unmodelled = 0.0
+    for b, k in zip(blocks, keys):
+        c = known.get(k) if k is not None else None
+        if c is None:
+            b.modelled = False
+            c = float(b.insns)
+        b.cycles = c
+        count = b.region if timed else b.executions
+        total += count * c
+        if not b.modelled:
+            unmodelled += count * c
+    return {"blocks": blocks, "binary": binary, "cycles": round(total),
+            "unmodelled": round(unmodelled)}
