@@ -27,6 +27,7 @@ counted at one cycle per instruction and reported.
 
 import bisect
 import json
+import os
 import re
 import subprocess
 import threading
@@ -39,6 +40,8 @@ LLVM_MCA = "llvm-mca-16"
 LLVM_OBJDUMP = "llvm-objdump-16"
 LLVM_READELF = "llvm-readelf-16"
 ITERATIONS = 100
+# The most continuations of a cut block modelled with it.
+MAX_JOINED = 4
 CACHE = harness.BUILD / "a72-cycles.json"
 # Changes whenever the model does (overrides, iterations, stand-ins), invalidating the cache.
 MODEL_VERSION = "llvm-mca-16 cortex-a72, iterations 100, overrides 1"
@@ -165,14 +168,15 @@ class Model:
     def __init__(self, cache=CACHE):
         self.path = Path(cache)
         self.lock = threading.Lock()
-        self.known = {}
-        if self.path.exists():
-            try:
-                data = json.loads(self.path.read_text())
-            except json.JSONDecodeError:
-                data = {}
-            if data.get("version") == MODEL_VERSION:
-                self.known = data.get("blocks", {})
+        self.known = self.stored()
+
+    def stored(self):
+        """What the cache file holds (another process may have added to it)."""
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, json.JSONDecodeError):
+            return {}
+        return data.get("blocks", {}) if data.get("version") == MODEL_VERSION else {}
 
     @staticmethod
     def key(mode, lines):
@@ -184,9 +188,11 @@ class Model:
         with self.lock:
             missing = sorted({k for k in keys if k not in self.known})
             if missing:
-                self.known.update(run_mca(missing))
+                new = run_mca(missing)
+                self.known.update(self.stored())
+                self.known.update(new)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = self.path.with_suffix(".tmp")
+                tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
                 tmp.write_text(json.dumps({"version": MODEL_VERSION, "blocks": self.known}))
                 tmp.replace(self.path)
             return {k: self.known[k] for k in keys}
@@ -239,33 +245,76 @@ def rejected(stderr, starts):
     return max(bisect.bisect_right(starts, line) - 1, 0)
 
 
+ENDS_BLOCK = re.compile(r"^(b|bl|blx|bx|cbz|cbnz|tbb|tbh|svc|udf|bkpt)(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?(\.w|\.n)?\t")
+
+
+def ends_block(text):
+    """Whether an instruction ends a basic block: a branch, a call, a return or a trap."""
+    text = text.split("@")[0].strip() + "\t"
+    mnemonic, _, operands = text.partition("\t")
+    if ENDS_BLOCK.match(text):
+        return True
+    writes_pc = re.match(r"^(pop|ldm\w*|ldr\w*|mov\w*|add\w*|sub\w*)$", mnemonic) and (
+        "pc" in operands.split(",")[0] or mnemonic.startswith(("pop", "ldm")) and "pc}" in operands)
+    return bool(writes_pc)
+
+
+def continuations(blocks):
+    """For each block that qemu cut where no branch is (a page boundary or its size
+    limit), the block that continues it; None for the others."""
+    at = {(b.vaddr, b.mode): b for b in blocks}
+    out = []
+    for b in blocks:
+        follows = None
+        if b.text and not ends_block(b.text[-1]):
+            follows = at.get((b.vaddr + b.bytes, b.mode))
+        out.append(follows if follows is not None and follows.text else None)
+    return out
+
+
 def model(exe, blocks_file, cache_model, timed):
     """The blocks of one run with their cycles per execution; the run's modelled cycles over
-    the timed region (`timed`) or the whole run; and what the model could not take."""
+    the timed region (`timed`) or the whole run; and what the model could not take.
+
+    Where qemu cut straight code where no branch is (a page boundary), the block before the
+    cut is modelled with its continuation up to the next branch, and the continuation
+    alone only for the times it is entered otherwise (by a jump): a loop body cut in two
+    costs what it costs whole."""
     binary = Binary(exe)
     blocks = [b for b in read_blocks(blocks_file) if (b.region if timed else b.executions) > 0]
-    keys = []
     for b in blocks:
         b.mode = binary.mode(b.vaddr)
         raw = binary.instructions(b.vaddr, b.insns, b.bytes) if b.mode != "data" else None
-        if raw is None:
-            b.modelled = False
-            keys.append(None)
-            continue
-        b.text = raw
-        lines = [line for text in raw for line in normalise(text)]
-        keys.append(Model.key(b.mode, lines))
+        b.text = raw or []
+    count = lambda b: b.region if timed else b.executions
+    follows = continuations(blocks)
+    index = {id(b): k for k, b in enumerate(blocks)}
+    # Per block, its text up to the next branch, and how often it is entered by falling
+    # through from a cut block before it.
+    through = [0] * len(blocks)
+    texts = []
+    for k, b in enumerate(blocks):
+        text, c, depth = list(b.text), follows[k], 0
+        while c is not None and depth < MAX_JOINED:
+            if depth == 0:
+                through[index[id(c)]] += count(b)
+            text += c.text
+            c, depth = follows[index[id(c)]], depth + 1
+        texts.append(text)
+    key = lambda b, text: Model.key(b.mode, [line for t in text for line in normalise(t)])
+    keys = [key(b, t) if t else None for b, t in zip(blocks, texts)]
     known = cache_model.cycles([k for k in keys if k is not None])
     total = unmodelled = 0.0
-    for b, k in zip(blocks, keys):
-        c = known.get(k) if k is not None else None
-        if c is None:
+    for b, k, entered_through in zip(blocks, keys, through):
+        cycles = known.get(k) if k is not None else None
+        if cycles is None:
             b.modelled = False
-            c = float(b.insns)
-        b.cycles = c
-        count = b.region if timed else b.executions
-        total += count * c
+            cycles = float(b.insns)
+        # Entered by falling through, the block was modelled with the one before it.
+        share = max(count(b) - entered_through, 0) / count(b)
+        b.cycles = cycles * share
+        total += count(b) * b.cycles
         if not b.modelled:
-            unmodelled += count * c
+            unmodelled += count(b) * b.cycles
     return {"blocks": blocks, "binary": binary, "cycles": round(total),
             "unmodelled": round(unmodelled)}

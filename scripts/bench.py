@@ -16,7 +16,10 @@ repeatable; wall time is not.
 Results: a Markdown table, JSON and an SVG chart of the cycle ratios (and with --html one
 page holding both), in target/bench/, or target/bench/filtered/REGEX for a --filter run.
 
-    scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2] [--out DIR] [--html]
+    scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2]
+                     [--flags "--disable-pass=schedule"] [--out DIR] [--html]
+
+`--flags` passes more options to our compiler, e.g. to measure what a pass does.
 """
 
 import argparse
@@ -25,6 +28,7 @@ import html
 import json
 import math
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -115,13 +119,13 @@ def measure(exe, case, plugin, timeout, model):
     }
 
 
-def run_case(case, opt, runtime, plugin, timeout, compiler, model):
+def run_case(case, opt, runtime, plugin, timeout, compiler, model, flags=(), work_root=None):
     started = time.time()
-    work = harness.BUILD / "bench" / case.name
+    work = (work_root or harness.BUILD / "bench") / case.name
     work.mkdir(parents=True, exist_ok=True)
     ours_exe = work / "ours"
     asm = work / "ours.s"
-    r = subprocess.run([str(compiler), "-S", f"-{opt}", "-o", str(asm), str(case.sy)],
+    r = subprocess.run([str(compiler), "-S", f"-{opt}", *flags, "-o", str(asm), str(case.sy)],
                        capture_output=True, timeout=300)
     if r.returncode != 0:
         ours = {"status": "compile error"}
@@ -263,6 +267,13 @@ def output_dir(out, filter_regex):
     return OUT_DIR
 
 
+def work_root(out_dir):
+    """Where a run into `out_dir` builds and runs its programs: a folder of its own, so that
+    runs into different folders can go on at once."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(Path(out_dir).resolve())).strip("_")
+    return harness.BUILD / "bench" / slug[-80:]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", nargs="?", default=str(harness.SHARED_TESTS / "performance"))
@@ -270,6 +281,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=harness.jobs_default())
     ap.add_argument("--timeout", type=float, default=600, help="seconds per qemu run")
     ap.add_argument("--opt", default="O2", help="our optimisation level (default O2)")
+    ap.add_argument("--flags", default="", help="more options for our compiler, as one string")
     ap.add_argument("--out", type=Path, help="where the results go (default target/bench, or "
                     "target/bench/filtered/FILTER with --filter, never over a full run's)")
     ap.add_argument("--html", action="store_true", help="also write results.html: the table "
@@ -279,7 +291,7 @@ def main():
 
     harness.build_compiler()
     # A private copy, so that rebuilding during a long run cannot mix two compilers.
-    compiler = harness.BUILD / "bench-compiler"
+    compiler = work_root(out_dir) / "compiler"
     compiler.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(harness.COMPILER, compiler)
     runtime = harness.build_runtime()
@@ -292,7 +304,7 @@ def main():
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_case, c, args.opt, runtime, plugin, args.timeout, compiler,
-                               model)
+                               model, shlex.split(args.flags), work_root(out_dir))
                    for c in cases]
         for n, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             r = fut.result()

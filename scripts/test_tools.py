@@ -281,6 +281,56 @@ int main() {
         # A call is a branch, not the 100 cycles llvm-mca assumes.
         self.assertLess(self.cycles(a72.normalise("bl\t0x10400 <f>")), 2.0)
 
+    def test_the_cost_models_table_is_the_bench_models(self):
+        # middle/src/cost_model.rs: each class's latency (a chain of one instruction
+        # depending on itself) and issue half cycles (independent copies) as llvm-mca,
+        # with a72.py's stand-ins, models a representative instruction.
+        source = (harness.ROOT / "middle" / "src" / "cost_model.rs").read_text()
+        table = {}
+        for fn in ("latency", "issue"):
+            body = source[source.index(f"pub const fn {fn}(self)"):]
+            body = body[:body.index("\n    }\n")]
+            for name, value in re.findall(r"CostClass::(\w+) => (\d+),", body):
+                table.setdefault(name, {})[fn] = int(value)
+        # class: (an instruction depending on itself or None, independent copies)
+        representative = {
+            "Alu": ("add\tr0, r0, #1", [f"add\tr{k}, r9, #1" for k in range(6)]),
+            "ShiftedAlu": ("add\tr0, r0, r9, lsl #2", [f"add\tr{k}, r9, r10, lsl #2" for k in range(4)]),
+            "Multiply": ("mul\tr0, r0, r9", [f"mul\tr{k}, r9, r10" for k in range(4)]),
+            "Divide": ("sdiv\tr0, r0, r9", [f"sdiv\tr{k}, r9, r10" for k in range(4)]),
+            "Load": ("ldr\tr0, [r0]", [f"ldr\tr{k}, [r9, #{4 * k}]" for k in range(4)]),
+            "Store": (None, [f"str\tr{k}, [r9, #{4 * k}]" for k in range(4)]),
+            "VfpArith": ("vadd.f32\ts0, s0, s31", [f"vadd.f32\ts{k}, s30, s31" for k in range(8)]),
+            "VfpMulAcc": ("vmla.f32\ts0, s0, s31", [f"vmla.f32\ts{k}, s30, s31" for k in range(8)]),
+            "VfpDivide": ("vdiv.f32\ts0, s0, s31", [f"vdiv.f32\ts{k}, s30, s31" for k in range(4)]),
+            "VfpSqrt": ("vsqrt.f32\ts0, s0", [f"vsqrt.f32\ts{k}, s31" for k in range(2)]),
+            "VfpConvert": ("vcvt.f32.s32\ts0, s0", [f"vcvt.f32.s32\ts{k}, s31" for k in range(8)]),
+            "VfpLoad": (None, [f"vldr\ts{k}, [r9, #{4 * k}]" for k in range(4)]),
+            "VfpStore": (None, [f"vstr\ts{k}, [r9, #{4 * k}]" for k in range(4)]),
+            "Transfer": (None, [f"vmov\tr{k}, s{k}" for k in range(4)]),
+        }
+        self.assertEqual(set(table), set(representative))
+        for name, (chain, apart) in representative.items():
+            lines = [line for text in apart for line in a72.normalise(text)]
+            issue = 2 * self.cycles(lines) / len(apart)
+            self.assertAlmostEqual(issue, table[name]["issue"], delta=0.25, msg=name)
+            if chain is not None:
+                latency = self.cycles(a72.normalise(chain))
+                self.assertAlmostEqual(latency, table[name]["latency"], delta=0.2, msg=name)
+
+    def test_a_block_cut_where_no_branch_is_goes_on_in_the_next(self):
+        # qemu cuts a translated block at a page boundary; the piece before the cut is
+        # modelled with its continuation (what a loop body cut in two costs whole).
+        cut = a72.Block(0x10ff0, 2, 8, 10, 10, mode="arm", text=["mov\tr1, r8", "movw\tr1, #0xf730"])
+        rest = a72.Block(0x10ff8, 3, 12, 12, 12, mode="arm",
+                         text=["movt\tr1, #0x25", "add\tr1, r1, r2", "blt\t0x10ff0 <main+0x8>"])
+        other = a72.Block(0x11100, 1, 4, 5, 5, mode="arm", text=["bx\tlr"])
+        self.assertEqual(a72.continuations([cut, rest, other]), [rest, None, None])
+        for text in ("pop\t{r4, pc}", "bne.w\t0x1000 <f>", "cbz\tr0, 0x1000 <f>", "ldr\tpc, [sp], #4"):
+            self.assertTrue(a72.ends_block(text), text)
+        for text in ("bic\tr0, r0, #1", "ldr\tr0, [pc, #8]", "push\t{r4, lr}", "blsomething"):
+            self.assertFalse(a72.ends_block(text), text)
+
     def test_block_counts_add_up_to_the_instruction_counts(self):
         with tempfile.TemporaryDirectory() as d:
             sy, asm, exe = Path(d) / "p.sy", Path(d) / "p.s", Path(d) / "p"

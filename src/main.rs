@@ -51,6 +51,12 @@ struct Cli {
     #[arg(long, value_name = "PIPELINE")]
     passes: Option<String>,
 
+    /// Leave these passes out of the pipeline (the level's or --passes'): IR passes, and
+    /// the back end's optional ones (its schedulers `pre-schedule` and `schedule`,
+    /// `peephole`, ...), to measure what a pass does.
+    #[arg(long, value_name = "PASS", value_delimiter = ',')]
+    disable_pass: Vec<String>,
+
     /// Verify the IR after lowering and after every pass.
     #[arg(long)]
     verify_each: bool,
@@ -272,6 +278,24 @@ fn pass_manager(cli: &Cli) -> Result<middle::passes::PassManager, String> {
         Some(spec) => PassManager::parse(spec)?,
         None => PassManager::for_level(cli.opt_level),
     };
+    for name in &cli.disable_pass {
+        if middle::passes::find(name).is_some() {
+            pm.disable(name);
+            continue;
+        }
+        match backend::passes::BACKEND_PASSES
+            .iter()
+            .find(|p| p.name == name)
+        {
+            Some(p) if p.required => {
+                return Err(format!(
+                    "--disable-pass: the back end cannot do without '{name}'"
+                ))
+            }
+            Some(_) => {}
+            None => return Err(format!("--disable-pass: no pass is called '{name}'")),
+        }
+    }
     pm.verify_each = cli.verify_each;
     pm.bisect_limit = cli.opt_bisect_limit;
     pm.time_passes = cli.time_passes;
@@ -314,6 +338,7 @@ fn backend_options(cli: &Cli, ir_executions: usize) -> backend::BackendOptions {
         bisect_limit: cli
             .opt_bisect_limit
             .map(|limit| limit.saturating_sub(ir_executions)),
+        disabled: cli.disable_pass.clone(),
         first_execution_number: ir_executions + 1,
     }
 }

@@ -16,11 +16,11 @@
 
 use crate::mir::*;
 use crate::regalloc::liveness::node;
-use middle::cost_model::CostClass;
+use middle::cost_model::{CostClass, Pipe, DISPATCH_WIDTH};
 use std::ops::Range;
 
-/// The class of an instruction for its latency; `vreg_classes` gives a virtual register's
-/// class (a float copy waits like VFP arithmetic).
+/// The class of an instruction for its latency and pipeline; `vreg_classes` gives a virtual
+/// register's class (a float copy waits like VFP arithmetic).
 pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
     match inst {
         MInst::Mul { .. } | MInst::Smmul { .. } | MInst::Mla { .. } | MInst::Mls { .. } => {
@@ -39,6 +39,22 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         | MInst::VCmp { .. }
         | MInst::VToDoubleCore { .. } => CostClass::Transfer,
         MInst::Copy { dst, .. } if is_float(*dst, vreg_classes) => CostClass::VfpArith,
+        MInst::Alu {
+            src: Operand2::Shifted(..),
+            ..
+        }
+        | MInst::AluS {
+            src: Operand2::Shifted(..),
+            ..
+        }
+        | MInst::Cmp {
+            src: Operand2::Shifted(..),
+            ..
+        }
+        | MInst::Cmn {
+            src: Operand2::Shifted(..),
+            ..
+        } => CostClass::ShiftedAlu,
         _ => CostClass::Alu,
     }
 }
@@ -301,6 +317,64 @@ impl Progress {
                 ready(to, self.earliest[to]);
             }
         }
+    }
+}
+
+/// The pipelines' slots in each cycle as a list scheduler fills them: at most
+/// `DISPATCH_WIDTH` instructions start in a cycle, and at most as many of one kind of
+/// pipeline as it has (`Pipe::width`), a divide or a square root holding its slot for
+/// several cycles (`CostClass::occupancy`).
+#[derive(Default)]
+pub struct Slots {
+    /// Per cycle: the instructions started, then per kind of pipeline its slots taken.
+    used: Vec<[u32; 1 + PIPES.len()]>,
+}
+
+/// The kinds of pipeline, in the order `Slots` counts them.
+const PIPES: [Pipe; 5] = [
+    Pipe::Integer,
+    Pipe::Multi,
+    Pipe::Load,
+    Pipe::Store,
+    Pipe::Float,
+];
+
+impl Slots {
+    fn at(&mut self, cycle: u32) -> &mut [u32; 1 + PIPES.len()] {
+        let c = cycle as usize;
+        if self.used.len() <= c {
+            self.used.resize(c + 1, [0; 1 + PIPES.len()]);
+        }
+        &mut self.used[c]
+    }
+
+    fn pipe_index(class: CostClass) -> usize {
+        1 + PIPES
+            .iter()
+            .position(|&p| p == class.pipe())
+            .expect("every pipe is counted")
+    }
+
+    /// Whether an instruction of `class` can start in `cycle`.
+    pub fn fits(&mut self, class: CostClass, cycle: u32) -> bool {
+        if self.at(cycle)[0] >= DISPATCH_WIDTH {
+            return false;
+        }
+        let p = Slots::pipe_index(class);
+        let width = class.pipe().width();
+        (cycle..cycle + class.occupancy()).all(|c| self.at(c)[p] < width)
+    }
+
+    /// Starts an instruction of `class` in `cycle`; returns whether the cycle's dispatch is
+    /// now full.
+    pub fn take(&mut self, class: CostClass, cycle: u32) -> bool {
+        let p = Slots::pipe_index(class);
+        for c in cycle..cycle + class.occupancy() {
+            self.at(c)[p] += 1;
+        }
+        let slots = self.at(cycle);
+        slots[0] += 1;
+        slots[0] >= DISPATCH_WIDTH
     }
 }
 

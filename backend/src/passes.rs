@@ -187,6 +187,8 @@ pub struct BackendOptions {
     pub verify_each: bool,
     /// How many more pass executions may run, if bisecting (what the IR passes left).
     pub bisect_limit: Option<usize>,
+    /// Optional passes left out of the pipeline, by name.
+    pub disabled: Vec<String>,
     /// The number of the first back-end pass execution (one after the IR passes' last).
     pub first_execution_number: usize,
 }
@@ -200,6 +202,7 @@ impl BackendOptions {
             time_passes: false,
             verify_each: false,
             bisect_limit: None,
+            disabled: Vec::new(),
             first_execution_number: 1,
         }
     }
@@ -292,7 +295,10 @@ pub fn compile_with(
     opts: &BackendOptions,
     log: &mut dyn Write,
 ) -> Result<(String, Vec<BackendExecution>), String> {
-    let passes = pipeline(opts.opt_level);
+    let passes: Vec<_> = pipeline(opts.opt_level)
+        .into_iter()
+        .filter(|p| p.required || !opts.disabled.iter().any(|d| d == p.name))
+        .collect();
     let mut work = Work {
         module: m,
         machine: Vec::new(),

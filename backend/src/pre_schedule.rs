@@ -33,7 +33,7 @@
 //! foresees (other colours, other coalesced copies, in blocks the scheduler did not touch),
 //! so a function keeps its new order only if, allocated and cleaned up as the pipeline
 //! does after allocation, it costs nowhere more than the original order allocated the
-//! same way: by the cost model's weights with each block's taken 10^loop depth times, by
+//! same way: by the cost model's issue cycles with each block's taken 10^loop depth times, by
 //! instructions (recursion has no depth), and by callee-saved registers. Functions of more
 //! than `MAX_FUNCTION` instructions, whose two trial allocations would cost too much
 //! compile time, are not scheduled.
@@ -92,7 +92,7 @@ fn schedule_function(mf: &mut MFunction) -> bool {
 
 /// What a function costs once allocated and cleaned up as the pipeline does.
 struct Cost {
-    /// Its instructions by the cost model's weights, each block's times 10^loop depth (the
+    /// Its instructions by the cost model's issue cycles, each block's times 10^loop depth (the
     /// depth capped at 6).
     weighted: u64,
     /// Its instructions, as a stand-in for recursion, which loop depths do not see.
@@ -123,7 +123,7 @@ fn allocated_cost(mf: &MFunction, opt_level: u8) -> Cost {
         let times = 10u64.pow(block.loop_depth.min(6));
         cost.instructions += block.insts.len();
         for inst in &block.insts {
-            cost.weighted += u64::from(class(inst, &[]).weight()) * times;
+            cost.weighted += u64::from(class(inst, &[]).issue()) * times;
             inst.for_each_reg(|r, role| {
                 if let (Reg::Phys(p), true) = (r, role != Role::Use) {
                     saved[p.0 as usize] |= !caller_saved().any(|c| c == p);

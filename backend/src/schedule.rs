@@ -8,16 +8,19 @@
 //! scheduled in pieces). Within a region an instruction keeps its dependences
 //! (`dependences`): registers both ways, the flags, and memory (loads may pass each other).
 //!
-//! Single-issue list scheduling: each cycle, of the instructions whose operands are ready,
-//! the one with the longest latency-weighted path to the region's end goes first (ties:
-//! the earlier in the original order); when none is ready, time moves on to the first
-//! that will be. The instructions and registers are unchanged, so the allocation and the
-//! instruction count are too.
+//! List scheduling within the core's issue limits (the cost model's): in each cycle, of the
+//! instructions whose operands are ready and whose pipeline has a free slot, the one with
+//! the longest latency-weighted path to the region's end goes first (ties: the earlier in
+//! the original order), up to three a cycle, two integer operations, one load, one store,
+//! one multi-cycle operation (a divide holds it four cycles) and two VFP operations; when
+//! none can start, time moves on. The instructions and registers are unchanged, so the
+//! allocation and the instruction count are too.
 //!
 //! Needs: physical registers (after `regalloc`). Preserves: behaviour.
 
-use crate::dependences::{regions, reorder, CopyPartners, DepGraph, Progress};
+use crate::dependences::{class, regions, reorder, CopyPartners, DepGraph, Progress, Slots};
 use crate::mir::*;
+use middle::cost_model::CostClass;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -43,7 +46,9 @@ fn schedule(region: &[MInst]) -> Vec<usize> {
     let n = region.len();
     let graph = DepGraph::new(region, &[], &CopyPartners::default());
     let height = &graph.height;
+    let classes: Vec<CostClass> = region.iter().map(|i| class(i, &[])).collect();
     let mut progress = Progress::new(&graph);
+    let mut slots = Slots::default();
     // Ready by priority, and waiting for their operands by the cycle they may start.
     let mut ready: BinaryHeap<(u32, Reverse<u32>)> = BinaryHeap::new();
     let mut waiting: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
@@ -52,24 +57,42 @@ fn schedule(region: &[MInst]) -> Vec<usize> {
     }
     let mut order = Vec::with_capacity(n);
     let mut cycle = 0u32;
+    let mut passed_over = Vec::new();
     while order.len() < n {
         while let Some(&Reverse((at, k))) = waiting.peek() {
-            if at > cycle && !ready.is_empty() {
+            if at > cycle {
                 break;
             }
             waiting.pop();
-            cycle = cycle.max(at);
             ready.push((height[k as usize], Reverse(k)));
         }
-        let (_, Reverse(k)) = ready
-            .pop()
-            .expect("an acyclic region has a ready instruction");
-        let k = k as usize;
+        // The highest ready instruction whose pipeline has a slot this cycle.
+        let mut picked = None;
+        while let Some((h, Reverse(k))) = ready.pop() {
+            if slots.fits(classes[k as usize], cycle) {
+                picked = Some(k as usize);
+                break;
+            }
+            passed_over.push((h, Reverse(k)));
+        }
+        ready.extend(passed_over.drain(..));
+        let Some(k) = picked else {
+            // Nothing can start now: the next cycle, or when the next operands are ready.
+            let next = waiting.peek().map_or(cycle + 1, |&Reverse((at, _))| at);
+            cycle = if ready.is_empty() {
+                next.max(cycle + 1)
+            } else {
+                cycle + 1
+            };
+            continue;
+        };
         order.push(k);
         progress.issue(&graph, k, cycle, |to, at| {
             waiting.push(Reverse((at, to as u32)))
         });
-        cycle += 1;
+        if slots.take(classes[k], cycle) {
+            cycle += 1;
+        }
     }
     order
 }

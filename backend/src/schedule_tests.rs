@@ -223,3 +223,30 @@ fn a_load_multiple_is_a_load_and_a_store_multiple_a_store() {
         ]
     );
 }
+
+#[test]
+fn one_multiply_pipe_takes_one_multiply_a_cycle() {
+    // Two multiplies heading two chains cannot start together: the second goes a cycle
+    // later, and the adds that have a slot fill the cycles in between. Single issue put
+    // the independent `mov`s last; three-wide, they start beside the first multiply.
+    assert_eq!(
+        scheduled(vec![
+            mul(r(1), r(2), r(3)),
+            mul(r(4), r(2), r(3)),
+            add(r(5), r(1), r(4)),
+            mov(r(6), 1),
+            mov(r(7), 2),
+            add(r(0), r(5), r(6)),
+            ret(),
+        ]),
+        [
+            "mul r1, r2, r3",
+            "mov r6, #1",
+            "mov r7, #2",
+            "mul r4, r2, r3",
+            "add r5, r1, r4",
+            "add r0, r5, r6",
+            "ret ; uses r0",
+        ]
+    );
+}

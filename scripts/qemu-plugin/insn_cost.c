@@ -17,7 +17,7 @@
  *
  * Weights: `enum weight` below, one per instruction class (latency-flavoured, per
  * instruction or per register moved): ALU and branches 1, multiply 3, divide 12, load 3,
- * store 2, VFP add/mul 3, VFP divide 10, ...
+ * store 2, VFP add/mul 3, VFP divide 10, ... (a flat count beside the modelled cycles).
  *
  * Debian's qemu-user ships no plugin header, so the few API (version 1) declarations used
  * are written out here.
@@ -61,9 +61,8 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 /* ---- weights ----------------------------------------------------------------------------- */
 
 /*
- * The weight of each instruction class. middle/src/cost_model.rs mirrors this table (its
- * CostClass::weight) and a test there reads this enum and compares, so keep one class per
- * line, `W_NAME = weight,`, and use only these names for weights in weight() below.
+ * The weight of each instruction class: the bench's flat cost, reported beside its modelled
+ * cycles (scripts/a72.py), which are what the compiler's cost model follows.
  */
 enum weight {
     W_ALU = 1,          /* ALU, move, compare, branch */

@@ -103,6 +103,19 @@ impl PassManager {
         Ok(PassManager::new(pipeline::parse(spec)?))
     }
 
+    /// Leaves every execution of the pass `name` out of the pipeline (inside groups too).
+    pub fn disable(&mut self, name: &str) {
+        fn without(steps: &mut Vec<Step>, name: &str) {
+            steps.retain(|s| !matches!(s, Step::Run(p) if p.name == name));
+            for s in steps {
+                if let Step::Fixpoint(inner) | Step::Repeat(_, inner) = s {
+                    without(inner, name);
+                }
+            }
+        }
+        without(&mut self.steps, name);
+    }
+
     /// Runs only the first `n` pass executions, logging and printing nothing: the module a
     /// bisection step judges.
     pub fn run_first(&self, n: usize, m: &mut Module) -> Result<(), String> {
