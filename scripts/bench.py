@@ -17,7 +17,7 @@ Results: a Markdown table, JSON and an SVG chart of the cycle ratios (and with -
 page holding both), in target/bench/, or target/bench/filtered/REGEX for a --filter run.
 
     scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2]
-                     [--flags "--disable-pass=schedule"] [--out DIR] [--html]
+                     [--flags=--disable-pass=schedule] [--out DIR] [--html]
 
 `--flags` passes more options to our compiler, e.g. to measure what a pass does.
 """

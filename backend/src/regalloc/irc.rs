@@ -97,7 +97,8 @@ const INFINITE_DEGREE: usize = usize::MAX / 4;
 /// neighbours for each made coalescing quadratic.
 const MAX_SCANNED: usize = 1024;
 
-/// What reloading a spilled register costs (a load, by the cost model's weights).
+/// What reloading a spilled register costs, against what rematerialising a value costs
+/// (`spill::remat_cost`).
 const LOAD_COST: f64 = 3.0;
 
 pub fn color(

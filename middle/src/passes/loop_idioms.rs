@@ -42,12 +42,11 @@
 //! words) stays, as `loop-unroll` writes it out as a few stores with constant addresses.
 //! A copy of any other count becomes a call: libc's `memcpy` moves several words per `ldm`
 //! and `stm`, the loop one per `ldr` and `str`. A fill of a count unknown at compile time
-//! stays a loop: by the bench's cost model (a store costs 2 per register, `stm` included)
-//! libc's `memset` writes 8 words for 21 (four `stm` of two registers, four `subs`, a
-//! branch), the unrolled loop for 19 (eight `str`, the step, the test, the branch), so a
-//! long fill costs more as a call (`04_spmv2`, 100,000 words 200 times: 0.06% more) while
-//! a short one saves little. A fill of a known count becomes a call, and so do the rows of
-//! a nest, which then merge into one call.
+//! stays a loop: in modelled A72 cycles (`scripts/a72.py`) a call for every such fill made
+//! `04_spmv2` 0.991x and `bfs_topo` 0.972x, but `rule_automata` 1.110x, whose one fill runs
+//! once before the timed loops and whose call moved the allocation of the whole function,
+//! so no rule by the fill alone wins. A fill of a known count becomes a call, and so do the
+//! rows of a nest, which then merge into one call.
 //!
 //! Loops of more than `MAX_BLOCKS` blocks or `MAX_INSTRUCTIONS` instructions stay.
 //!
