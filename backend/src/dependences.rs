@@ -32,6 +32,7 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         MInst::VLdr { .. } | MInst::VLdm { .. } => CostClass::VfpLoad,
         MInst::VStr { .. } | MInst::VStm { .. } => CostClass::VfpStore,
         MInst::VBin { op: VOp::Div, .. } => CostClass::VfpDivide,
+        MInst::VMla { .. } => CostClass::VfpMulAcc,
         MInst::VBin { .. } | MInst::VNeg { .. } => CostClass::VfpArith,
         MInst::VCvtToFloat { .. } | MInst::VCvtToInt { .. } => CostClass::VfpConvert,
         MInst::VMovFromCore { .. }

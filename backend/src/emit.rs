@@ -224,6 +224,9 @@ impl Emitter {
             MInst::VBin { op, sd, sn, sm } => {
                 self.line(format_args!("{} {}, {}, {}", op.name(), sd, sn, sm))
             }
+            MInst::VMla { sd, sn, sm } => {
+                self.line(format_args!("vmla.f32 {}, {}, {}", sd, sn, sm))
+            }
             MInst::VNeg { sd, sm } => self.line(format_args!("vneg.f32 {}, {}", sd, sm)),
             MInst::VMovFromCore { sd, rn } => self.line(format_args!("vmov {}, {}", sd, rn)),
             MInst::VMovToCore { rd, sn } => self.line(format_args!("vmov {}, {}", rd, sn)),

@@ -142,6 +142,7 @@ impl Selector<'_> {
                 || self.is_folded_gep(i)
                 || self.is_folded_shift(i)
                 || self.is_folded_mul(i)
+                || self.is_folded_float_mul(i)
                 || self.is_folded_division(i)
                 || self.is_predicated(i)
                 || self.is_clamp_inner(i)
@@ -544,6 +545,17 @@ impl Selector<'_> {
             BinaryOp::FDiv => Some(VOp::Div),
             _ => None,
         };
+        if let Some(m) = b.as_inst().filter(|&m| {
+            op == BinaryOp::FAdd && self.skipped[m.index()] && self.is_folded_float_mul(m)
+        }) {
+            let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
+                unreachable!("a folded multiplication");
+            };
+            let (sn, sm, acc) = (self.reg(x), self.reg(y), self.reg(a));
+            self.emit(MInst::Copy { dst: rd, src: acc });
+            self.emit(MInst::VMla { sd: rd, sn, sm });
+            return;
+        }
         if let Some(vop) = vop {
             let (sn, sm) = (self.reg(a), self.reg(b));
             self.emit(MInst::VBin {
@@ -1019,6 +1031,37 @@ impl Selector<'_> {
             && f.inst_block(u.inst) == f.inst_block(i)
             && shift_parts(f, other).is_none()
             && !self.is_predicated(u.inst)
+    }
+
+    /// A float multiplication whose only use is the right operand of an addition in its
+    /// block, `a + x * y`: the addition is `vmla.f32` on a copy of `a`. VFP's `vmla` rounds
+    /// the product before adding it, so it computes exactly what `vmul` and `vadd a, p` do,
+    /// the NaN an addition of two NaNs gives included (the accumulator's: the product must
+    /// be the right operand). `a - x * y` stays two instructions: `vmls` adds the negated
+    /// product, and a NaN product would come out with its sign flipped (`x - inf * 0`
+    /// prints `-nan` where `vsub` gives `nan`).
+    fn is_folded_float_mul(&self, i: Inst) -> bool {
+        let f = self.f;
+        if !matches!(
+            f.kind(i),
+            InstKind::Binary {
+                op: BinaryOp::FMul,
+                ..
+            }
+        ) {
+            return false;
+        }
+        let [u] = f.uses(Value::Inst(i)) else {
+            return false;
+        };
+        matches!(
+            f.kind(u.inst),
+            InstKind::Binary {
+                op: BinaryOp::FAdd,
+                ..
+            }
+        ) && u.index == 1
+            && f.inst_block(u.inst) == f.inst_block(i)
     }
 
     /// A division by a constant with a magic multiplier whose only use is an addition in its

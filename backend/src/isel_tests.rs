@@ -529,3 +529,36 @@ bb0:
     );
     assert!(body.contains(&"movgt %v11, #99"), "{body:#?}");
 }
+
+#[test]
+fn a_product_added_on_the_right_is_a_vmla_and_only_that() {
+    // `a + x * y` accumulates into a copy of `a`; `x * y + a` (a NaN sum takes its left
+    // operand's NaN), `a - x * y` (`vmls` flips a NaN product's sign) and a product used
+    // twice keep their `vmul`.
+    let lines = selected(
+        "func @f(%a0: f32, %a1: f32, %a2: f32) -> f32 {
+bb0:
+  %0 = fmul %a1, %a2
+  %1 = fadd %a0, %0
+  %2 = fmul %a1, %a0
+  %3 = fadd %2, %1
+  %4 = fmul %a2, %a2
+  %5 = fsub %3, %4
+  %6 = fmul %a0, %a0
+  %7 = fadd %5, %6
+  %8 = fadd %7, %6
+  ret %8
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let vmla: Vec<&&str> = body.iter().filter(|l| l.starts_with("vmla.f32")).collect();
+    assert_eq!(vmla.len(), 1, "{body:#?}");
+    assert_eq!(*vmla[0], "vmla.f32 %v4, %v1, %v2", "{body:#?}");
+    assert!(body.contains(&"copy %v4, %v0"), "{body:#?}");
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("vmul.f32")).count(),
+        3,
+        "{body:#?}"
+    );
+}

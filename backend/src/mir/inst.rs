@@ -340,6 +340,13 @@ pub enum MInst {
         sn: Reg,
         sm: Reg,
     },
+    /// `sd = sd + sn * sm`, the product rounded before the addition (VFP's `vmla.f32`,
+    /// not the fused `vfma`): exactly `vmul` then `vadd` with `sd` first.
+    VMla {
+        sd: Reg,
+        sn: Reg,
+        sm: Reg,
+    },
     VNeg {
         sd: Reg,
         sm: Reg,
@@ -575,6 +582,11 @@ macro_rules! visit_operands {
                 $g(sn, Use);
                 $g(sm, Use);
                 $g(sd, Def);
+            }
+            MInst::VMla { sd, sn, sm } => {
+                $g(sn, Use);
+                $g(sm, Use);
+                $g(sd, UseDef);
             }
             MInst::VNeg { sd, sm }
             | MInst::VCvtToFloat { sd, sm }

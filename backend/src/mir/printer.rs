@@ -125,6 +125,7 @@ impl fmt::Display for MInst {
                 write!(f, "slotaddr {rd}, {}", Addr::Slot(*slot, *offset))
             }
             MInst::VBin { op, sd, sn, sm } => write!(f, "{} {sd}, {sn}, {sm}", op.name()),
+            MInst::VMla { sd, sn, sm } => write!(f, "vmla.f32 {sd}, {sn}, {sm}"),
             MInst::VNeg { sd, sm } => write!(f, "vneg.f32 {sd}, {sm}"),
             MInst::VMovFromCore { sd, rn } => write!(f, "vmov {sd}, {rn}"),
             MInst::VMovToCore { rd, sn } => write!(f, "vmov {rd}, {sn}"),
