@@ -23,6 +23,12 @@ Calls: llvm-mca gives `bl`/`blx` a latency of 100 cycles ("calls are not modelle
 holds up retirement; on the A72 a call is a taken branch that writes `lr`, so it is modelled
 as `mov lr, #0` and `b`. A block the model cannot take (an instruction llvm-mca rejects) is
 counted at one cycle per instruction and reported.
+
+A block that is not a loop is still modelled as a loop of itself, so a register it reads
+first and writes later would chain one modelled execution to the next. Where every way
+from the block back to itself, over the blocks that ran, writes that register first, the
+chain is not the program's and is broken before modelling (`a72_chains`); chains the
+program has (a loop's counter or sum that its latch block carries) stay.
 """
 
 import bisect
@@ -34,6 +40,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import a72_chains
 import harness
 
 LLVM_MCA = "llvm-mca-16"
@@ -272,6 +279,82 @@ def continuations(blocks):
     return out
 
 
+TARGET_ADDRESS = re.compile(r"0x([0-9a-f]+)")
+# How many blocks the search for a way back to a block may visit.
+MAX_SEARCH = 400
+
+
+RETURN = re.compile(r"^(bx\tlr|pop\w*\t\{.*\bpc\}|ldr\w*\tpc, \[sp\], #4)")
+
+
+def successors(b):
+    """The addresses block `b` may go to next (its branch's target, the next instruction when
+    the branch may not be taken or is a call); none for a return, which ends what the
+    function's registers carry (a later call sets them again before this block reads them);
+    None when that is not known (an indirect branch)."""
+    if not b.text:
+        return None
+    last = b.text[-1].split("@")[0].strip()
+    if RETURN.match(last):
+        return []
+    if not ends_block(last):
+        return [b.vaddr + b.bytes]
+    mnemonic = last.split("\t")[0]
+    m = BRANCHES.match(mnemonic)
+    target = TARGET_ADDRESS.search(last.split("@")[0])
+    if not m or target is None:
+        return None
+    base, cond = m.group(1), m.group(2)
+    out = [int(target.group(1), 16)]
+    if base in ("bl", "blx"):
+        return [b.vaddr + b.bytes]
+    if cond or base in ("cbz", "cbnz"):
+        out.append(b.vaddr + b.bytes)
+    return out
+
+
+def false_chains(blocks, texts):
+    """Per block, the registers it reads first and writes later whose every way back to the
+    block, over the blocks that ran, writes them first (`a72_chains`): the chains to break.
+    A way this cannot follow (an indirect branch, a block it cannot read) keeps the chain."""
+    at = {}
+    for k, b in enumerate(blocks):
+        at.setdefault(b.vaddr, k)
+    writes = [a72_chains.block_writes(t) for t in texts]
+    succ = [successors(b) for b in blocks]
+    out = []
+    for k, text in enumerate(texts):
+        carried = a72_chains.carried(text) if succ[k] is not None else None
+        broken = set()
+        for r in carried or ():
+            if not reaches_back(k, r, at, writes, succ):
+                broken.add(r)
+        out.append(broken)
+    return out
+
+
+def reaches_back(k, r, at, writes, succ):
+    """Whether some way from block `k` comes back to it without writing `r` first."""
+    seen, todo = set(), list(succ[k])
+    while todo:
+        addr = todo.pop()
+        j = at.get(addr)
+        if j is None:
+            # No executed block starts there: the way was never taken.
+            continue
+        if len(seen) > MAX_SEARCH or j == k:
+            return True
+        if j in seen:
+            continue
+        seen.add(j)
+        if writes[j] is not None and r in writes[j]:
+            continue
+        if succ[j] is None:
+            return True
+        todo += succ[j]
+    return False
+
+
 def model(exe, blocks_file, cache_model, timed):
     """The blocks of one run with their cycles per execution; the run's modelled cycles over
     the timed region (`timed`) or the whole run; and what the model could not take.
@@ -279,7 +362,8 @@ def model(exe, blocks_file, cache_model, timed):
     Where qemu cut straight code where no branch is (a page boundary), the block before the
     cut is modelled with its continuation up to the next branch, and the continuation
     alone only for the times it is entered otherwise (by a jump): a loop body cut in two
-    costs what it costs whole."""
+    costs what it costs whole. A register chain that only the loop-of-itself model makes
+    (`a72_chains`) is broken before the block is modelled."""
     binary = Binary(exe)
     blocks = [b for b in read_blocks(blocks_file) if (b.region if timed else b.executions) > 0]
     for b in blocks:
@@ -301,12 +385,17 @@ def model(exe, blocks_file, cache_model, timed):
             text += c.text
             c, depth = follows[index[id(c)]], depth + 1
         texts.append(text)
+    broken = false_chains(blocks, texts)
     key = lambda b, text: Model.key(b.mode, [line for t in text for line in normalise(t)])
     keys = [key(b, t) if t else None for b, t in zip(blocks, texts)]
-    known = cache_model.cycles([k for k in keys if k is not None])
+    unchained = [key(b, a72_chains.break_false_chains(t, f)) if t and f else None
+                 for b, t, f in zip(blocks, texts, broken)]
+    known = cache_model.cycles([k for k in keys + unchained if k is not None])
     total = unmodelled = 0.0
-    for b, k, entered_through in zip(blocks, keys, through):
-        cycles = known.get(k) if k is not None else None
+    for b, k, u, entered_through in zip(blocks, keys, unchained, through):
+        cycles = known.get(u) if u is not None else None
+        if cycles is None:
+            cycles = known.get(k) if k is not None else None
         if cycles is None:
             b.modelled = False
             cycles = float(b.insns)

@@ -20,6 +20,7 @@ import unittest
 from pathlib import Path
 
 import a72
+import a72_chains
 import bench
 import compile_bench
 import harness
@@ -330,6 +331,32 @@ int main() {
             self.assertTrue(a72.ends_block(text), text)
         for text in ("bic\tr0, r0, #1", "ldr\tr0, [pc, #8]", "push\t{r4, lr}", "blsomething"):
             self.assertFalse(a72.ends_block(text), text)
+
+    def test_a_chain_only_the_loop_of_itself_makes_is_broken(self):
+        # The dispatch block reads r2 first (the opcode) and loads the next one into it;
+        # when the handler it goes to writes r2 before coming back, the modelled chain from
+        # one execution to the next is not the program's.
+        dispatch = ["mov\tr6, r2", "ldr\tr2, [r7, r6, lsl #2]", "add\tr10, r10, #1",
+                    "cmp\tr2, #1", "bne\t0x1020 <main+0x20>"]
+        self.assertEqual(a72_chains.carried(dispatch), {"r2": 1, "r10": 2})
+        handler = ["mov\tr2, r10", "b\t0x1000 <main>"]
+        keeps = ["add\tr3, r3, #1", "b\t0x1000 <main>"]
+        for other, broken in ((handler, {"r2"}), (keeps, set())):
+            blocks = [a72.Block(0x1000, 5, 20, 9, 9, mode="arm", text=dispatch),
+                      a72.Block(0x1020, 2, 8, 9, 9, mode="arm", text=other)]
+            # r10 comes back unwritten on either way: the loop's real counter.
+            self.assertEqual(a72.false_chains(blocks, [b.text for b in blocks])[0], broken)
+        renamed = a72_chains.break_false_chains(dispatch, {"r2"})
+        self.assertEqual(renamed[0], "mov\tr6, r2")
+        self.assertEqual(a72_chains.carried(renamed), {"r10": 2})
+        # Dependent on a chain through r2 (4 cycles of load latency and a move) before,
+        # the block is bound by its issue after.
+        before, after = self.cycles(dispatch), self.cycles(renamed)
+        self.assertGreater(before, after + 2)
+        # A return ends what a function's registers carry; a tied write is set first.
+        self.assertEqual(a72.successors(a72.Block(0, 1, 4, 1, 1, text=["pop\t{r4, pc}"])), [])
+        self.assertEqual(a72_chains.break_false_chains(["vmla.f32\ts3, s1, s2"], {"s3"}),
+                         ["vmov.f32\ts3, #1.000000e+00", "vmla.f32\ts3, s1, s2"])
 
     def test_block_counts_add_up_to_the_instruction_counts(self):
         with tempfile.TemporaryDirectory() as d:

@@ -1040,28 +1040,68 @@ impl Selector<'_> {
     /// be the right operand). `a - x * y` stays two instructions: `vmls` adds the negated
     /// product, and a NaN product would come out with its sign flipped (`x - inf * 0`
     /// prints `-nan` where `vsub` gives `nan`).
+    ///
+    /// The A72 forwards only a multiply-accumulate's result into the accumulator of the
+    /// next one (4 cycles); an accumulator that a `vadd`, `vsub` or `vmul` computes waits
+    /// the whole 9 cycles, where `vadd` would take 5, so such an addition stays `vadd`.
     fn is_folded_float_mul(&self, i: Inst) -> bool {
         let f = self.f;
-        if !matches!(
-            f.kind(i),
-            InstKind::Binary {
-                op: BinaryOp::FMul,
-                ..
-            }
-        ) {
+        let is_fmul = |i: Inst| {
+            matches!(
+                f.kind(i),
+                InstKind::Binary {
+                    op: BinaryOp::FMul,
+                    ..
+                }
+            )
+        };
+        if !is_fmul(i) {
             return false;
         }
         let [u] = f.uses(Value::Inst(i)) else {
             return false;
         };
-        matches!(
-            f.kind(u.inst),
+        let InstKind::Binary {
+            op: BinaryOp::FAdd,
+            args: [acc, _],
+        } = *f.kind(u.inst)
+        else {
+            return false;
+        };
+        u.index == 1 && f.inst_block(u.inst) == f.inst_block(i) && self.forwards_into(acc)
+    }
+
+    /// Whether `acc` reaches a multiply-accumulate as its accumulator without waiting on
+    /// float arithmetic other than another multiply-accumulate: a phi, a load, a constant,
+    /// or an addition folded so itself.
+    fn forwards_into(&self, acc: Value) -> bool {
+        let f = self.f;
+        let Some(a) = acc.as_inst() else {
+            return true;
+        };
+        match *f.kind(a) {
             InstKind::Binary {
                 op: BinaryOp::FAdd,
+                args: [inner, m],
+            } => {
+                m.as_inst().is_some_and(|m| {
+                    matches!(
+                        f.kind(m),
+                        InstKind::Binary {
+                            op: BinaryOp::FMul,
+                            ..
+                        }
+                    ) && f.uses(Value::Inst(m)).len() == 1
+                        && f.inst_block(m) == f.inst_block(a)
+                }) && self.forwards_into(inner)
+            }
+            InstKind::Binary {
+                op: BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv,
                 ..
             }
-        ) && u.index == 1
-            && f.inst_block(u.inst) == f.inst_block(i)
+            | InstKind::FNeg { .. } => false,
+            _ => true,
+        }
     }
 
     /// A division by a constant with a magic multiplier whose only use is an addition in its

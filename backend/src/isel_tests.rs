@@ -562,3 +562,37 @@ bb0:
         "{body:#?}"
     );
 }
+
+#[test]
+fn a_vmla_takes_an_accumulator_only_a_vmla_or_no_float_arithmetic_computes() {
+    // (a + b) + x * y: the sum waits for `vadd`'s result, which the A72 does not forward
+    // into an accumulator, so it stays `vmul` and `vadd`; (a + x * y) + z * w chains two
+    // `vmla`s, the second's accumulator the first's forwarded result.
+    let lines = selected(
+        "func @f(%a0: f32, %a1: f32, %a2: f32) -> f32 {
+bb0:
+  %0 = fadd %a0, %a1
+  %1 = fmul %a1, %a2
+  %2 = fadd %0, %1
+  %3 = fmul %a0, %a2
+  %4 = fadd %a1, %3
+  %5 = fmul %a2, %a2
+  %6 = fadd %4, %5
+  %7 = fadd %2, %6
+  ret %7
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("vmla.f32")).count(),
+        2,
+        "{body:#?}"
+    );
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("vmul.f32")).count(),
+        1,
+        "{body:#?}"
+    );
+    assert!(body.contains(&"vmul.f32 %v4, %v1, %v2"), "{body:#?}");
+}
