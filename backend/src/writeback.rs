@@ -15,6 +15,9 @@
 //!   (`sub p, p, #8` ... `ldmia p, {r1, r2}` is `ldmdb p!, {r1, r2}`). So this pass runs
 //!   after `load-store-multiple`, whose lists it would otherwise break up.
 //!
+//! A store of a value its block computes takes no bump: its writeback would wait for that
+//! value, and the next round's accesses through the pointer with it.
+//!
 //! The bump is unpredicated and sets no flags (`add`, never `adds`), so dropping it keeps
 //! the flags; `p` is neither `sp` nor `pc`. The transferred register differs from `p`
 //! (the hardware leaves such an access unpredictable), and every offset written encodes
@@ -107,7 +110,7 @@ fn fold(
     let mut shifted = Vec::new();
     for j in order {
         let inst = &insts[j];
-        if let Some(new) = indexed(inst) {
+        if let Some(new) = indexed(inst).filter(|_| !waits_on_its_block(insts, j)) {
             insts[j] = new;
             for s in shifted {
                 shift_offset(&mut insts[s], shift);
@@ -129,6 +132,25 @@ fn fold(
         }
     }
     false
+}
+
+/// Whether the access at `j` is a store of a value its block computes before it: the new
+/// pointer it wrote back would wait for that value (an indexed access writes its base when
+/// it issues, once all its operands are ready), and the next round's accesses through the
+/// pointer with it (`str r10, [r6], #4` after `mla r10, ...`: the next `ldr` of `c[i]`
+/// waits for this round's `mla`). The bump then stays an `add`, which waits for nothing.
+fn waits_on_its_block(insts: &[MInst], j: usize) -> bool {
+    let stored: Vec<Reg> = match &insts[j] {
+        MInst::Str { rs, .. } => vec![*rs],
+        MInst::VStr { ss, .. } => vec![*ss],
+        MInst::Stm { regs, .. } | MInst::VStm { regs, .. } => regs.clone(),
+        _ => return false,
+    };
+    insts[..j].iter().any(|inst| {
+        let mut defines = false;
+        inst.for_each_reg(|r, role| defines |= role != Role::Use && stored.contains(&r));
+        defines
+    })
 }
 
 /// Whether `inst` reads or writes `r`.

@@ -274,3 +274,29 @@ fn the_verifier_rejects_indexed_forms_the_hardware_lacks() {
     assert!(check(ldmia(r(0), vec![r(0), r(1)])).is_err());
     assert!(check(ldmia(r(0), vec![r(1), r(2)])).is_ok());
 }
+
+#[test]
+fn a_store_of_a_value_its_block_computes_leaves_the_bump_alone() {
+    // `c[i] = c[i] + k`: writing the pointer back with the store would make the next
+    // round's load wait for this round's add; the load takes the bump instead.
+    assert_eq!(
+        folded(vec![
+            ldr(r(1), r(0), 0),
+            crate::mir::test_build::add(r(1), r(1), r(5)),
+            str_(r(1), r(0), 0),
+            bump(AluOp::Add, r(0), 4),
+        ]),
+        ["ldr r1, [r0], #4", "add r1, r1, r5", "str r1, [r0, #-4]"]
+    );
+    // Stored alone, the computed value leaves the add in place.
+    unchanged(vec![
+        crate::mir::test_build::add(r(1), r(2), r(5)),
+        str_(r(1), r(0), 0),
+        bump(AluOp::Add, r(0), 4),
+    ]);
+    // A value from before the block is no wait: the store takes the bump.
+    assert_eq!(
+        folded(vec![str_(r(1), r(0), 0), bump(AluOp::Add, r(0), 4)]),
+        ["str r1, [r0], #4"]
+    );
+}

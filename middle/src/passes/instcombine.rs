@@ -19,10 +19,12 @@
 //!
 //! Needs: nothing. Preserves: behaviour and the CFG.
 
-use crate::analysis::Preserved;
+use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::fast_hash::FastHashSet;
 use crate::ir::pattern::*;
-use crate::ir::{BinaryOp, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::ir::{
+    BinaryOp, Block, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value,
+};
 use crate::passes::const_fold::simplify;
 use crate::passes::FunctionContext;
 use std::sync::LazyLock;
@@ -135,8 +137,11 @@ fn is_equality(p: IntPred) -> bool {
     matches!(p, IntPred::Eq | IntPred::Ne)
 }
 
-pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let full_remainders = full_remainders(f);
+    // No rule changes the CFG: the tree stays right for the whole run.
+    let cfg = cx.analyses.cfg(f);
+    let dom = cx.analyses.dom(f);
     let mut work = Worklist::new(f);
     let mut changed = false;
     while let Some(i) = work.pop() {
@@ -152,7 +157,9 @@ pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
         let before = f.prev_inst(i);
         let replacement = simplify(f, i)
             .or_else(|| negation(f, i))
+            .or_else(|| exact_division(f, i, (&cfg, &dom)))
             .or_else(|| power_of_two_division(f, i, &full_remainders))
+            .or_else(|| remainder_from_quotient(f, i))
             .or_else(|| constant_offsets_outward(f, i))
             .or_else(|| constant_term_outward(f, i))
             .or_else(|| RULES.apply(f, i));
@@ -490,6 +497,111 @@ fn only_compared_with_zero(f: &Function, i: Inst) -> bool {
             }
             _ => false,
         })
+}
+
+/// `x / 2^k` as `ashr x, k` where a branch above decided that `x` is a multiple of `2^k`
+/// (`if (n % 2 == 0) n = n / 2;`): the division is exact, and needs none of the rounding
+/// fix-up for negative dividends; `x / -2^k` negates that.
+fn exact_division(f: &mut Function, i: Inst, (cfg, dom): (&Cfg, &DomTree)) -> Option<Value> {
+    let InstKind::Binary {
+        op: BinaryOp::SDiv,
+        args: [x, Value::Int(d)],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    let magnitude = d.unsigned_abs();
+    if !magnitude.is_power_of_two() || magnitude == 1 || x.is_constant() {
+        return None;
+    }
+    let at = f.inst_block(i)?;
+    let k = magnitude.trailing_zeros();
+    if k > 30 || !known_multiple(f, (cfg, dom), x, at, k) {
+        return None;
+    }
+    let q = binary_before(f, i, BinaryOp::AShr, x, Value::Int(k as i32));
+    Some(if d < 0 {
+        binary_before(f, i, BinaryOp::Sub, Value::Int(0), q)
+    } else {
+        q
+    })
+}
+
+/// Whether entering block `at` means that `x` is a multiple of `2^k`: a branch into a block
+/// that dominates `at` (and has that branch's block as its only predecessor) tested
+/// `x & m == 0` or `x % 2^j == 0`, `m` covering the low `k` bits, `j >= k`.
+fn known_multiple(f: &Function, (cfg, dom): (&Cfg, &DomTree), x: Value, at: Block, k: u32) -> bool {
+    let low = (1u32 << k) - 1;
+    let tests_low_bits = |v: Inst| match *f.kind(v) {
+        InstKind::Binary {
+            op: BinaryOp::And,
+            args: [a, Value::Int(m)],
+        } => a == x && (m as u32) & low == low,
+        InstKind::Binary {
+            op: BinaryOp::SRem,
+            args: [a, Value::Int(e)],
+        } => a == x && e.unsigned_abs().is_power_of_two() && e.unsigned_abs() > low,
+        _ => false,
+    };
+    f.uses(x).iter().any(|u| {
+        tests_low_bits(u.inst)
+            && f.uses(Value::Inst(u.inst)).iter().any(|c| {
+                let zero_when = match *f.kind(c.inst) {
+                    InstKind::Icmp {
+                        pred: IntPred::Eq,
+                        args,
+                    } if args[1 - c.index as usize] == Value::Int(0) => true,
+                    InstKind::Icmp {
+                        pred: IntPred::Ne,
+                        args,
+                    } if args[1 - c.index as usize] == Value::Int(0) => false,
+                    _ => return false,
+                };
+                f.uses(Value::Inst(c.inst)).iter().any(|b| {
+                    let InstKind::CondBr {
+                        targets: [t, e], ..
+                    } = *f.kind(b.inst)
+                    else {
+                        return false;
+                    };
+                    let into = if zero_when { t } else { e };
+                    let from = f.inst_block(b.inst);
+                    t != e
+                        && from.is_some_and(|p| cfg.preds(into) == [p])
+                        && dom.dominates(into, at)
+                })
+            })
+    })
+}
+
+/// `x % d` for a constant `d` when the function also divides `x` by `d`: `x - (x / d) * d`,
+/// whose quotient value numbering then shares with that division, so one multiply-high
+/// sequence serves both and the remainder is one `mls` (a carry loop's `v % 10000` and
+/// `v / 10000`). Powers of two are `power_of_two_division`'s.
+fn remainder_from_quotient(f: &mut Function, i: Inst) -> Option<Value> {
+    let InstKind::Binary {
+        op: BinaryOp::SRem,
+        args: [x, Value::Int(d)],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    if x.is_constant() || d.unsigned_abs().is_power_of_two() || d == 0 {
+        return None;
+    }
+    let divided = f.uses(x).iter().any(|u| {
+        u.index == 0
+            && matches!(
+                *f.kind(u.inst),
+                InstKind::Binary { op: BinaryOp::SDiv, args: [_, Value::Int(e)] } if e == d
+            )
+    });
+    if !divided {
+        return None;
+    }
+    let q = binary_before(f, i, BinaryOp::SDiv, x, Value::Int(d));
+    let p = binary_before(f, i, BinaryOp::Mul, q, Value::Int(d));
+    Some(binary_before(f, i, BinaryOp::Sub, x, p))
 }
 
 /// The magnitudes `|d|` of the remainders by a constant `d` that some use needs in full (not
