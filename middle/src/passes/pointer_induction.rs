@@ -30,6 +30,7 @@ use super::arith_writer::ArithWriter;
 use super::entry_order::less_on_entry;
 use super::loop_counter::{counter, Counter};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
+use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -74,10 +75,12 @@ struct LoopShape {
     single_exit: bool,
 }
 
-/// The addresses `gep base, i` of one array with one stride.
+/// The addresses `gep base, i + offset` of one array with one stride and one constant
+/// offset of the counter (`t[k + 1][j]`'s row in a loop over `k`).
 struct Group {
     base: Value,
     stride: u32,
+    offset: i32,
     geps: Vec<Inst>,
 }
 
@@ -103,6 +106,35 @@ fn convert(
     let mut groups: Vec<Group> = Vec::new();
     let mut outside: Vec<OutsideUse> = Vec::new();
     let mut counter_stays = false;
+    let mut address = |f: &Function, gep: Inst, offset: i32| {
+        let InstKind::Gep {
+            args: [base, _],
+            stride,
+        } = *f.kind(gep)
+        else {
+            return false;
+        };
+        if !fixed(f, base) || !inside(f, gep) {
+            return false;
+        }
+        match groups
+            .iter_mut()
+            .find(|g| g.base == base && g.stride == stride && g.offset == offset)
+        {
+            Some(g) => g.geps.push(gep),
+            None => groups.push(Group {
+                base,
+                stride,
+                offset,
+                geps: vec![gep],
+            }),
+        }
+        true
+    };
+    // The counter plus a constant (its stepped value among them) as an index too.
+    let is_index = |f: &Function, u: &crate::ir::Use, v: Value| {
+        u.index == 1 && matches!(*f.kind(u.inst), InstKind::Gep { args: [b, _], .. } if b != v)
+    };
     for u in f.uses(Value::Inst(ctr.phi)) {
         match *f.kind(u.inst) {
             _ if u.inst == ctr.next => {}
@@ -111,32 +143,40 @@ fn convert(
                 index: u.index,
                 stepped: false,
             }),
-            InstKind::Gep {
-                args: [base, index],
-                stride,
-            } if u.index == 1 && base != index && fixed(f, base) => {
-                match groups
-                    .iter_mut()
-                    .find(|g| g.base == base && g.stride == stride)
-                {
-                    Some(g) => g.geps.push(u.inst),
-                    None => groups.push(Group {
-                        base,
-                        stride,
-                        geps: vec![u.inst],
-                    }),
+            _ if is_index(f, u, Value::Inst(ctr.phi)) => {
+                if !address(f, u.inst, 0) {
+                    counter_stays = true;
                 }
             }
             _ => counter_stays = true,
+        }
+    }
+    for u in f.uses(Value::Inst(ctr.phi)) {
+        let InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [_, Value::Int(c)],
+        } = *f.kind(u.inst)
+        else {
+            continue;
+        };
+        if u.index != 0 || !inside(f, u.inst) {
+            continue;
+        }
+        let sum = Value::Inst(u.inst);
+        for w in f.uses(sum) {
+            if is_index(f, w, sum) {
+                address(f, w.inst, c);
+            }
         }
     }
     if groups.is_empty() {
         return false;
     }
     let test = exit_test(f, shape, ctr, &fixed);
+    let converted = |i: Inst| groups.iter().any(|g| g.geps.contains(&i));
     if let Some(test) = &test {
         for u in f.uses(Value::Inst(ctr.next)) {
-            if u.inst == test.cmp || u.inst == ctr.phi {
+            if u.inst == test.cmp || u.inst == ctr.phi || converted(u.inst) {
                 continue;
             }
             if inside(f, u.inst) {
@@ -156,7 +196,7 @@ fn convert(
         .collect();
     let tested = groups
         .iter()
-        .position(|g| can_test_on(f, dom, shape, ctr, g));
+        .position(|g| g.offset == 0 && can_test_on(f, dom, shape, ctr, g));
     // With the counter gone the loop saves its step as well.
     if let (Some(test), Some(t), false) = (&test, tested, counter_stays) {
         if savings.iter().sum::<i64>() + 1 > 0 {
@@ -179,8 +219,9 @@ fn convert(
     changed
 }
 
-/// What the back end spends per round on a group's addresses: an add for each address it
-/// cannot fold into its accesses.
+/// What the back end spends per round on a group's addresses: the instructions of each
+/// address it cannot fold into its accesses (an add, and for a stride that is no power of
+/// two the move of the stride and a multiply too).
 fn old_cost(f: &Function, g: &Group) -> i64 {
     let folds = |gep: Inst| {
         g.stride.is_power_of_two()
@@ -194,7 +235,11 @@ fn old_cost(f: &Function, g: &Group) -> i64 {
                     _ => false,
                 })
     };
-    g.geps.iter().filter(|&&gep| !folds(gep)).count() as i64
+    g.geps
+        .iter()
+        .filter(|&&gep| !folds(gep))
+        .map(|&gep| i64::from(inst_size(f.kind(gep))))
+        .sum()
 }
 
 /// What a group's pointer costs per round: its step, unless an access of the latch at the
@@ -374,11 +419,13 @@ fn walk(f: &mut Function, shape: &LoopShape, ctr: &Counter, g: &Group) -> Inst {
     let end = f
         .terminator(shape.preheader)
         .expect("a preheader ends in a jump");
-    let first = if ctr.start == Value::Int(0) {
+    let mut w = ArithWriter::new(f, end);
+    let index = w.binary(BinaryOp::Add, ctr.start, Value::Int(g.offset));
+    let first = if index == Value::Int(0) {
         g.base
     } else {
         let kind = InstKind::Gep {
-            args: [g.base, ctr.start],
+            args: [g.base, index],
             stride: g.stride,
         };
         Value::Inst(f.insert_inst_before(end, kind, Type::Ptr))
