@@ -41,6 +41,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         hoisted_consts: FastHashMap::default(),
         hoisted_count: vec![0; f.block_capacity()],
         in_place: false,
+        flags: None,
     };
     s.run();
     s.mf
@@ -110,6 +111,9 @@ struct Selector<'a> {
     /// one into a preheader, and for phi copies (moving a constant into a phi's register
     /// costs as much as moving a hoisted one there, without holding a register).
     in_place: bool,
+    /// The fused comparison whose flags the block's instructions selected so far leave
+    /// set, with its conditions: a second select or branch on it reads them again.
+    flags: Option<(Inst, Vec<Cond>)>,
 }
 
 impl Selector<'_> {
@@ -152,6 +156,7 @@ impl Selector<'_> {
         }
         for b in f.blocks().collect::<Vec<_>>() {
             self.block = Some(b);
+            self.flags = None;
             if Some(b) == f.entry() {
                 self.receive_params();
                 self.global_addresses();
@@ -178,6 +183,9 @@ impl Selector<'_> {
     }
 
     fn emit(&mut self, inst: MInst) {
+        if inst.sets_flags() {
+            self.flags = None;
+        }
         self.cur.push(inst);
     }
 
@@ -908,11 +916,19 @@ impl Selector<'_> {
     }
 
     /// Sets the flags for the truth value `c` and returns the conditions (any of which
-    /// holding means true): a fused comparison is emitted here, anything else is compared
-    /// with 0.
+    /// holding means true): a fused comparison is emitted here, unless the flags still hold
+    /// it from a select or branch before (`best = run; pos = i;` under one `run > best`
+    /// compares once), anything else is compared with 0.
     fn condition(&mut self, c: Value) -> Vec<Cond> {
         match c.as_inst() {
-            Some(ci) if self.skipped[ci.index()] => self.compare(ci),
+            Some(ci) if self.skipped[ci.index()] => match &self.flags {
+                Some((set, conds)) if *set == ci => conds.clone(),
+                _ => {
+                    let conds = self.compare(ci);
+                    self.flags = Some((ci, conds.clone()));
+                    conds
+                }
+            },
             _ => {
                 let rn = self.reg(c);
                 self.emit(MInst::Cmp {

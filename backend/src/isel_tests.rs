@@ -230,7 +230,7 @@ fn at_most_sixteen_hoisted_constants_live_through_a_loop() {
 }
 
 #[test]
-fn a_select_is_a_copy_and_a_conditional_move_after_its_fused_comparison() {
+fn selects_are_a_copy_and_a_conditional_move_after_one_fused_comparison() {
     let lines = selected(
         "func @f(%a0: i32, %a1: i32) -> i32 {
 bb0:
@@ -242,19 +242,19 @@ bb0:
 ",
     );
     let body: Vec<&str> = lines.iter().map(String::as_str).collect();
-    // The false value first, then the comparison, emitted again before each select that
-    // reads its flags and never materialised as 0 or 1, then the true value under it.
+    // The false value first, then the comparison, never materialised as 0 or 1, then the
+    // true value under it; the second select reads the flags the first one left.
     assert_eq!(
         body.iter()
             .filter(|l| l.starts_with("cmp %v0, %v1"))
             .count(),
-        2,
+        1,
         "{body:#?}"
     );
     assert!(!body.iter().any(|l| l.contains("%v2")), "{body:#?}");
     for expected in [
         ["mov %v3, #7", "cmp %v0, %v1", "movlt %v3, %v0"],
-        ["copy %v4, %v0", "cmp %v0, %v1", "movlt %v4, %v1"],
+        ["movlt %v3, %v0", "copy %v4, %v0", "movlt %v4, %v1"],
     ] {
         assert!(
             body.windows(3).any(|w| w == expected),
@@ -595,4 +595,29 @@ bb0:
         "{body:#?}"
     );
     assert!(body.contains(&"vmul.f32 %v4, %v1, %v2"), "{body:#?}");
+}
+
+#[test]
+fn a_flag_setting_instruction_between_selects_compares_again() {
+    // A call (or another comparison) between two selects on one condition leaves other
+    // flags: the second compares again.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp slt %a0, %a1
+  %1 = select i32 %0, %a0, 7
+  %2 = call i32 @getint()
+  %3 = select i32 %0, %2, %1
+  ret %3
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_eq!(
+        body.iter()
+            .filter(|l| l.starts_with("cmp %v0, %v1"))
+            .count(),
+        2,
+        "{body:#?}"
+    );
 }
