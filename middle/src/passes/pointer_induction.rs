@@ -75,13 +75,18 @@ struct LoopShape {
     single_exit: bool,
 }
 
-/// The addresses `gep base, i + offset` of one array with one stride and one constant
-/// offset of the counter (`t[k + 1][j]`'s row in a loop over `k`).
+/// The addresses `gep base, i + c` of one array with one stride, the counter plus constants
+/// (`t[k + 1][j]`'s row in a loop over `k`, an unrolled body's rows `k + 1`, `k + 2`, ...):
+/// one pointer walks `gep base, i + offset`, and addresses at other constants are that
+/// pointer plus a constant.
 struct Group {
     base: Value,
     stride: u32,
     offset: i32,
+    /// The addresses at `offset` itself.
     geps: Vec<Inst>,
+    /// The addresses at other constants, with theirs.
+    others: Vec<(Inst, i32)>,
 }
 
 /// A use of the counter outside its loop: which instruction, which operand, and whether it
@@ -103,7 +108,8 @@ fn convert(
     let inside =
         |f: &Function, i: Inst| f.inst_block(i).is_some_and(|b| loops.contains(shape.k, b));
     let fixed = |f: &Function, v: Value| v.as_inst().is_none_or(|d| !inside(f, d));
-    let mut groups: Vec<Group> = Vec::new();
+    // The addresses found, with their arrays and constants, grouped below.
+    let mut found: Vec<(Value, u32, Inst, i32)> = Vec::new();
     let mut outside: Vec<OutsideUse> = Vec::new();
     let mut counter_stays = false;
     let mut address = |f: &Function, gep: Inst, offset: i32| {
@@ -117,24 +123,15 @@ fn convert(
         if !fixed(f, base) || !inside(f, gep) {
             return false;
         }
-        match groups
-            .iter_mut()
-            .find(|g| g.base == base && g.stride == stride && g.offset == offset)
-        {
-            Some(g) => g.geps.push(gep),
-            None => groups.push(Group {
-                base,
-                stride,
-                offset,
-                geps: vec![gep],
-            }),
-        }
+        found.push((base, stride, gep, offset));
         true
     };
     // The counter plus a constant (its stepped value among them) as an index too.
     let is_index = |f: &Function, u: &crate::ir::Use, v: Value| {
         u.index == 1 && matches!(*f.kind(u.inst), InstKind::Gep { args: [b, _], .. } if b != v)
     };
+    // Sums `i + c` in the loop that serve addresses only: they go with the counter.
+    let mut sums = Vec::new();
     for u in f.uses(Value::Inst(ctr.phi)) {
         match *f.kind(u.inst) {
             _ if u.inst == ctr.next => {}
@@ -148,32 +145,40 @@ fn convert(
                     counter_stays = true;
                 }
             }
+            InstKind::Binary {
+                op: BinaryOp::Add,
+                args: [_, Value::Int(c)],
+            } if u.index == 0 => {
+                let sum = Value::Inst(u.inst);
+                let mut only_addresses = true;
+                for w in f.uses(sum) {
+                    only_addresses &= is_index(f, w, sum) && address(f, w.inst, c);
+                }
+                if only_addresses {
+                    sums.push(u.inst);
+                } else {
+                    counter_stays = true;
+                }
+            }
             _ => counter_stays = true,
         }
     }
-    for u in f.uses(Value::Inst(ctr.phi)) {
-        let InstKind::Binary {
-            op: BinaryOp::Add,
-            args: [_, Value::Int(c)],
-        } = *f.kind(u.inst)
-        else {
-            continue;
-        };
-        if u.index != 0 || !inside(f, u.inst) {
-            continue;
-        }
-        let sum = Value::Inst(u.inst);
-        for w in f.uses(sum) {
-            if is_index(f, w, sum) {
-                address(f, w.inst, c);
-            }
+    // The stepped value's addresses (its other uses are the exit test's or the counter's).
+    for w in f.uses(Value::Inst(ctr.next)) {
+        if is_index(f, w, Value::Inst(ctr.next)) {
+            address(f, w.inst, ctr.step);
         }
     }
+    let groups = group(found);
     if groups.is_empty() {
         return false;
     }
     let test = exit_test(f, shape, ctr, &fixed);
-    let converted = |i: Inst| groups.iter().any(|g| g.geps.contains(&i));
+    let converted = |i: Inst| {
+        groups
+            .iter()
+            .any(|g| g.geps.contains(&i) || g.others.iter().any(|&(o, _)| o == i))
+    };
     if let Some(test) = &test {
         for u in f.uses(Value::Inst(ctr.next)) {
             if u.inst == test.cmp || u.inst == ctr.phi || converted(u.inst) {
@@ -192,7 +197,15 @@ fn convert(
     }
     let savings: Vec<i64> = groups
         .iter()
-        .map(|g| old_cost(f, g) - new_cost(f, shape, ctr, g))
+        .map(|g| {
+            // A pointer used after the loop lives beside its stepped value through the
+            // latch: the step cannot write it back in place, as a post-index would.
+            let used_after = g
+                .geps
+                .iter()
+                .any(|&gep| f.uses(Value::Inst(gep)).iter().any(|u| !inside(f, u.inst)));
+            old_cost(f, g) - new_cost(f, shape, ctr, g, used_after)
+        })
         .collect();
     let tested = groups
         .iter()
@@ -204,6 +217,9 @@ fn convert(
                 let pointers: Vec<Inst> = groups.iter().map(|g| walk(f, shape, ctr, g)).collect();
                 replace_test(f, shape, test, &groups[t], pointers[t], bound);
                 replace_outside_uses(f, shape, ctr, &outside, bound);
+                for &sum in &sums {
+                    f.remove_inst(sum);
+                }
                 remove_counter(f, ctr);
                 return true;
             }
@@ -217,6 +233,45 @@ fn convert(
         }
     }
     changed
+}
+
+/// The addresses by array and stride, each group's pointer at its constant 0 if it has one,
+/// else at its smallest.
+fn group(found: Vec<(Value, u32, Inst, i32)>) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for &(base, stride, _, _) in &found {
+        if groups.iter().any(|g| g.base == base && g.stride == stride) {
+            continue;
+        }
+        let offsets = found
+            .iter()
+            .filter(|&&(b, s, _, _)| b == base && s == stride)
+            .map(|&(_, _, _, c)| c);
+        let offset = if offsets.clone().any(|c| c == 0) {
+            0
+        } else {
+            offsets.min().expect("the group has an address")
+        };
+        let mut g = Group {
+            base,
+            stride,
+            offset,
+            geps: Vec::new(),
+            others: Vec::new(),
+        };
+        for &(b, s, gep, c) in &found {
+            if (b, s) != (base, stride) {
+                continue;
+            }
+            if c == offset {
+                g.geps.push(gep);
+            } else {
+                g.others.push((gep, c));
+            }
+        }
+        groups.push(g);
+    }
+    groups
 }
 
 /// What the back end spends per round on a group's addresses: the instructions of each
@@ -237,33 +292,61 @@ fn old_cost(f: &Function, g: &Group) -> i64 {
     };
     g.geps
         .iter()
+        .chain(g.others.iter().map(|(gep, _)| gep))
         .filter(|&&gep| !folds(gep))
         .map(|&gep| i64::from(inst_size(f.kind(gep))))
         .sum()
 }
 
+/// Whether every access through `gep` takes `bytes` more as its immediate offset.
+fn offset_folds(f: &Function, gep: Inst, bytes: i64) -> bool {
+    f.uses(Value::Inst(gep)).iter().all(|u| {
+        let float = match *f.kind(u.inst) {
+            InstKind::Load { .. } => f.inst(u.inst).ty == Type::F32,
+            InstKind::Store { args: [x, _] } if u.index == 1 => f.value_type(x) == Type::F32,
+            _ => return false,
+        };
+        if float {
+            bytes % 4 == 0 && bytes.abs() <= 1020
+        } else {
+            bytes.abs() <= MAX_POST_INDEX
+        }
+    })
+}
+
 /// What a group's pointer costs per round: its step, unless an access of the latch at the
-/// pointer itself can take the step as a post-index.
-fn new_cost(f: &Function, shape: &LoopShape, ctr: &Counter, g: &Group) -> i64 {
+/// pointer itself can take the step as a post-index (not when the pointer is `used_after`
+/// the loop), and an add for each address at another constant whose accesses cannot take
+/// the distance as their offset.
+fn new_cost(f: &Function, shape: &LoopShape, ctr: &Counter, g: &Group, used_after: bool) -> i64 {
+    let apart = g
+        .others
+        .iter()
+        .filter(|&&(gep, c)| {
+            let bytes = i64::from(c - g.offset) * i64::from(g.stride);
+            !offset_folds(f, gep, bytes)
+        })
+        .count() as i64;
     let bytes = i64::from(ctr.step) * i64::from(g.stride);
-    let post_indexed = g.geps.iter().any(|&gep| {
-        f.inst_block(gep) == Some(shape.latch)
-            && f.uses(Value::Inst(gep)).iter().any(|u| {
-                let float = match *f.kind(u.inst) {
-                    InstKind::Load { .. } => f.inst(u.inst).ty == Type::F32,
-                    InstKind::Store { args: [x, _] } if u.index == 1 => {
-                        f.value_type(x) == Type::F32
+    let post_indexed = !used_after
+        && g.geps.iter().any(|&gep| {
+            f.inst_block(gep) == Some(shape.latch)
+                && f.uses(Value::Inst(gep)).iter().any(|u| {
+                    let float = match *f.kind(u.inst) {
+                        InstKind::Load { .. } => f.inst(u.inst).ty == Type::F32,
+                        InstKind::Store { args: [x, _] } if u.index == 1 => {
+                            f.value_type(x) == Type::F32
+                        }
+                        _ => return false,
+                    };
+                    if float {
+                        bytes == 4
+                    } else {
+                        bytes.abs() <= MAX_POST_INDEX
                     }
-                    _ => return false,
-                };
-                if float {
-                    bytes == 4
-                } else {
-                    bytes.abs() <= MAX_POST_INDEX
-                }
-            })
-    });
-    i64::from(!post_indexed)
+                })
+        });
+    i64::from(!post_indexed) + apart
 }
 
 /// Whether the exit test may move onto `g`'s pointer: an access through it in every round,
@@ -444,6 +527,15 @@ fn walk(f: &mut Function, shape: &LoopShape, ctr: &Counter, g: &Group) -> Inst {
     f.set_operand(phi, 1, Value::Inst(next));
     for &gep in &g.geps {
         f.replace_all_uses(Value::Inst(gep), Value::Inst(phi));
+        f.remove_inst(gep);
+    }
+    for &(gep, c) in &g.others {
+        let kind = InstKind::Gep {
+            args: [Value::Inst(phi), Value::Int(c - g.offset)],
+            stride: g.stride,
+        };
+        let at = f.insert_inst_before(gep, kind, Type::Ptr);
+        f.replace_all_uses(Value::Inst(gep), Value::Inst(at));
         f.remove_inst(gep);
     }
     next
