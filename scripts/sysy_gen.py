@@ -767,6 +767,12 @@ class Gen:
         if r < 0.07:
             self.outer_counter_nest()
             return
+        if r < 0.09:
+            self.interval_walk()
+            return
+        if r < 0.11:
+            self.halving_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1268,6 +1274,71 @@ class Gen:
         self.line(f"while ({i} < {size}) {{ {put(acc, f'{acc} * {weight} + {x}[{i}]')} {i} = {i} + 1; }}")
         self.use_result(acc if ty == "int" else f"f2i({acc})")
         self.declare(Var(acc, ty, []))
+
+    def interval_walk(self):
+        """An interval DP's inner walk over a local matrix: `k` from `i + 1` (a start known
+        only at run time) to `j`, reading `t[i][k]` and the row after the counter `t[k + 1][j]`
+        (pointer induction walks a pointer from `t + (i + 2) * row`), keeping the best value
+        and where it was (two selects on one comparison), sometimes a float sum of products
+        `s = s + t[k][j] * w` beside it (one `vmla`), sometimes the quotient and remainder of
+        the best by one constant (one multiply-high for both)."""
+        t, w, i, j, k = (self.fresh(p) for p in ("ti", "tw", "i", "j", "k"))
+        best, at, s = self.fresh("v"), self.fresh("v"), self.fresh("f")
+        rows = self.r.randint(3, 6)
+        cols = self.pick([rows, rows + 1, 7, 11])
+        self.func.cost += self.multiplier * rows * rows * rows * 6
+        values = ", ".join(str(self.r.randint(-20, 40)) for _ in range(rows * cols))
+        self.line(f"int {t}[{rows}][{cols}] = {{{values}}};")
+        self.line(f"float {w} = {self.pick(['0.5', '1.25', '-0.75'])};")
+        self.line(f"int {best} = 0;")
+        self.line(f"int {at} = -1;")
+        self.line(f"float {s} = 0.0;")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {rows - 1}) {{")
+        self.indent += 1
+        self.line(f"int {j} = {self.pick([f'{rows - 1}', f'{i} + 1 + idx({self.int_expr(1)}, {rows - 1})'])};")
+        self.line(f"if ({j} > {rows - 2}) {j} = {rows - 2};")
+        self.line(f"int {k} = {i} + 1;")
+        self.line(f"{best} = {t}[{i}][{i}] + {t}[{i} + 1][{j}];")
+        self.line(f"while ({k} < {j}) {{")
+        self.indent += 1
+        self.line(f"int c = {t}[{i}][{k}] + {t}[{k} + 1][{j}];")
+        self.line(f"if (c {self.pick(['<', '>', '<=', '>='])} {best}) {{ {best} = c; {at} = {k} - {i}; }}")
+        if self.chance(0.5):
+            self.line(f"{s} = fclamp({s} + {t}[{k}][{j}] * {w});")
+        self.line(f"{k} = {k} + 1;")
+        self.indent -= 1
+        self.line("}")
+        if self.chance(0.5):
+            d = self.pick([3, 7, 10, 100, 10000])
+            self.line(f"{t}[{i}][{j}] = {best} / {d} + {best} % {d};")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{best} * 3 + {at} + f2i({s})")
+
+    def halving_loop(self):
+        """A loop halving a value while it is even and otherwise stepping it as the Collatz map
+        does (`if (n % 2 == 0) n = n / 2; else n = 3 * n + 1;`), from a value that may be
+        negative: the division under the even test is exact (one shift), a division of the
+        same value elsewhere still rounds toward zero; sometimes by four under `n % 4 == 0`."""
+        n, c, q = self.fresh("n"), self.fresh("v"), self.fresh("v")
+        self.func.cost += self.multiplier * 40 * 6
+        self.line(f"int {n} = {self.int_expr(1)} % 1000;")
+        self.line(f"int {c} = 0;")
+        self.line(f"int {q} = {n} / 2;")
+        self.line(f"while ({n} != 1 && {n} != -1 && {n} != 0 && {c} < 40) {{")
+        self.indent += 1
+        if self.chance(0.3):
+            self.line(f"if ({n} % 4 == 0) {n} = {n} / {self.pick(['4', '-4'])};")
+            self.line(f"else if ({n} % 2 == 0) {n} = {n} / 2;")
+        else:
+            self.line(f"if ({n} % 2 == 0) {n} = {n} / 2;")
+        self.line(f"else {n} = 3 * {n} + 1;")
+        self.line(f"{c} = {c} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{c} * 7 + {n} + {q}")
 
     def accumulator_loop(self):
         """A counted loop that reads and writes one place in memory on every iteration (a
@@ -2362,6 +2433,11 @@ FEATURES = [
     ("loop filling an array with -1 going down", r"^\s+while \((i\d+) >= 0\) \{ (ia\d+)\[\1\] = -1; "),
     ("loop copying one array into another", r"^\s+while \((i\d+) < k\d+\) \{ (ia\d+)\[\1\] = (ib\d+)\[\1\]; "),
     ("loops zeroing a matrix row by row", r"^\s+while \((c\d+) < \d+\) \{ (im\d+)\[r\d+\]\[\1\] = 0; "),
+    ("interval walk from past the outer counter", r"^\s+int c = (ti\d+)\[(i\d+)\]\[(k\d+)\] \+ \1\[\3 \+ 1\]\[j\d+\];"),
+    ("best value and where it was under one comparison", r"\{ (v\d+) = c; v\d+ = k\d+ - i\d+; \}"),
+    ("float sum of products in a loop", r"^\s+(f\d+) = fclamp\(\1 \+ ti\d+\[k\d+\]\[j\d+\] \* tw\d+\);"),
+    ("quotient and remainder by one constant", r"= (v\d+) / (\d+) \+ \1 % \2;"),
+    ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
     ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),
     ("inner loop counting down from the outer counter", r"^\s+(j\d+) = (i\d+)( - 1)?;\r?\n\s+while \(\1 >= 0\) \{ "),
