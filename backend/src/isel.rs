@@ -111,9 +111,10 @@ struct Selector<'a> {
     /// one into a preheader, and for phi copies (moving a constant into a phi's register
     /// costs as much as moving a hoisted one there, without holding a register).
     in_place: bool,
-    /// The fused comparison whose flags the block's instructions selected so far leave
-    /// set, with its conditions: a second select or branch on it reads them again.
-    flags: Option<(Inst, Vec<Cond>)>,
+    /// The operands of the fused comparison whose flags the block's instructions selected
+    /// so far leave set: a select or branch on a comparison of the same two values, by any
+    /// predicate, reads them again.
+    flags: Option<Compared>,
 }
 
 impl Selector<'_> {
@@ -917,18 +918,32 @@ impl Selector<'_> {
 
     /// Sets the flags for the truth value `c` and returns the conditions (any of which
     /// holding means true): a fused comparison is emitted here, unless the flags still hold
-    /// it from a select or branch before (`best = run; pos = i;` under one `run > best`
-    /// compares once), anything else is compared with 0.
+    /// a comparison of the same two values from a select or branch before (`best = run; pos
+    /// = i;` under one `run > best`, or `min` and `max` of one pair, compare once), anything
+    /// else is compared with 0.
     fn condition(&mut self, c: Value) -> Vec<Cond> {
         match c.as_inst() {
-            Some(ci) if self.skipped[ci.index()] => match &self.flags {
-                Some((set, conds)) if *set == ci => conds.clone(),
-                _ => {
-                    let conds = self.compare(ci);
-                    self.flags = Some((ci, conds.clone()));
-                    conds
+            Some(ci) if self.skipped[ci.index()] => {
+                let (compared, conds) = compared(self.f, ci);
+                if self.flags == Some(compared) {
+                    return conds;
                 }
-            },
+                // The same two values the other way round: the mirrored condition.
+                if let (Some(set), InstKind::Icmp { pred, .. }) = (self.flags, self.f.kind(ci)) {
+                    let Compared(a, b, float) = compared;
+                    if set == Compared(b, a, float) {
+                        let pred = if self.f.kind(ci).operands()[0] == a {
+                            pred.swapped()
+                        } else {
+                            *pred
+                        };
+                        return vec![int_cond(pred)];
+                    }
+                }
+                let conds = self.compare(ci);
+                self.flags = Some(compared);
+                conds
+            }
             _ => {
                 let rn = self.reg(c);
                 self.emit(MInst::Cmp {
@@ -1492,6 +1507,28 @@ impl Selector<'_> {
             }
             _ => unreachable!("not a terminator"),
         }
+    }
+}
+
+/// What a comparison sets the flags from: its two operands, in the order `compare` emits
+/// them (a constant right), and whether it compares floats.
+#[derive(Clone, Copy, PartialEq)]
+struct Compared(Value, Value, bool);
+
+/// The operands a fused comparison `i` compares and the conditions under which it holds,
+/// as `Selector::compare` emits it.
+fn compared(f: &Function, i: Inst) -> (Compared, Vec<Cond>) {
+    match *f.kind(i) {
+        InstKind::Icmp { pred, args: [a, b] } => {
+            let (pred, a, b) = if a.is_constant() && !b.is_constant() {
+                (pred.swapped(), b, a)
+            } else {
+                (pred, a, b)
+            };
+            (Compared(a, b, false), vec![int_cond(pred)])
+        }
+        InstKind::Fcmp { pred, args: [a, b] } => (Compared(a, b, true), float_conds(pred).to_vec()),
+        _ => unreachable!("not a comparison"),
     }
 }
 

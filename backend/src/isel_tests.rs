@@ -621,3 +621,38 @@ bb0:
         "{body:#?}"
     );
 }
+
+#[test]
+fn min_and_max_of_one_pair_compare_once() {
+    // `a < b`, `a > b` and `b <= a` compare the same two values: the flags of one `cmp`
+    // serve all three selects, each under its own condition.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp slt %a0, %a1
+  %1 = select i32 %0, %a0, %a1
+  %2 = icmp sgt %a0, %a1
+  %3 = select i32 %2, %a0, %a1
+  %4 = icmp sle %a1, %a0
+  %5 = select i32 %4, 7, %a1
+  %6 = add %1, %3
+  %7 = add %6, %5
+  ret %7
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("cmp ")).count(),
+        1,
+        "{body:#?}"
+    );
+    assert!(body.iter().any(|l| l.starts_with("movlt")), "{body:#?}");
+    assert!(body.iter().any(|l| l.starts_with("movgt")), "{body:#?}");
+    // a1 <= a0 read off `cmp a0, a1` is `ge`.
+    assert!(
+        body.iter()
+            .any(|l| l.starts_with("movge") && l.ends_with("#7")),
+        "{body:#?}"
+    );
+}
