@@ -773,6 +773,9 @@ class Gen:
         if r < 0.11:
             self.halving_loop()
             return
+        if r < 0.13:
+            self.cell_neighbours_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1339,6 +1342,86 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"{c} * 7 + {n} + {q}")
+
+    def cell_neighbours_loop(self):
+        """A walk over the cells of a small local grid counting each cell's neighbours, as a
+        board game or an image filter does: `dx` and `dy` from -1 to 1 (or `k` over arrays of
+        directions), the centre sometimes skipped, the neighbour's coordinates wrapped round
+        the board, clamped to its edge or tested against it; the inner loops branch and run a
+        known, small number of rounds (full unrolling of loops of several blocks), sometimes
+        with the best cell and where it was kept after the loops."""
+        g, i, j, a, b, x, y, cnt = (self.fresh(p) for p in ("gn", "i", "j", "d", "d", "x", "y", "v"))
+        acc, best, at = self.fresh("v"), self.fresh("v"), self.fresh("v")
+        rows, cols = self.r.randint(2, 5), self.r.randint(2, 6)
+        self.func.cost += self.multiplier * rows * cols * 9 * 12
+        values = ", ".join(str(self.r.randint(-20, 40)) for _ in range(rows * cols))
+        self.line(f"int {g}[{rows}][{cols}] = {{{values}}};")
+        self.line(f"int {acc} = 0;")
+        self.line(f"int {best} = -1000;")
+        self.line(f"int {at} = -1;")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {rows}) {{")
+        self.indent += 1
+        self.line(f"int {j} = 0;")
+        self.line(f"while ({j} < {cols}) {{")
+        self.indent += 1
+        self.line(f"int {cnt} = 0;")
+        directions = self.chance(0.3)
+        if directions:
+            ways = self.pick([([-1, 0, 1, 0], [0, 1, 0, -1]), ([-1, -1, 1, 1], [-1, 1, -1, 1]),
+                              ([-2, -1, 1, 2, 2, 1, -1, -2], [1, 2, 2, 1, -1, -2, -2, -1])])
+            self.line(f"int {a}[{len(ways[0])}] = {{{', '.join(map(str, ways[0]))}}};")
+            self.line(f"int {b}[{len(ways[1])}] = {{{', '.join(map(str, ways[1]))}}};")
+            k = self.fresh("k")
+            self.line(f"int {k} = 0;")
+            self.line(f"while ({k} < {len(ways[0])}) {{")
+            self.indent += 1
+            self.line(f"int {x} = {i} + {a}[{k}];")
+            self.line(f"int {y} = {j} + {b}[{k}];")
+        else:
+            self.line(f"int {a} = -1;")
+            self.line(f"while ({a} <= 1) {{")
+            self.indent += 1
+            self.line(f"int {b} = -1;")
+            self.line(f"while ({b} <= 1) {{")
+            self.indent += 1
+            self.line(f"int {x} = {i} + {a};")
+            self.line(f"int {y} = {j} + {b};")
+        edge = self.pick(["wrap", "clamp", "test"])
+        weight = self.pick(["", " * 2", f" * ({x} - {y})"])
+        add = f"{cnt} = {cnt} + {g}[{x}][{y}]{weight};"
+        if edge == "wrap":
+            self.line(f"if ({x} < 0) {x} = {x} + {rows}; else if ({x} >= {rows}) {x} = {x} - {rows};")
+            self.line(f"if ({y} < 0) {y} = {y} + {cols};")
+            self.line(f"if ({y} >= {cols}) {y} = {y} - {cols};")
+        elif edge == "clamp":
+            self.line(f"if ({x} < 0) {x} = 0;")
+            self.line(f"if ({x} > {rows - 1}) {x} = {rows - 1};")
+            self.line(f"if ({y} < 0) {y} = 0; else if ({y} >= {cols}) {y} = {cols - 1};")
+        else:
+            add = f"if ({x} >= 0 && {x} < {rows} && {y} >= 0 && {y} < {cols}) {add}"
+        if not directions and self.chance(0.5):
+            add = f"if ({a} != 0 || {b} != 0) {{ {add} }}"
+        self.line(add)
+        if directions:
+            self.line(f"{k} = {k} + 1;")
+        else:
+            self.line(f"{b} = {b} + 1;")
+            self.indent -= 1
+            self.line("}")
+            self.line(f"{a} = {a} + 1;")
+        self.indent -= 1
+        self.line("}")
+        if self.chance(0.5):
+            self.line(f"if ({cnt} > {best}) {{ {best} = {cnt}; {at} = {i} * {cols} + {j}; }}")
+        self.line(f"{acc} = {acc} + {cnt} * ({j} + 1) - {i};")
+        self.line(f"{j} = {j} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{acc} + {best} + {at}")
 
     def accumulator_loop(self):
         """A counted loop that reads and writes one place in memory on every iteration (a
@@ -2405,6 +2488,11 @@ FEATURES = [
     ("saturation by nested ifs", r"^\s+if \((m\d+) [<>=]+ -?\d+\) \1 = \d+; else if \(\1 [<>=]+ -?\d+\) \1 = \d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("sum of two remainders taken modulo again", r"^\s+(r\d+) = \(\1 \+ .*\) % (\d+);\r?\n\s+\1 = \(\1 \+ (\1|\(.*\) % \2)\) % \2;"),
+    ("cell's neighbours by offsets from -1 to 1", r"^\s+int (x\d+) = i\d+ \+ d\d+;"),
+    ("cell's neighbours by arrays of directions", r"^\s+int (x\d+) = i\d+ \+ d\d+\[k\d+\];"),
+    ("neighbour's coordinates wrapped round the board", r"^\s+if \((x\d+) < 0\) \1 = \1 \+ \d; else if"),
+    ("neighbour tested against the board's edges", r"^\s+if \((x\d+) >= 0 && \1 < \d && (y\d+) >= 0"),
+    ("loop's centre round skipped", r"^\s+if \((d\d+) != 0 \|\| (d\d+) != 0\) \{"),
     ("loop reading an element's neighbours", r"^\s+t\d+ = t\d+ \* -?\d \+ w\d+\[i\d+ - 1\]"),
     ("neighbour loop storing into the array it reads", r"^\s+(w\d+)\[i\d+ \+ 1\](\[j\d+\])? = t\d+;"),
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),

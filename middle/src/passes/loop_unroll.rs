@@ -35,9 +35,17 @@
 //! instructions. Later passes fold the copies'
 //! counters (`i + s + s` is `i + 2s`) and their addresses into immediate offsets.
 //!
+//! An innermost loop of several blocks (a body that branches: a neighbour skipped, a
+//! coordinate wrapped) with such a known count unrolls fully too when its one latch is its
+//! only way out: each round's copy of the blocks jumps from its latch to the next round's
+//! header, and the last to E. After the first, `MAX_NEST_ROUNDS` rounds of the analysis
+//! unroll the loops that this leaves innermost (the `dx` loop around a `dy` loop).
+//!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::value_map::{mapped, mapped_kind, ValueMap};
+use super::loop_counter::{counter, Counter};
+use super::simplify_cfg::remove_blocks;
+use super::value_map::{copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
@@ -54,21 +62,56 @@ const MAX_FULL_TRIPS: u32 = 32;
 const MAX_FULLY_UNROLLED: u32 = 256;
 /// The largest counter step handled (so that `(k-1)s` stays far from wrapping).
 const MAX_STEP: i32 = 1 << 16;
+/// How many levels of a nest of small loops of several blocks unroll in one run.
+const MAX_NEST_ROUNDS: usize = 3;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let mut growth = 0;
+    let mut changed = unroll_one_block_loops(f, cx, &mut growth);
+    // Loops of several blocks, innermost first: a nest of small loops unrolls level by
+    // level, each round seeing the loops the last one left.
+    for _ in 0..MAX_NEST_ROUNDS {
+        if changed {
+            cx.analyses.invalidate(Preserved::Nothing);
+        }
+        let cfg = cx.analyses.cfg(f);
+        let loops = cx.analyses.loops(f);
+        let mut unrolled = false;
+        for k in 0..loops.loops.len() {
+            let Some(s) = blocks_shape(f, &cfg, &loops, k) else {
+                continue;
+            };
+            let added = s.size * (s.trips - 1);
+            if growth + added > MAX_GROWTH {
+                continue;
+            }
+            growth += added;
+            unroll_blocks_fully(f, &loops, k, &s);
+            unrolled = true;
+        }
+        if !unrolled {
+            break;
+        }
+        changed = true;
+    }
+    Preserved::nothing_if(changed)
+}
+
+/// Unrolls the loops of one block (partly, or fully for a small known count); returns
+/// whether it changed anything.
+fn unroll_one_block_loops(f: &mut Function, cx: &mut FunctionContext, growth: &mut u32) -> bool {
     let cfg = cx.analyses.cfg(f);
     let loops = cx.analyses.loops(f);
-    let mut growth = 0;
     let mut changed = false;
     for k in 0..loops.loops.len() {
         let Some(s) = shape(f, &cfg, &loops, k) else {
             continue;
         };
         let added = s.body_size * (s.factor - 1);
-        if growth + added > MAX_GROWTH {
+        if *growth + added > MAX_GROWTH {
             continue;
         }
-        growth += added;
+        *growth += added;
         if s.full {
             unroll_fully(f, &s);
         } else {
@@ -76,7 +119,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         }
         changed = true;
     }
-    Preserved::nothing_if(changed)
+    changed
 }
 
 /// A loop to unroll: preheader, the loop's one block, its exit; the counter phi and its
@@ -465,4 +508,155 @@ fn empty_phi() -> InstKind {
         args: Vec::new(),
         blocks: Vec::new(),
     }
+}
+
+/// A loop of several blocks to unroll fully: its preheader, header, latch and exit, its
+/// blocks, the header's phis, the known number of rounds and the size of one round.
+struct BlocksShape {
+    p: Block,
+    h: Block,
+    l: Block,
+    e: Block,
+    blocks: Vec<Block>,
+    trips: u32,
+    size: u32,
+}
+
+/// An innermost loop of several blocks (its body branches: a neighbour skipped, a
+/// coordinate wrapped) whose counter runs a known, small number of rounds: a preheader
+/// that jumps to the header, one latch that is the only way out, to an exit of its own,
+/// and the latch's test of the stepped counter against a constant.
+fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<BlocksShape> {
+    let lp = &loops.loops[k];
+    let h = lp.header;
+    if !lp.children.is_empty() || lp.blocks.len() < 2 {
+        return None;
+    }
+    let p = lp.preheader?;
+    let (&[l], &[e], &[exiting]) = (&lp.latches[..], &lp.exits[..], &lp.exiting[..]) else {
+        return None;
+    };
+    if exiting != l
+        || cfg.preds(e) != [l]
+        || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. })
+    {
+        return None;
+    }
+    let InstKind::CondBr {
+        args: [cond],
+        targets,
+    } = *f.kind(f.terminator(l)?)
+    else {
+        return None;
+    };
+    let go_on_when = targets[0] == h;
+    if targets[usize::from(go_on_when)] != e {
+        return None;
+    }
+    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    let counters: Vec<Counter> = f.phis(h).filter_map(|phi| counter(f, phi, p, l)).collect();
+    let (ctr, bound, pred) = counters.iter().find_map(|c| {
+        let next = Value::Inst(c.next);
+        if a == next {
+            Some((c, b, pred))
+        } else if b == next {
+            Some((c, a, pred.swapped()))
+        } else {
+            None
+        }
+    })?;
+    let pred = if go_on_when { pred } else { pred.inverse() };
+    let inclusive = match pred {
+        IntPred::Slt => false,
+        IntPred::Sle => true,
+        _ => return None,
+    };
+    if !(1..=MAX_STEP).contains(&ctr.step) {
+        return None;
+    }
+    let trips = constant_trip_count(ctr.start, bound, ctr.step, inclusive)?;
+    let mut size = 0;
+    for &b in &lp.blocks {
+        for i in f.block_insts(b) {
+            let kind = f.kind(i);
+            if matches!(kind, InstKind::Alloca { .. }) {
+                return None;
+            }
+            if !kind.is_phi() && !kind.is_terminator() {
+                size += inst_size(kind);
+            }
+        }
+    }
+    let fits = trips <= MAX_FULL_TRIPS && size.max(1) * trips <= MAX_FULLY_UNROLLED;
+    (trips >= 1 && fits).then(|| BlocksShape {
+        p,
+        h,
+        l,
+        e,
+        blocks: lp.blocks.clone(),
+        trips,
+        size,
+    })
+}
+
+/// Writes out every round of loop `k` in a row after its preheader: each copy of the
+/// blocks takes the header's values from the round before (the first from the
+/// preheader), its latch jumps to the next copy (the last to the exit), and the values
+/// used after the loop are the last round's. Later passes fold the constant counters and
+/// the tests they decide.
+fn unroll_blocks_fully(f: &mut Function, loops: &LoopInfo, k: usize, s: &BlocksShape) {
+    let phis: Vec<Inst> = f.phis(s.h).collect();
+    let mut carried: Vec<Value> = phis
+        .iter()
+        .map(|&phi| f.phi_incoming(phi, s.p).expect("from the preheader"))
+        .collect();
+    let mut after = s.p;
+    let mut jump = f.terminator(s.p).expect("a preheader ends in a jump");
+    let mut last = ValueMap::default();
+    for _ in 0..s.trips {
+        let copy_of = copy_blocks(f, &s.blocks, after);
+        after = copy_of.last().map_or(after, |&(_, c)| c);
+        let mut map = copy_insts(f, &copy_of);
+        for (&phi, &v) in phis.iter().zip(&carried) {
+            let copy = map[&phi].as_inst().expect("a copied phi");
+            f.replace_all_uses(Value::Inst(copy), v);
+            f.remove_inst(copy);
+            map.insert(phi, v);
+        }
+        let header = copied_block(&copy_of, s.h);
+        f.replace_kind(jump, InstKind::Br { targets: [header] }, Type::Void);
+        carried = phis
+            .iter()
+            .map(|&phi| mapped(f.phi_incoming(phi, s.l).expect("from the latch"), &map))
+            .collect();
+        jump = f
+            .terminator(copied_block(&copy_of, s.l))
+            .expect("a latch ends in a branch");
+        last = map;
+    }
+    f.replace_kind(jump, InstKind::Br { targets: [s.e] }, Type::Void);
+    // The exit's phis take the last round's values, from its latch.
+    let last_latch = f.inst_block(jump).expect("in a block");
+    for phi in f.phis(s.e).collect::<Vec<_>>() {
+        let index = incoming_index(f, phi, s.l);
+        let x = f.kind(phi).operands()[index];
+        f.set_operand(phi, index, mapped(x, &last));
+        f.kind_mut_targets(phi)[index] = last_latch;
+    }
+    let inside = |f: &Function, i: Inst| f.inst_block(i).is_some_and(|b| loops.contains(k, b));
+    let values: Vec<Inst> = s.blocks.iter().flat_map(|&b| f.block_insts(b)).collect();
+    for v in values {
+        let users: Vec<(Inst, usize)> = f
+            .uses(Value::Inst(v))
+            .iter()
+            .filter(|u| !inside(f, u.inst))
+            .map(|u| (u.inst, u.index as usize))
+            .collect();
+        for (user, index) in users {
+            f.set_operand(user, index, mapped(Value::Inst(v), &last));
+        }
+    }
+    remove_blocks(f, &s.blocks);
 }
