@@ -44,8 +44,9 @@
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
 use super::loop_counter::{counter, Counter};
-use super::simplify_cfg::remove_blocks;
+use super::simplify_cfg::{self, remove_blocks};
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap};
+use super::{const_fold, loop_simplify, trivial_phis};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
@@ -68,6 +69,7 @@ const MAX_NEST_ROUNDS: usize = 3;
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let mut growth = 0;
     let mut changed = unroll_one_block_loops(f, cx, &mut growth);
+    let mut nests = false;
     // Loops of several blocks, innermost first: a nest of small loops unrolls level by
     // level, each round seeing the loops the last one left.
     for _ in 0..MAX_NEST_ROUNDS {
@@ -93,8 +95,30 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             break;
         }
         changed = true;
+        nests = true;
+    }
+    if nests {
+        clean_up(f, cx);
     }
     Preserved::nothing_if(changed)
+}
+
+/// After loops of several blocks unrolled: each round's counter is a constant now, so fold
+/// it and the tests it decides, drop the arms that no longer run and the phis left with one
+/// value, and give the loops left their preheaders again. Functions without such loops
+/// are left as they are.
+fn clean_up(f: &mut Function, cx: &mut FunctionContext) {
+    cx.analyses.invalidate(Preserved::Nothing);
+    let passes: [fn(&mut Function, &mut FunctionContext) -> Preserved; 4] = [
+        const_fold::run,
+        simplify_cfg::run,
+        trivial_phis::run,
+        loop_simplify::run,
+    ];
+    for pass in passes {
+        let preserved = pass(f, cx);
+        cx.analyses.invalidate(preserved);
+    }
 }
 
 /// Unrolls the loops of one block (partly, or fully for a small known count); returns
