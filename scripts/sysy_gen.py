@@ -776,6 +776,9 @@ class Gen:
         if r < 0.13:
             self.cell_neighbours_loop()
             return
+        if r < 0.16:
+            self.conditional_store_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -803,10 +806,10 @@ class Gen:
         if r < 0.95:
             self.flattened_rows_loop()
             return
-        if r < 0.965:
+        if r < 0.958:
             self.search_loop()
             return
-        if r < 0.972:
+        if r < 0.974:
             self.accumulator_loop()
             return
         if r < 0.982:
@@ -1343,6 +1346,58 @@ class Gen:
         self.line("}")
         self.use_result(f"{c} * 7 + {n} + {q}")
 
+    def conditional_store_loop(self):
+        """A loop over a small local array storing to an element under a test of the value
+        it holds (if-to-select stores a select of the old and the new value, the back end
+        stores under the condition): a bubble-sort pass swapping neighbours (sometimes
+        clearing a flag or counting swaps), a running maximum or minimum, a decrement of
+        positive elements, a store on the test's false side, or a relaxation through
+        subscripts computed from the counter."""
+        arr, i, t, flag = self.fresh("s"), self.fresh("i"), self.fresh("v"), self.fresh("v")
+        n = self.r.randint(3, 9)
+        passes = self.r.randint(1, 4)
+        self.func.cost += self.multiplier * n * passes * 12
+        values = ", ".join(str(self.r.randint(-30, 30)) for _ in range(n))
+        self.line(f"int {arr}[{n}] = {{{values}}};")
+        self.line(f"int {flag} = {self.r.randint(0, 3)};")
+        p = self.fresh("i")
+        self.line(f"int {p} = 0;")
+        self.line(f"while ({p} < {passes}) {{")
+        self.indent += 1
+        self.line(f"int {i} = 0;")
+        shape = self.pick(["swap", "swap", "max", "min", "decrement", "false side", "relax", "relax"])
+        self.line(f"while ({i} < {n - 1 if shape == 'swap' else n}) {{")
+        self.indent += 1
+        e = f"({self.int_expr(1)}) % 40"
+        if shape == "swap":
+            test = self.pick([">", "<", ">="])
+            self.line(f"if ({arr}[{i}] {test} {arr}[{i} + 1]) {{")
+            self.line(f"    int {t} = {arr}[{i}];")
+            self.line(f"    {arr}[{i}] = {arr}[{i} + 1];")
+            self.line(f"    {arr}[{i} + 1] = {t};")
+            if self.chance(0.5):
+                self.line(f"    {flag} = {self.pick(['0', f'{flag} + 1'])};")
+            self.line("}")
+        elif shape == "max":
+            self.line(f"if ({arr}[{i}] < {e}) {arr}[{i}] = {e};")
+        elif shape == "min":
+            self.line(f"int {t} = {e};")
+            self.line(f"if ({t} <= {arr}[{i}]) {arr}[{i}] = {t};")
+        elif shape == "decrement":
+            self.line(f"if ({arr}[{i}] > {self.r.randint(-5, 5)}) {arr}[{i}] = {arr}[{i}] - {self.r.randint(1, 3)};")
+        elif shape == "false side":
+            self.line(f"if ({arr}[{i}] >= {e}) {{ }} else {{ {arr}[{i}] = {arr}[{i}] + 1; }}")
+        else:
+            self.line(f"int {t} = ({i} * {self.r.randint(2, 7)} + {p}) % {n};")
+            self.line(f"if ({arr}[{t}] + {self.r.randint(1, 9)} < {arr}[{i}]) {arr}[{i}] = {arr}[{t}] + 1;")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{p} = {p} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{arr}[0] * 3 + {arr}[{n - 1}] + {arr}[{n // 2}] * 7 + {flag}")
+
     def cell_neighbours_loop(self):
         """A walk over the cells of a small local grid counting each cell's neighbours, as a
         board game or an image filter does: `dx` and `dy` from -1 to 1 (or `k` over arrays of
@@ -1443,7 +1498,7 @@ class Gen:
         self.line(f"while ({counter} < {trips}) {{")
         self.indent += 1
         self.line(f"{counter} = {counter} + 1;")
-        if self.chance(0.35):
+        if self.chance(0.5):
             self.line(f"if ({place} > {self.r.randint(5, 60)}) break;")
         if target.ty == "int":
             update = f"{place} = {place} * {self.r.randint(1, 3)} + {counter};"
@@ -2488,6 +2543,11 @@ FEATURES = [
     ("saturation by nested ifs", r"^\s+if \((m\d+) [<>=]+ -?\d+\) \1 = \d+; else if \(\1 [<>=]+ -?\d+\) \1 = \d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("sum of two remainders taken modulo again", r"^\s+(r\d+) = \(\1 \+ .*\) % (\d+);\r?\n\s+\1 = \(\1 \+ (\1|\(.*\) % \2)\) % \2;"),
+    ("neighbours swapped under a test of their values", r"^\s+if \((s\d+)\[(i\d+)\] [<>=]+ \1\[\2 \+ 1\]\) \{"),
+    ("element raised to a value it is below", r"^\s+if \((s\d+)\[(i\d+)\] < .*\) \1\[\2\] = "),
+    ("element decremented while positive", r"^\s+if \((s\d+)\[(i\d+)\] > -?\d\) \1\[\2\] = \1\[\2\] - \d;"),
+    ("store on a test's false side", r"^\s+if \((s\d+)\[(i\d+)\] >= .*\{ \} else \{ \1"),
+    ("element relaxed through a computed subscript", r"^\s+if \((s\d+)\[(v\d+)\] \+ \d < \1\[(i\d+)\]\) \1\[\3\] = "),
     ("cell's neighbours by offsets from -1 to 1", r"^\s+int (x\d+) = i\d+ \+ d\d+;"),
     ("cell's neighbours by arrays of directions", r"^\s+int (x\d+) = i\d+ \+ d\d+\[k\d+\];"),
     ("neighbour's coordinates wrapped round the board", r"^\s+if \((x\d+) < 0\) \1 = \1 \+ \d; else if"),

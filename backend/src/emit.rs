@@ -211,7 +211,10 @@ impl Emitter {
             MInst::Cmp { rn, src } => self.line(format_args!("cmp {}, {}", rn, src)),
             MInst::Cmn { rn, src } => self.line(format_args!("cmn {}, {}", rn, src)),
             MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
-            MInst::Str { rs: r, addr } => self.memory("str", *r, *addr, frame),
+            MInst::Str { cond, rs: r, addr } => {
+                let mnemonic = format!("str{}", cond.map_or("", Cond::name));
+                self.memory(&mnemonic, *r, *addr, frame);
+            }
             MInst::VLdr { sd: r, addr } => self.memory("vldr", *r, *addr, frame),
             MInst::VStr { ss: r, addr } => self.memory("vstr", *r, *addr, frame),
             MInst::Ldm { .. } | MInst::Stm { .. } | MInst::VLdm { .. } | MInst::VStm { .. } => {

@@ -5,6 +5,7 @@
 //! store that uses it.
 
 use crate::abi::{self, ArgKind, ArgLoc};
+use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::const_division::{self, DivPlan};
 use crate::imm::is_operand2;
 use crate::mir::loops::loop_depths;
@@ -153,6 +154,9 @@ impl Selector<'_> {
                 || self.is_clamp_inner(i)
             {
                 self.skipped[i.index()] = true;
+            }
+            if let Some(store) = self.conditional_store(i) {
+                self.skipped[store.select.index()] = true;
             }
         }
         for b in f.blocks().collect::<Vec<_>>() {
@@ -451,6 +455,10 @@ impl Selector<'_> {
                     self.emit(MInst::Ldr { rd, addr });
                 }
             }
+            InstKind::Store { args: [_, p] } if self.conditional_store(i).is_some() => {
+                let store = self.conditional_store(i).expect("just checked");
+                self.store_under(store, p);
+            }
             InstKind::Store { args: [x, p] } => {
                 let rs = self.reg(x);
                 if self.f.value_type(x) == Type::F32 {
@@ -458,7 +466,11 @@ impl Selector<'_> {
                     self.emit(MInst::VStr { ss: rs, addr });
                 } else {
                     let addr = self.addr(p, false);
-                    self.emit(MInst::Str { rs, addr });
+                    self.emit(MInst::Str {
+                        cond: None,
+                        rs,
+                        addr,
+                    });
                 }
             }
             InstKind::Gep {
@@ -467,7 +479,10 @@ impl Selector<'_> {
             } => self.gep(i, base, index, stride),
             InstKind::Binary { op, args: [a, b] } => {
                 let rd = self.def(i);
-                self.binary(rd, op, a, b);
+                match self.offset_from_next_value(i) {
+                    Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
+                    None => self.binary(rd, op, a, b),
+                }
             }
             InstKind::FNeg { args: [a] } => {
                 let sm = self.reg(a);
@@ -895,6 +910,70 @@ impl Selector<'_> {
         for cond in self.condition(c) {
             self.value_into(rd, a, Some(cond));
         }
+    }
+
+    /// A store under a condition (see `conditional_store`), with its one flag test: the
+    /// select's condition, or its opposite when the new value is the select's false one.
+    fn conditional_store(&self, i: Inst) -> Option<ConditionalStore> {
+        let store = conditional_store(self.f, i)?;
+        let two_tests = store.cond.as_inst().is_some_and(|c| {
+            matches!(*self.f.kind(c), InstKind::Fcmp { pred, .. } if float_conds(pred).len() > 1)
+        });
+        (!two_tests).then_some(store)
+    }
+
+    /// `str<cond> new, [p]`; a predicated operation that computes `new` for the select
+    /// alone runs under the same condition.
+    fn store_under(&mut self, store: ConditionalStore, p: Value) {
+        let addr = self.addr(p, false);
+        let predicated = store.new.as_inst().is_some_and(|i| self.skipped[i.index()]);
+        let held = (!predicated).then(|| self.reg(store.new));
+        let test = self.condition(store.cond)[0];
+        let cond = if store.when { test } else { test.invert() };
+        let rs = held.unwrap_or_else(|| {
+            let rd = self.new_vreg(RegClass::Int);
+            self.value_into(rd, store.new, Some(cond));
+            rd
+        });
+        self.emit(MInst::Str {
+            cond: Some(cond),
+            rs,
+            addr,
+        });
+    }
+
+    /// For `x + c`, `x` a phi, where `next = x + c2` (what the phi takes on an edge into its
+    /// block) comes earlier in the same block: `next` and `c - c2`, so that `x` need not live
+    /// beside `next` and the two coalesce (`j + 3` after `j + 2` in a loop stepping by 2
+    /// is `(j + 2) + 1`).
+    fn offset_from_next_value(&self, i: Inst) -> Option<(Value, i32)> {
+        let f = self.f;
+        let InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [x, Value::Int(c)],
+        } = *f.kind(i)
+        else {
+            return None;
+        };
+        let InstKind::Phi { args, .. } = f.kind(x.as_inst()?) else {
+            return None;
+        };
+        let block = f.inst_block(i)?;
+        args.iter().find_map(|&next| {
+            let n = next
+                .as_inst()
+                .filter(|&n| n != i && !self.skipped[n.index()])?;
+            let InstKind::Binary {
+                op: BinaryOp::Add,
+                args: [y, Value::Int(c2)],
+            } = *f.kind(n)
+            else {
+                return None;
+            };
+            let before = f.inst_block(n) == Some(block)
+                && f.block_insts(block).take_while(|&k| k != i).any(|k| k == n);
+            (y == x && before).then(|| (next, c.wrapping_sub(c2)))
+        })
     }
 
     /// Puts `v` into `rd`, under `cond` if given: a predicated operation is computed into
@@ -1346,7 +1425,11 @@ impl Selector<'_> {
                     self.emit(if float {
                         MInst::VStr { ss: r, addr }
                     } else {
-                        MInst::Str { rs: r, addr }
+                        MInst::Str {
+                            cond: None,
+                            rs: r,
+                            addr,
+                        }
                     });
                 }
                 ArgLoc::StackPair(off) => {
@@ -1354,6 +1437,7 @@ impl Selector<'_> {
                     self.emit(MInst::VToDoubleCore { lo, hi, sm: r });
                     for (part, delta) in [(lo, 0), (hi, 4)] {
                         self.emit(MInst::Str {
+                            cond: None,
                             rs: part,
                             addr: Addr::Slot(Slot::Outgoing(off + delta), 0),
                         });

@@ -656,3 +656,103 @@ bb0:
         "{body:#?}"
     );
 }
+
+#[test]
+fn a_swap_stores_each_value_under_the_comparison() {
+    // The two stores of `if (a[j] > a[j + 1]) swap` after if-to-select: each writes back
+    // what its location holds unless the condition holds, so each is a `strgt` of the
+    // other value; the first store is apart from the second's location (one step further
+    // from the same pointer) and does not spoil what the second's load read.
+    let lines = selected(
+        "func @f(%a0: ptr) -> void {
+bb0:
+  %0 = load i32 %a0
+  %1 = gep %a0, 4, 1
+  %2 = load i32 %1
+  %3 = icmp sgt %0, %2
+  %4 = select i32 %3, %2, %0
+  store %4, %a0
+  %5 = select i32 %3, %0, %2
+  store %5, %1
+  ret
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("cmp ")).count(),
+        1,
+        "{body:#?}"
+    );
+    assert!(body.contains(&"strgt %v3, [%v0]"), "{body:#?}");
+    assert!(body.contains(&"strgt %v1, [%v0, #4]"), "{body:#?}");
+    assert!(!body.iter().any(|l| l.starts_with("mov")), "{body:#?}");
+}
+
+#[test]
+fn a_store_of_the_old_value_on_true_is_under_the_opposite_condition() {
+    // `t[i] = c ? t[i] : x - 1` stores under `le`, the subtraction with it.
+    let lines = selected(
+        "func @f(%a0: ptr, %a1: i32, %a2: i32) -> void {
+bb0:
+  %0 = gep %a0, %a1, 4
+  %1 = load i32 %0
+  %2 = icmp sgt %1, %a2
+  %3 = sub %a2, 1
+  %4 = select i32 %2, %1, %3
+  store %4, %0
+  ret
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.iter().any(|l| l.starts_with("suble ")), "{body:#?}");
+    assert!(body.iter().any(|l| l.starts_with("strle ")), "{body:#?}");
+}
+
+#[test]
+fn a_store_whose_location_may_have_changed_since_its_load_keeps_the_select() {
+    // Between the load of `a0[0]` and its store, a store through another parameter may
+    // have written there: the select's old value is no longer what memory holds.
+    let lines = selected(
+        "func @f(%a0: ptr, %a1: ptr, %a2: i32) -> void {
+bb0:
+  %0 = load i32 %a0
+  store 3, %a1
+  %1 = icmp slt %0, %a2
+  %2 = select i32 %1, %a2, %0
+  store %2, %a0
+  ret
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.iter().any(|l| l.starts_with("movlt ")), "{body:#?}");
+    assert!(!body.iter().any(|l| l.starts_with("strlt")), "{body:#?}");
+}
+
+#[test]
+fn an_offset_of_a_counter_after_its_next_value_is_taken_from_that() {
+    // `j + 3` after `j + 2`, the value `j`'s phi takes round the loop: `(j + 2) + 1`, so
+    // that `j` dies where `j + 2` is born and the two can share a register.
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %0 = phi i32 [0, bb0], [%1, bb2]
+  %1 = add %0, 2
+  %2 = add %0, 3
+  %3 = icmp slt %2, %a0
+  condbr %3, bb2, bb3
+bb2:
+  br bb1
+bb3:
+  ret %1
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"add %v2, %v1, #2"), "{body:#?}");
+    assert!(body.contains(&"add %v3, %v2, #1"), "{body:#?}");
+}

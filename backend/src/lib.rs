@@ -4,6 +4,7 @@
 
 pub mod abi;
 mod branches;
+mod conditional_store;
 mod const_division;
 mod dependences;
 mod emit;

@@ -70,7 +70,11 @@ struct Access {
 fn access(inst: &MInst) -> Option<Access> {
     let (kind, r, addr) = match *inst {
         MInst::Ldr { rd, addr } => (Kind::Load, rd, addr),
-        MInst::Str { rs, addr } => (Kind::Store, rs, addr),
+        MInst::Str {
+            cond: None,
+            rs,
+            addr,
+        } => (Kind::Store, rs, addr),
         MInst::VLdr { sd, addr } => (Kind::VLoad, sd, addr),
         MInst::VStr { ss, addr } => (Kind::VStore, ss, addr),
         _ => return None,

@@ -84,6 +84,7 @@ mod tests {
 
     fn store(rs: Reg, slot: Slot) -> MInst {
         MInst::Str {
+            cond: None,
             rs,
             addr: Addr::Slot(slot, 0),
         }

@@ -131,6 +131,7 @@ fn a_frame_the_callee_may_need_keeps_the_call() {
         &[],
         vec![vec![
             MInst::Str {
+                cond: None,
                 rs: r(0),
                 addr: Addr::Slot(Slot::Outgoing(0), 0),
             },

@@ -15,6 +15,9 @@
 //!   (`sub p, p, #8` ... `ldmia p, {r1, r2}` is `ldmdb p!, {r1, r2}`). So this pass runs
 //!   after `load-store-multiple`, whose lists it would otherwise break up.
 //!
+//! A store under a condition (`strgt r, [p]`) never takes the bump, which would then happen
+//! only under that condition; its offset moves like the others'.
+//!
 //! A store of a value its block computes takes no bump: its writeback would wait for that
 //! value, and the next round's accesses through the pointer with it.
 //!
@@ -170,6 +173,7 @@ fn offset_access(inst: &MInst, p: Reg) -> Option<i32> {
         | MInst::Str {
             rs: r,
             addr: Addr::Imm(b, off),
+            ..
         }
         | MInst::VLdr {
             sd: r,
@@ -214,7 +218,8 @@ fn post_indexed(inst: &MInst, p: Reg, c: i32) -> Option<MInst> {
                 rd,
                 addr: Addr::PostIndex(p, c),
             }),
-            MInst::Str { rs, .. } if fits_ldr_offset(c) => Some(MInst::Str {
+            MInst::Str { cond: None, rs, .. } if fits_ldr_offset(c) => Some(MInst::Str {
+                cond: None,
                 rs,
                 addr: Addr::PostIndex(p, c),
             }),
@@ -235,7 +240,8 @@ fn pre_indexed(inst: &MInst, p: Reg, c: i32) -> Option<MInst> {
                 rd,
                 addr: Addr::PreIndex(p, c),
             }),
-            MInst::Str { rs, .. } if fits_ldr_offset(c) => Some(MInst::Str {
+            MInst::Str { cond: None, rs, .. } if fits_ldr_offset(c) => Some(MInst::Str {
+                cond: None,
                 rs,
                 addr: Addr::PreIndex(p, c),
             }),

@@ -239,6 +239,7 @@ fn an_indexed_access_reads_and_writes_its_base() {
     };
     assert_eq!(post.regs(), [(r(0), Role::UseDef), (r(1), Role::Def)]);
     let pre = MInst::Str {
+        cond: None,
         rs: r(1),
         addr: Addr::PreIndex(r(0), -4),
     };

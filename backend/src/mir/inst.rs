@@ -324,7 +324,10 @@ pub enum MInst {
         rd: Reg,
         addr: Addr,
     },
+    /// A store, under a condition if `cond` is given (never to a stack slot, nor with
+    /// writeback).
     Str {
+        cond: Option<Cond>,
         rs: Reg,
         addr: Addr,
     },
@@ -540,7 +543,7 @@ macro_rules! visit_operands {
                 addr!(a);
                 $g(rd, Def);
             }
-            MInst::Str { rs, addr: a } | MInst::VStr { ss: rs, addr: a } => {
+            MInst::Str { rs, addr: a, .. } | MInst::VStr { ss: rs, addr: a } => {
                 $g(rs, Use);
                 addr!(a);
             }
@@ -664,7 +667,7 @@ impl MInst {
     /// conditional branch, a predicated instruction).
     pub fn flags_read(&self) -> Option<Cond> {
         match self {
-            MInst::Mov { cond, .. } | MInst::Alu { cond, .. } => *cond,
+            MInst::Mov { cond, .. } | MInst::Alu { cond, .. } | MInst::Str { cond, .. } => *cond,
             MInst::BCond { cond, .. } => Some(*cond),
             _ => None,
         }
@@ -687,6 +690,7 @@ impl MInst {
                 addr: Addr::Slot(s, o),
             } => Some((true, *rd, (*s, *o))),
             MInst::Str {
+                cond: None,
                 rs,
                 addr: Addr::Slot(s, o),
             }

@@ -120,7 +120,9 @@ impl fmt::Display for MInst {
             MInst::Cmp { rn, src } => write!(f, "cmp {rn}, {src}"),
             MInst::Cmn { rn, src } => write!(f, "cmn {rn}, {src}"),
             MInst::Ldr { rd, addr } => write!(f, "ldr {rd}, {addr}"),
-            MInst::Str { rs, addr } => write!(f, "str {rs}, {addr}"),
+            MInst::Str { cond, rs, addr } => {
+                write!(f, "str{} {rs}, {addr}", cond.map_or("", Cond::name))
+            }
             MInst::SlotAddr { rd, slot, offset } => {
                 write!(f, "slotaddr {rd}, {}", Addr::Slot(*slot, *offset))
             }

@@ -55,6 +55,7 @@ pub fn ldr(rd: Reg, base: Reg, off: i32) -> MInst {
 
 pub fn str_(rs: Reg, base: Reg, off: i32) -> MInst {
     MInst::Str {
+        cond: None,
         rs,
         addr: Addr::Imm(base, off),
     }

@@ -93,7 +93,7 @@ fn names(blocks: &[MBlockId]) -> String {
 /// Checks the addressing of a memory instruction against what the hardware encodes.
 fn memory_form(inst: &MInst) -> Result<(), &'static str> {
     match inst {
-        MInst::Ldr { rd: r, addr } | MInst::Str { rs: r, addr } => indexed(*r, *addr),
+        MInst::Ldr { rd: r, addr } | MInst::Str { rs: r, addr, .. } => indexed(*r, *addr),
         MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } if addr.writes_back() => {
             Err("vldr and vstr have no indexed form")
         }

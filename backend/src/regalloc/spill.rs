@@ -183,7 +183,11 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
                 held.insert(v, (t, at));
                 if defined {
                     after.push(match class {
-                        RegClass::Int => MInst::Str { rs: t, addr },
+                        RegClass::Int => MInst::Str {
+                            cond: None,
+                            rs: t,
+                            addr,
+                        },
                         RegClass::Float => MInst::VStr { ss: t, addr },
                     });
                 }

@@ -143,7 +143,11 @@ fn rewrite(mut inst: MInst, classes: &[RegClass], slots: &[u32], out: &mut Vec<M
         let r = Reg::Phys(o.scratch);
         match (classes[o.vreg.0 as usize], load) {
             (RegClass::Int, true) => MInst::Ldr { rd: r, addr },
-            (RegClass::Int, false) => MInst::Str { rs: r, addr },
+            (RegClass::Int, false) => MInst::Str {
+                cond: None,
+                rs: r,
+                addr,
+            },
             (RegClass::Float, true) => MInst::VLdr { sd: r, addr },
             (RegClass::Float, false) => MInst::VStr { ss: r, addr },
         }

@@ -21,7 +21,7 @@
 //! Needs: the module facts, for calls. Computed on demand, not cached.
 
 use super::module_facts::{pointer_use, Access, ModuleFacts, PointerUse};
-use crate::ir::{Callee, FuncId, Function, GlobalId, Inst, InstKind, Type, Value};
+use crate::ir::{BinaryOp, Callee, FuncId, Function, GlobalId, Inst, InstKind, Type, Value};
 
 /// What an address points into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,65 @@ pub fn may_alias(a: Location, b: Location) -> bool {
         (true, Some(x), Some(y)) => (x - y).abs() < 4,
         _ => true,
     }
+}
+
+/// Whether 4-byte accesses at `a` and `b` are certainly apart: their objects never overlap
+/// (`may_alias`), or both addresses step from one common address by constants at least 4
+/// bytes apart. The common address is what remains after constant-index `gep`s, or, for a
+/// `gep` by `x + k`, the same `gep` by `x`: `a[j]` and `a[j + 1]` are apart wherever `a`
+/// and `j` point, and so are `p` and `p + 4` for a pointer phi `p`.
+pub fn are_apart(f: &Function, a: Value, b: Value) -> bool {
+    if !may_alias(locate(f, a), locate(f, b)) {
+        return true;
+    }
+    match (stepped(f, a), stepped(f, b)) {
+        // Addresses wrap at 2^32: apart when the distance modulo 2^32 leaves 4 bytes
+        // either way.
+        (Some((x, o)), Some((y, p))) => {
+            x == y && (4..=(1i64 << 32) - 4).contains(&(o - p).rem_euclid(1 << 32))
+        }
+        _ => false,
+    }
+}
+
+/// What `stepped` reduces an address to: an address value, or a `gep` of `base` by `index`
+/// with `stride` that stands for itself with `index` plus a constant.
+#[derive(Clone, Copy, PartialEq)]
+enum Stepped {
+    Value(Value),
+    Gep(Value, Value, u32),
+}
+
+/// `addr` as a common address and a constant byte offset from it (see `are_apart`).
+fn stepped(f: &Function, addr: Value) -> Option<(Stepped, i64)> {
+    let mut offset = 0i64;
+    let mut cur = addr;
+    for _ in 0..64 {
+        let Some(&InstKind::Gep {
+            args: [base, index],
+            stride,
+        }) = cur.as_inst().map(|i| f.kind(i))
+        else {
+            return Some((Stepped::Value(cur), offset));
+        };
+        let stride = i64::from(stride);
+        if let Some(k) = index.as_int() {
+            offset += i64::from(k) * stride;
+            cur = base;
+            continue;
+        }
+        let added = index.as_inst().and_then(|i| match *f.kind(i) {
+            InstKind::Binary {
+                op: BinaryOp::Add,
+                args: [x, Value::Int(k)],
+            } => Some((x, k)),
+            _ => None,
+        });
+        let (x, k) = added.unwrap_or((index, 0));
+        let gep = Stepped::Gep(base, x, stride as u32);
+        return Some((gep, offset + i64::from(k) * stride));
+    }
+    None
 }
 
 /// `may_alias` inside function `func`, knowing what its calls pass: a parameter that every

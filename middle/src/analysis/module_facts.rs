@@ -16,6 +16,7 @@
 //! of the caller's argument `i` (an `alloca` of the caller: invisible; a global: a global
 //! access; a parameter of the caller: an access through it; unknown: a global access).
 
+use super::alias::Object;
 use super::CallGraph;
 use crate::ir::{Callee, FuncId, Function, GlobalId, Inst, InstKind, Module, Type, Value};
 use frontend::runtime::RuntimeFn;
@@ -84,6 +85,12 @@ pub struct ModuleFacts {
     /// into which every call passes addresses in two different globals, so that within one
     /// call they never point into the same object (none for functions nobody calls).
     pub disjoint_params: Vec<Vec<(u32, u32)>>,
+    /// For each global, by `GlobalId`: a front-end `const`, placed in read-only memory.
+    pub read_only_globals: Vec<bool>,
+    /// For each function and parameter, by `FuncId` and position: some call passes an
+    /// address that may be in read-only memory (into a `const` global, of unknown origin,
+    /// or the caller's own parameter that may be).
+    pub read_only_params: Vec<Vec<bool>>,
 }
 
 impl ModuleFacts {
@@ -123,9 +130,13 @@ impl ModuleFacts {
             .collect();
         let param_globals = param_globals(m, &scans);
         let disjoint_params = disjoint_params(m, &scans);
+        let read_only_globals: Vec<bool> = m.globals.iter().map(|g| g.is_const).collect();
+        let read_only_params = read_only_params(m, &scans, &read_only_globals);
         ModuleFacts {
             param_globals,
             disjoint_params,
+            read_only_globals,
+            read_only_params,
             summaries,
             call_graph,
             global_bytes: m.globals.iter().map(|g| g.bytes()).collect(),
@@ -147,6 +158,17 @@ impl ModuleFacts {
 
     pub fn is_constant_global(&self, g: GlobalId) -> bool {
         self.constant_globals[g.index()]
+    }
+
+    /// Whether a store in function `func` to `object` cannot fault where a load from the
+    /// same address did not: the object is not in read-only memory.
+    pub fn is_writable(&self, func: FuncId, object: Object) -> bool {
+        match object {
+            Object::Global(g) => !self.read_only_globals[g.index()],
+            Object::Param(p) => !self.read_only_params[func.index()][p as usize],
+            Object::Alloca(_) => true,
+            Object::Unknown => false,
+        }
     }
 }
 
@@ -188,6 +210,39 @@ fn param_globals(m: &Module, scans: &[Scan]) -> Vec<Vec<Option<Vec<GlobalId>>>> 
         }
     }
     targets
+}
+
+/// For each function's parameters, whether a call may pass an address in read-only memory:
+/// a `const` global's, or one of unknown origin, directly or through parameters of callers.
+fn read_only_params(m: &Module, scans: &[Scan], read_only_globals: &[bool]) -> Vec<Vec<bool>> {
+    let mut read_only: Vec<Vec<bool>> = m
+        .functions
+        .iter()
+        .map(|f| vec![false; f.params.len()])
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (caller, scan) in scans.iter().enumerate() {
+            for call in &scan.calls {
+                for &(j, root) in &call.args {
+                    let may = match root {
+                        Root::Global(g) => read_only_globals[g.index()],
+                        Root::Param(q) => read_only[caller][q as usize],
+                        Root::Unknown => true,
+                        Root::Local => false,
+                    };
+                    if let Some(flag) = read_only[call.callee.index()].get_mut(j) {
+                        if may && !*flag {
+                            *flag = true;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    read_only
 }
 
 /// For each function, the pairs of its pointer parameters that every call passes addresses in

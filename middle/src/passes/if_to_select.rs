@@ -20,6 +20,14 @@
 //! `MAX_SPECULATED`, except the inner select of a clamp to `0..=2^k - 1` and its comparison
 //! (`ir::clamp`: the two selects become one `usat`); and at most `MAX_SELECTS` of J's phis
 //! may differ between the two edges.
+//! A triangle's side block may also store, to an address H loads from with nothing after
+//! that load in H that writes memory, in an object that is not read-only (module facts):
+//! `if (t[i] < x) t[i] = x;`, or the swap of `a[j]` and `a[j + 1]`. Each such store runs
+//! on both paths and stores `select %c, new, old`, where `old` is H's load: on the path that
+//! skipped the side block it writes back what the location holds, and, every earlier store
+//! of the side block having done the same, memory is left as it was. The back end stores
+//! under the condition where it can prove the location still holds `old`; at most
+//! `MAX_STORES` of them.
 //! The back end has no conditional float move, so J's phis that differ must be `i1`, `i32`
 //! or `ptr`. A branch on a constant is left to simplify-cfg. The candidates are found on the
 //! CFG as the pass starts; no block is part of two of them, as a side block ends in `br` and
@@ -31,22 +39,31 @@
 //! Needs: the CFG. Preserves: behaviour (the CFG changes).
 
 use super::simplify_cfg::remove_blocks;
-use crate::analysis::{Cfg, Preserved};
+use crate::analysis::alias::locate;
+use crate::analysis::{Cfg, ModuleFacts, Preserved};
 use crate::cost_model::{inst_cost, is_predicable};
 use crate::ir::clamp::unsigned_clamp;
-use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 /// The most weighted cost the instructions moved out of the side blocks, predicated ones
 /// aside, may have together.
 const MAX_SPECULATED: u32 = 1;
 
-/// The most selects that may replace one branch.
+/// The most selects that may replace one branch for its join's phis.
 const MAX_SELECTS: usize = 2;
+
+/// The most stores a side block may have (each then stores a select, which the back end
+/// mostly turns into a store under the condition).
+const MAX_STORES: usize = 2;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
-    let candidates: Vec<Candidate> = f.blocks().filter_map(|h| candidate(f, &cfg, h)).collect();
+    let facts = cx.facts();
+    let candidates: Vec<Candidate> = f
+        .blocks()
+        .filter_map(|h| candidate(f, cx.id, facts, &cfg, h))
+        .collect();
     for c in &candidates {
         convert(f, c);
     }
@@ -55,7 +72,8 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 
 /// A branch to turn into selects: H's `condbr` on `cond`, its side blocks (one for a
 /// triangle), and the join J. `on_true` and `on_false` are the blocks J's phis take their
-/// values from on each way (H itself on a triangle's direct edge).
+/// values from on each way (H itself on a triangle's direct edge). `stores` are the side
+/// block's stores, each with H's load of its address.
 struct Candidate {
     h: Block,
     cond: Value,
@@ -63,9 +81,16 @@ struct Candidate {
     join: Block,
     on_true: Block,
     on_false: Block,
+    stores: Vec<(Inst, Value)>,
 }
 
-fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
+fn candidate(
+    f: &Function,
+    id: FuncId,
+    facts: &ModuleFacts,
+    cfg: &Cfg,
+    h: Block,
+) -> Option<Candidate> {
     let term = f.terminator(h)?;
     let &InstKind::CondBr {
         args: [cond],
@@ -96,10 +121,21 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
         _ => return None,
     };
     let mut speculated = 0;
+    let mut stores = Vec::new();
     for &s in &sides {
         for i in f.block_insts(s) {
             let kind = f.kind(i);
             if kind.is_terminator() {
+                continue;
+            }
+            if let &InstKind::Store { args: [new, addr] } = kind {
+                if sides.len() > 1 || f.value_type(new) != Type::I32 {
+                    return None;
+                }
+                if !facts.is_writable(id, locate(f, addr).object) {
+                    return None;
+                }
+                stores.push((i, loaded_at_end(f, h, addr)?));
                 continue;
             }
             let opcode = kind.opcode();
@@ -125,14 +161,31 @@ fn candidate(f: &Function, cfg: &Cfg, h: Block) -> Option<Candidate> {
             speculated = speculated.saturating_sub(clamp_saving(f, cond, t, e, &sides));
         }
     }
-    (speculated <= MAX_SPECULATED && selects <= MAX_SELECTS).then_some(Candidate {
+    let fits = speculated <= MAX_SPECULATED && selects <= MAX_SELECTS;
+    (fits && stores.len() <= MAX_STORES).then_some(Candidate {
         h,
         cond,
         sides,
         join,
         on_true,
         on_false,
+        stores,
     })
+}
+
+/// The value at `addr` when H ends: H loads from `addr` and writes no memory after that
+/// load.
+fn loaded_at_end(f: &Function, h: Block, addr: Value) -> Option<Value> {
+    let mut old = None;
+    for i in f.block_insts(h) {
+        let kind = f.kind(i);
+        if kind.opcode().writes_memory() {
+            old = None;
+        } else if matches!(*kind, InstKind::Load { args: [a] } if a == addr) {
+            old = Some(Value::Inst(i));
+        }
+    }
+    old
 }
 
 /// What the side blocks' instructions cost that a clamp leaves unused: when the select
@@ -179,6 +232,28 @@ fn convert(f: &mut Function, c: &Candidate) {
         for i in moved {
             f.move_inst_before(i, term);
         }
+    }
+    for &(store, old) in &c.stores {
+        let &InstKind::Store { args: [new, addr] } = f.kind(store) else {
+            unreachable!("a candidate's stores are stores");
+        };
+        let (t, e) = if c.on_true == c.h {
+            (old, new)
+        } else {
+            (new, old)
+        };
+        let ty = f.value_type(new);
+        let select = InstKind::Select {
+            args: [c.cond, t, e],
+        };
+        let picked = Value::Inst(f.insert_inst_before(store, select, ty));
+        f.replace_kind(
+            store,
+            InstKind::Store {
+                args: [picked, addr],
+            },
+            Type::Void,
+        );
     }
     let phis: Vec<Inst> = f.phis(c.join).collect();
     for phi in phis {

@@ -317,7 +317,7 @@ pub const REGISTRY: &[Pass] = &[
         name: "if-to-select",
         description: "turn small diamonds and triangles that pick values into selects",
         kind: PassKind::Function(if_to_select::run),
-        needs_facts: false,
+        needs_facts: true,
     },
     Pass {
         name: "dominating-conditions",

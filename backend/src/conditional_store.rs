@@ -1,0 +1,74 @@
+//! Stores under a condition: `store (select %c, new, old), p`, where `old` is what `p`
+//! holds when the store runs, writes `new` under `c` and nothing otherwise (`str<cond>`).
+//! if-to-select makes such stores of `if (t[i] < x) t[i] = x;` and of a swap's two stores.
+//!
+//! `p` holds `old` when `old` is a load of `p` earlier in the store's block and every
+//! instruction between them that writes memory is a store `alias::are_apart` from `p` (the
+//! swap's first store is apart from its second's address). The select is the store's
+//! alone and int-typed, its condition one flag test (a comparison that needs two, like a
+//! float `!=`, keeps the select), and `p` no stack slot (slot stores stay unconditional for
+//! the frame passes).
+
+use middle::analysis::alias::are_apart;
+use middle::ir::{Function, Inst, InstKind, Type, Value};
+
+/// A store to emit under a condition: it stores `new` where `cond` is `when`.
+#[derive(Clone, Copy)]
+pub struct ConditionalStore {
+    pub select: Inst,
+    pub cond: Value,
+    pub when: bool,
+    pub new: Value,
+}
+
+/// The conditional form of `store`, if it has one.
+pub fn conditional_store(f: &Function, store: Inst) -> Option<ConditionalStore> {
+    let InstKind::Store { args: [x, p] } = *f.kind(store) else {
+        return None;
+    };
+    let select = x.as_inst()?;
+    let InstKind::Select { args: [cond, a, b] } = *f.kind(select) else {
+        return None;
+    };
+    let block = f.inst_block(store)?;
+    if f.inst(select).ty != Type::I32
+        || f.uses(x).len() != 1
+        || f.inst_block(select) != Some(block)
+        || matches!(
+            p.as_inst().map(|i| f.kind(i)),
+            Some(InstKind::Alloca { .. })
+        )
+    {
+        return None;
+    }
+    let loaded_here = |v: Value| {
+        v.as_inst()
+            .filter(|&l| matches!(*f.kind(l), InstKind::Load { args: [q] } if q == p))
+            .filter(|&l| f.inst_block(l) == Some(block))
+    };
+    let (load, when, new) = match (loaded_here(b), loaded_here(a)) {
+        (Some(l), _) => (l, true, a),
+        (None, Some(l)) => (l, false, b),
+        (None, None) => return None,
+    };
+    let between = f
+        .block_insts(block)
+        .skip_while(|&i| i != load)
+        .take_while(|&i| i != store);
+    for i in between {
+        let kind = f.kind(i);
+        if !kind.opcode().writes_memory() {
+            continue;
+        }
+        match *kind {
+            InstKind::Store { args: [_, q] } if are_apart(f, q, p) => {}
+            _ => return None,
+        }
+    }
+    Some(ConditionalStore {
+        select,
+        cond,
+        when,
+        new,
+    })
+}
