@@ -1350,7 +1350,7 @@ class Gen:
         """A loop over a small local array storing to an element under a test of the value
         it holds (if-to-select stores a select of the old and the new value, the back end
         stores under the condition): a bubble-sort pass swapping neighbours (sometimes
-        clearing a flag or counting swaps), a running maximum or minimum, a decrement of
+        clearing a flag or counting swaps, its bound sometimes shrinking pass by pass), a running maximum or minimum, a decrement of
         positive elements, a store on the test's false side, or a relaxation through
         subscripts computed from the counter."""
         arr, i, t, flag = self.fresh("s"), self.fresh("i"), self.fresh("v"), self.fresh("v")
@@ -1366,7 +1366,12 @@ class Gen:
         self.indent += 1
         self.line(f"int {i} = 0;")
         shape = self.pick(["swap", "swap", "max", "min", "decrement", "false side", "relax", "relax"])
-        self.line(f"while ({i} < {n - 1 if shape == 'swap' else n}) {{")
+        bound = str(n)
+        if shape == "swap":
+            # A bubble sort's pass shrinks with the passes before it (an inner bound the
+            # outer loop computes, which loop-unroll takes).
+            bound = self.pick([str(n - 1), f"{n - 1} - {p}"])
+        self.line(f"while ({i} < {bound}) {{")
         self.indent += 1
         e = f"({self.int_expr(1)}) % 40"
         if shape == "swap":
@@ -2544,6 +2549,7 @@ FEATURES = [
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("sum of two remainders taken modulo again", r"^\s+(r\d+) = \(\1 \+ .*\) % (\d+);\r?\n\s+\1 = \(\1 \+ (\1|\(.*\) % \2)\) % \2;"),
     ("neighbours swapped under a test of their values", r"^\s+if \((s\d+)\[(i\d+)\] [<>=]+ \1\[\2 \+ 1\]\) \{"),
+    ("bubble pass shrinking with the outer counter", r"^\s+while \((i\d+) < \d+ - (i\d+)\) \{\n\s+if \((s\d+)\[\1\]"),
     ("element raised to a value it is below", r"^\s+if \((s\d+)\[(i\d+)\] < .*\) \1\[\2\] = "),
     ("element decremented while positive", r"^\s+if \((s\d+)\[(i\d+)\] > -?\d\) \1\[\2\] = \1\[\2\] - \d;"),
     ("store on a test's false side", r"^\s+if \((s\d+)\[(i\d+)\] >= .*\{ \} else \{ \1"),

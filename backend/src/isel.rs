@@ -100,9 +100,9 @@ struct Selector<'a> {
     /// The block being selected.
     block: Option<Block>,
     /// Constants used inside loops are materialised once, at the end of the preheader of
-    /// the outermost loop around the use that has one: these instructions, by preheader
-    /// index, go before its branch. Allocation rematerialises them at their uses if the
-    /// loop runs short of registers.
+    /// the outermost loop around the use that has one (`preheaders_around`): these
+    /// instructions, by preheader index, go before its branch. Allocation rematerialises
+    /// them at their uses if the loop runs short of registers.
     hoisted: Vec<Vec<MInst>>,
     /// The register of each hoisted constant: by preheader, class and bits.
     hoisted_consts: FastHashMap<(Block, RegClass, u32), Reg>,
@@ -272,7 +272,10 @@ impl Selector<'_> {
     }
 
     /// The preheaders of the loops around the current block that have one, outermost
-    /// first; empty where constants stay in place (outside loops, for phi copies, while
+    /// first, up to the first loop with other loops inside besides the one the block is
+    /// in: a constant hoisted there would live through its sibling loops too, crowding
+    /// their registers (and, spilled, be rematerialised at every use, the hot loop's too).
+    /// Empty where constants stay in place (outside loops, for phi copies, while
     /// materialising into a preheader, and in nests deeper than `MAX_HOIST_DEPTH`).
     fn preheaders_around(&self) -> Vec<Block> {
         let innermost = self.block.and_then(|b| self.loops.innermost(b));
@@ -284,8 +287,8 @@ impl Selector<'_> {
             let l = &self.loops.loops[k];
             chain.extend(l.preheader);
             match l.parent {
-                Some(p) => k = p,
-                None => {
+                Some(p) if self.loops.loops[p].children.len() == 1 => k = p,
+                _ => {
                     chain.reverse();
                     return chain;
                 }

@@ -756,3 +756,46 @@ bb3:
     assert!(body.contains(&"add %v2, %v1, #2"), "{body:#?}");
     assert!(body.contains(&"add %v3, %v2, #1"), "{body:#?}");
 }
+
+#[test]
+fn a_constant_stays_out_of_loops_beside_its_own() {
+    // The outer loop holds two inner loops; 100000 serves only the second. Hoisted before
+    // the outer loop it would live through the first inner loop too: it goes to the second
+    // inner loop's preheader instead, inside the outer loop.
+    let m = parse_module(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %1 = phi i32 [0, bb0], [%9, bb5]
+  br bb2
+bb2:
+  %2 = phi i32 [0, bb1], [%3, bb2]
+  %3 = add %2, 1
+  %4 = icmp slt %3, %a0
+  condbr %4, bb2, bb3
+bb3:
+  br bb4
+bb4:
+  %5 = phi i32 [%3, bb3], [%7, bb4]
+  %6 = mul %5, 100000
+  %7 = add %6, 1
+  %8 = icmp slt %7, %a0
+  condbr %8, bb4, bb5
+bb5:
+  %9 = add %1, %7
+  %10 = icmp slt %9, %a0
+  condbr %10, bb1, bb6
+bb6:
+  ret %9
+}
+",
+    )
+    .expect("the test IR parses");
+    let text = select(&m, &m.functions[0]).to_string();
+    let between = text.find("bb3:").expect("the second loop's preheader");
+    let second = text.find("bb4:").expect("the second inner loop");
+    let movw: Vec<usize> = text.match_indices("movw").map(|(at, _)| at).collect();
+    assert_eq!(movw.len(), 1, "{text}");
+    assert!(between < movw[0] && movw[0] < second, "{text}");
+}

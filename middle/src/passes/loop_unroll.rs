@@ -29,7 +29,7 @@
 //! now constant counters and addresses.
 //!
 //! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
-//! no call, and a bound that the loops around them do not change qualify. `k` is 8, 4 or 2
+//! no call, and a bound that the loops around them do not read from memory qualify. `k` is 8, 4 or 2
 //! by the body's size in machine instructions (`MAX_UNROLLED` at most in U), at most the trip
 //! count when that is a known constant, and a function grows by at most `MAX_GROWTH`
 //! instructions. Later passes fold the copies'
@@ -56,6 +56,11 @@ use crate::passes::FunctionContext;
 const MAX_UNROLLED: u32 = 128;
 /// The most instructions unrolling may add to one function.
 const MAX_GROWTH: u32 = 4_000;
+/// The largest factor for a loop whose bound the loops around compute afresh: its limit
+/// and extra tests are paid on every entry, and four bodies already take most of the gain.
+const MAX_FACTOR_CHANGING_BOUND: u32 = 4;
+/// The most instructions looked at to tell whether a bound is read from memory.
+const MAX_BOUND_SEARCH: usize = 32;
 /// The most rounds of a loop with a constant trip count that full unrolling writes out.
 const MAX_FULL_TRIPS: u32 = 32;
 /// The most machine instructions the bodies of a fully unrolled loop may take together:
@@ -202,9 +207,9 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         IntPred::Sle => true,
         _ => return None,
     };
-    // The bound must not change in the loops around either: a bound read afresh for each
-    // entry (a row's length in a sparse matrix) often makes few rounds, and the limit and
-    // the extra tests would be paid on every entry.
+    // A bound read from memory afresh for each entry (a row's length in a sparse matrix)
+    // often makes few rounds, and the limit and the extra tests would be paid on every
+    // entry: such a loop is left alone.
     let mut outermost = k;
     while let Some(parent) = loops.loops[outermost].parent {
         outermost = parent;
@@ -216,9 +221,12 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
             .and_then(|i| f.inst_block(i))
             .is_some_and(|b| !loops.knows(b) || loops.contains(outermost, b))
     };
-    if defined_inside(bound) {
+    // The bound is fixed for the loop itself (of one block): defined before it.
+    let in_this_loop = bound.as_inst().is_some_and(|i| f.inst_block(i) == Some(h));
+    if in_this_loop || read_inside(f, bound, &defined_inside) {
         return None;
     }
+    let changing_bound = defined_inside(bound);
     let InstKind::Binary {
         args: [Value::Inst(phi), _],
         ..
@@ -242,6 +250,7 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
     let mut factor = [8, 4, 2]
         .into_iter()
+        .filter(|&k| !changing_bound || k <= MAX_FACTOR_CHANGING_BOUND)
         .find(|&k| body_size.max(1) * k <= MAX_UNROLLED)?;
     match trips {
         Some(t) if full => factor = t,
@@ -266,6 +275,34 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         trips,
         full,
     })
+}
+
+/// Whether `v`, defined in the loops around (`inside`), is a load there, or computed from
+/// one there (phis aside, at most `MAX_BOUND_SEARCH` instructions looked at): a bound the
+/// data decides (a row's end in a sparse matrix), not the loops' own arithmetic (`n - 1 -
+/// i`, `min(l + w, n)` of random `l` and `w`).
+fn read_inside(f: &Function, v: Value, inside: &dyn Fn(Value) -> bool) -> bool {
+    let mut seen: Vec<Inst> = Vec::new();
+    let mut work = vec![v];
+    while let Some(v) = work.pop() {
+        let Some(i) = v.as_inst().filter(|_| inside(v)) else {
+            continue;
+        };
+        if seen.contains(&i) {
+            continue;
+        }
+        if seen.len() == MAX_BOUND_SEARCH {
+            return true;
+        }
+        seen.push(i);
+        match f.kind(i) {
+            InstKind::Load { .. } | InstKind::Call { .. } => return true,
+            // A counter of the loops around, or a value they carry.
+            InstKind::Phi { .. } => {}
+            kind => work.extend(kind.operands().iter().copied()),
+        }
+    }
+    false
 }
 
 /// When `v` is `phi + s` in `h` for a phi of `h` taking `v` back from `h` and a constant
