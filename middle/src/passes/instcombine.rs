@@ -574,33 +574,38 @@ fn known_multiple(f: &Function, (cfg, dom): (&Cfg, &DomTree), x: Value, at: Bloc
     })
 }
 
-/// `x % d` for a constant `d` when the function also divides `x` by `d`: `x - (x / d) * d`,
-/// whose quotient value numbering then shares with that division, so one multiply-high
-/// sequence serves both and the remainder is one `mls` (a carry loop's `v % 10000` and
-/// `v / 10000`). Powers of two are `power_of_two_division`'s.
+/// `x % d` when the function also divides `x` by `d`: `x - (x / d) * d`, whose quotient
+/// value numbering then shares with that division. For a constant `d` one multiply-high
+/// sequence then serves both and the remainder is one `mls` (a carry loop's `v % 10000` and
+/// `v / 10000`); for a variable one, one `sdiv` instead of two (`work[i] = cur / b; rem =
+/// cur % b;`). The identity holds for every input of this IR's division (`x / 0` is 0 and
+/// `x % 0` is `x`). Powers of two are `power_of_two_division`'s.
 fn remainder_from_quotient(f: &mut Function, i: Inst) -> Option<Value> {
     let InstKind::Binary {
         op: BinaryOp::SRem,
-        args: [x, Value::Int(d)],
+        args: [x, d],
     } = *f.kind(i)
     else {
         return None;
     };
-    if x.is_constant() || d.unsigned_abs().is_power_of_two() || d == 0 {
+    if x.is_constant()
+        || d.as_int()
+            .is_some_and(|d| d.unsigned_abs().is_power_of_two() || d == 0)
+    {
         return None;
     }
     let divided = f.uses(x).iter().any(|u| {
         u.index == 0
             && matches!(
                 *f.kind(u.inst),
-                InstKind::Binary { op: BinaryOp::SDiv, args: [_, Value::Int(e)] } if e == d
+                InstKind::Binary { op: BinaryOp::SDiv, args: [_, e] } if e == d
             )
     });
     if !divided {
         return None;
     }
-    let q = binary_before(f, i, BinaryOp::SDiv, x, Value::Int(d));
-    let p = binary_before(f, i, BinaryOp::Mul, q, Value::Int(d));
+    let q = binary_before(f, i, BinaryOp::SDiv, x, d);
+    let p = binary_before(f, i, BinaryOp::Mul, q, d);
     Some(binary_before(f, i, BinaryOp::Sub, x, p))
 }
 
