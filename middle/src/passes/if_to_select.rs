@@ -17,7 +17,7 @@
 //! computes it under its condition in place of a conditional move (`cmp` and `subeq` for
 //! `if (c == 93) n = n - 1;`, where the branch took `cmp`, `bne` and `sub`). The others run
 //! on both paths where the branch ran one side, so their weighted cost together is at most
-//! `MAX_SPECULATED`, except the inner select of a clamp to `0..=2^k - 1` and its comparison
+//! `MAX_SPECULATED` (less where they compare or select), except the inner select of a clamp to `0..=2^k - 1` and its comparison
 //! (`ir::clamp`: the two selects become one `usat`); and at most `MAX_SELECTS` of J's phis
 //! may differ between the two edges.
 //! A triangle's side block may also store, to an address H loads from with nothing after
@@ -47,8 +47,13 @@ use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 /// The most weighted cost the instructions moved out of the side blocks, predicated ones
-/// aside, may have together.
-const MAX_SPECULATED: u32 = 1;
+/// aside, may have together: arithmetic only (`3 * n + 1` beside `n / 2`, a shifted add
+/// and a predicated add), or else `MAX_SPECULATED_CHOICE` when a comparison or select is
+/// among them (a select of selects, a comparison clobbering the flags between them).
+const MAX_SPECULATED: u32 = 2;
+
+/// `MAX_SPECULATED` for side blocks that compare or select.
+const MAX_SPECULATED_CHOICE: u32 = 1;
 
 /// The most selects that may replace one branch for its join's phis.
 const MAX_SELECTS: usize = 2;
@@ -121,6 +126,7 @@ fn candidate(
         _ => return None,
     };
     let mut speculated = 0;
+    let mut chooses = false;
     let mut stores = Vec::new();
     for &s in &sides {
         for i in f.block_insts(s) {
@@ -144,6 +150,7 @@ fn candidate(
             }
             if !is_predicated(f, i, join) {
                 speculated += inst_cost(kind);
+                chooses |= !matches!(kind, InstKind::Binary { .. });
             }
         }
     }
@@ -161,7 +168,12 @@ fn candidate(
             speculated = speculated.saturating_sub(clamp_saving(f, cond, t, e, &sides));
         }
     }
-    let fits = speculated <= MAX_SPECULATED && selects <= MAX_SELECTS;
+    let budget = if chooses {
+        MAX_SPECULATED_CHOICE
+    } else {
+        MAX_SPECULATED
+    };
+    let fits = speculated <= budget && selects <= MAX_SELECTS;
     (fits && stores.len() <= MAX_STORES).then_some(Candidate {
         h,
         cond,
