@@ -1350,7 +1350,8 @@ class Gen:
         """A loop over a small local array storing to an element under a test of the value
         it holds (if-to-select stores a select of the old and the new value, the back end
         stores under the condition): a bubble-sort pass swapping neighbours (sometimes
-        clearing a flag or counting swaps, its bound sometimes shrinking pass by pass), a running maximum or minimum, a decrement of
+        clearing a flag or counting swaps, its bound sometimes shrinking pass by pass, or
+        an odd-even transposition pass stepping by two), a running maximum or minimum, a decrement of
         positive elements, a store on the test's false side, or a relaxation through
         subscripts computed from the counter."""
         arr, i, t, flag = self.fresh("s"), self.fresh("i"), self.fresh("v"), self.fresh("v")
@@ -1364,14 +1365,20 @@ class Gen:
         self.line(f"int {p} = 0;")
         self.line(f"while ({p} < {passes}) {{")
         self.indent += 1
-        self.line(f"int {i} = 0;")
         shape = self.pick(["swap", "swap", "max", "min", "decrement", "false side", "relax", "relax"])
+        # An odd-even transposition pass: pairs from 0 or 1, stepping by 2 while `i + 1 < n`
+        # (a test past the counter's next value, which loop-unroll takes).
+        odd_even = shape == "swap" and self.chance(0.4)
+        self.line(f"int {i} = {p} % 2;" if odd_even else f"int {i} = 0;")
         bound = str(n)
         if shape == "swap":
             # A bubble sort's pass shrinks with the passes before it (an inner bound the
             # outer loop computes, which loop-unroll takes).
             bound = self.pick([str(n - 1), f"{n - 1} - {p}"])
-        self.line(f"while ({i} < {bound}) {{")
+        if odd_even:
+            self.line(f"while ({i} + 1 < {n}) {{")
+        else:
+            self.line(f"while ({i} < {bound}) {{")
         self.indent += 1
         e = f"({self.int_expr(1)}) % 40"
         if shape == "swap":
@@ -1395,7 +1402,7 @@ class Gen:
         else:
             self.line(f"int {t} = ({i} * {self.r.randint(2, 7)} + {p}) % {n};")
             self.line(f"if ({arr}[{t}] + {self.r.randint(1, 9)} < {arr}[{i}]) {arr}[{i}] = {arr}[{t}] + 1;")
-        self.line(f"{i} = {i} + 1;")
+        self.line(f"{i} = {i} + {2 if odd_even else 1};")
         self.indent -= 1
         self.line("}")
         self.line(f"{p} = {p} + 1;")
@@ -2549,6 +2556,7 @@ FEATURES = [
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("sum of two remainders taken modulo again", r"^\s+(r\d+) = \(\1 \+ .*\) % (\d+);\r?\n\s+\1 = \(\1 \+ (\1|\(.*\) % \2)\) % \2;"),
     ("neighbours swapped under a test of their values", r"^\s+if \((s\d+)\[(i\d+)\] [<>=]+ \1\[\2 \+ 1\]\) \{"),
+    ("odd-even transposition pass stepping by two", r"^\s+while \((i\d+) \+ 1 < \d+\) \{\n\s+if \((s\d+)\[\1\]"),
     ("bubble pass shrinking with the outer counter", r"^\s+while \((i\d+) < \d+ - (i\d+)\) \{\n\s+if \((s\d+)\[\1\]"),
     ("element raised to a value it is below", r"^\s+if \((s\d+)\[(i\d+)\] < .*\) \1\[\2\] = "),
     ("element decremented while positive", r"^\s+if \((s\d+)\[(i\d+)\] > -?\d\) \1\[\2\] = \1\[\2\] - \d;"),

@@ -21,6 +21,9 @@
 //! below `i32::MIN`, no counter passes and `lim` is `MIN`. `i + ks < lim` implies the
 //! loop's own test, so U repeats only when the loop would go on and the next block's
 //! skipped tests hold; otherwise C makes the loop's test and H goes on from there.
+//! The test may be on `i' + c` for a constant `c > 0` instead (`j + 1 < n` in a loop
+//! stepping `j` by 2, which value numbering writes `j + 3` from the phi): `e` grows by `c`,
+//! and C adds `c` to the counter before its test.
 //!
 //! A loop whose start and bound are constants and whose trip count is at most
 //! `MAX_FULL_TRIPS` (and its bodies together at most `MAX_FULLY_UNROLLED`) is unrolled fully
@@ -162,6 +165,9 @@ struct Shape {
     step: i32,
     bound: Value,
     inclusive: bool,
+    /// The test compares `i' + offset` (`j + 1 < n` in a loop stepping `j` by 2), a
+    /// constant `0 <= offset <= MAX_STEP`.
+    offset: i32,
     init: Value,
     factor: u32,
     body_size: u32,
@@ -195,12 +201,12 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
         return None;
     };
-    let (counter, bound, pred) = if counter_step(f, h, a).is_some() {
+    let (counter, bound, pred) = if offset_step(f, h, a).is_some() {
         (a, b, pred)
     } else {
         (b, a, pred.swapped())
     };
-    let (next, step) = counter_step(f, h, counter)?;
+    let (next, step, offset) = offset_step(f, h, counter)?;
     let pred = if go_on_when { pred } else { pred.inverse() };
     let inclusive = match pred {
         IntPred::Slt => false,
@@ -245,7 +251,11 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
             body_size += inst_size(kind);
         }
     }
-    let trips = constant_trip_count(init, bound, step, inclusive);
+    let trips = if offset == 0 {
+        constant_trip_count(init, bound, step, inclusive)
+    } else {
+        None
+    };
     let full =
         trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
     let mut factor = [8, 4, 2]
@@ -269,6 +279,7 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         step,
         bound,
         inclusive,
+        offset,
         init,
         factor,
         body_size,
@@ -303,6 +314,39 @@ fn read_inside(f: &Function, v: Value, inside: &dyn Fn(Value) -> bool) -> bool {
         }
     }
     false
+}
+
+/// When `v` is the counter's next value `next`, or `next + c` for a constant `0 < c <=
+/// MAX_STEP` (also written `i + s + c`, from the phi): `next`'s add, the step and `c` (0
+/// for `next` itself).
+fn offset_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32, i32)> {
+    if let Some((next, step)) = counter_step(f, h, v) {
+        return Some((next, step, 0));
+    }
+    let InstKind::Binary {
+        op: BinaryOp::Add,
+        args: [x, Value::Int(c)],
+    } = *f.kind(v.as_inst()?)
+    else {
+        return None;
+    };
+    // `next + c`, or the phi plus more than its step (value numbering's form of it).
+    let (next, step, c) = match counter_step(f, h, x) {
+        Some((next, step)) => (next, step, c),
+        None => {
+            let latch = f.phi_incoming(x.as_inst()?, h)?;
+            let (next, step) = counter_step(f, h, latch)?;
+            let phi_of_next = matches!(
+                *f.kind(next),
+                InstKind::Binary { args: [p, _], .. } if p == x
+            );
+            if !phi_of_next {
+                return None;
+            }
+            (next, step, c.checked_sub(step)?)
+        }
+    };
+    (1..=MAX_STEP).contains(&c).then_some((next, step, c))
 }
 
 /// When `v` is `phi + s` in `h` for a phi of `h` taking `v` back from `h` and a constant
@@ -482,7 +526,13 @@ fn unroll(f: &mut Function, s: &Shape) {
     } else {
         IntPred::Slt
     };
-    let go_on = f.append_inst(c, InstKind::icmp(pred, counter, s.bound), Type::I1);
+    let tested = if s.offset == 0 {
+        counter
+    } else {
+        let kind = InstKind::binary(BinaryOp::Add, counter, Value::Int(s.offset));
+        Value::Inst(f.append_inst(c, kind, Type::I32))
+    };
+    let go_on = f.append_inst(c, InstKind::icmp(pred, tested, s.bound), Type::I1);
     let branch = InstKind::CondBr {
         args: [Value::Inst(go_on)],
         targets: [ph, e],
@@ -529,7 +579,7 @@ fn unroll(f: &mut Function, s: &Shape) {
 
 /// `lim`, built before `before` in P when the bound is not a constant.
 fn limit(f: &mut Function, s: &Shape, before: Inst) -> Value {
-    let e = (s.factor as i64 - 1) * s.step as i64 - s.inclusive as i64;
+    let e = (s.factor as i64 - 1) * s.step as i64 - s.inclusive as i64 + s.offset as i64;
     let min = i32::MIN as i64;
     match s.bound {
         Value::Int(n) => Value::Int((n as i64 - e).max(min) as i32),
