@@ -2,9 +2,10 @@
 //! holds when the store runs, writes `new` under `c` and nothing otherwise (`str<cond>`).
 //! if-to-select makes such stores of `if (t[i] < x) t[i] = x;` and of a swap's two stores.
 //!
-//! `p` holds `old` when `old` is a load of `p` earlier in the store's block and every
-//! instruction between them that writes memory is a store `alias::are_apart` from `p` (the
-//! swap's first store is apart from its second's address). The select is the store's
+//! `p` holds `old` when the block's last access to `p` before the store loaded `old` or
+//! stored it, and every instruction between them that writes memory is a store
+//! `alias::are_apart` from `p` (the swap's first store is apart from its second's
+//! address). The select is the store's
 //! alone and int-typed, its condition one flag test (a comparison that needs two, like a
 //! float `!=`, keeps the select), and `p` no stack slot (slot stores stay unconditional for
 //! the frame passes).
@@ -41,19 +42,31 @@ pub fn conditional_store(f: &Function, store: Inst) -> Option<ConditionalStore> 
     {
         return None;
     }
-    let loaded_here = |v: Value| {
-        v.as_inst()
-            .filter(|&l| matches!(*f.kind(l), InstKind::Load { args: [q] } if q == p))
-            .filter(|&l| f.inst_block(l) == Some(block))
+    // Where the block last read `p` or wrote it before the store: `v` is held there from
+    // then on when that was a load of `v` or a store of `v`.
+    let last_access = f
+        .block_insts(block)
+        .take_while(|&i| i != store)
+        .filter(|&i| match *f.kind(i) {
+            InstKind::Load { args: [q] } | InstKind::Store { args: [_, q] } => q == p,
+            _ => false,
+        })
+        .last()?;
+    let held = match *f.kind(last_access) {
+        InstKind::Store { args: [v, _] } => v,
+        _ => Value::Inst(last_access),
     };
-    let (load, when, new) = match (loaded_here(b), loaded_here(a)) {
-        (Some(l), _) => (l, true, a),
-        (None, Some(l)) => (l, false, b),
-        (None, None) => return None,
+    let (when, new) = if b == held {
+        (true, a)
+    } else if a == held {
+        (false, b)
+    } else {
+        return None;
     };
     let between = f
         .block_insts(block)
-        .skip_while(|&i| i != load)
+        .skip_while(|&i| i != last_access)
+        .skip(1)
         .take_while(|&i| i != store);
     for i in between {
         let kind = f.kind(i);

@@ -799,3 +799,24 @@ bb6:
     assert_eq!(movw.len(), 1, "{text}");
     assert!(between < movw[0] && movw[0] < second, "{text}");
 }
+
+#[test]
+fn a_store_after_a_store_of_the_old_value_is_under_the_condition() {
+    // The block stored `x` to `a0[0]` last: a select of `y` and `x` stored there again
+    // writes `y` under the condition and nothing otherwise.
+    let lines = selected(
+        "func @f(%a0: ptr, %a1: i32, %a2: i32) -> void {
+bb0:
+  %0 = add %a1, 1
+  store %0, %a0
+  %1 = icmp slt %a2, %a1
+  %2 = select i32 %1, %a2, %0
+  store %2, %a0
+  ret
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.iter().any(|l| l.starts_with("strlt ")), "{body:#?}");
+    assert!(!body.iter().any(|l| l.starts_with("movlt")), "{body:#?}");
+}

@@ -20,10 +20,12 @@
 //! `MAX_SPECULATED` (less where they compare or select), except the inner select of a clamp to `0..=2^k - 1` and its comparison
 //! (`ir::clamp`: the two selects become one `usat`); and at most `MAX_SELECTS` of J's phis
 //! may differ between the two edges.
-//! A triangle's side block may also store, to an address H loads from with nothing after
-//! that load in H that writes memory, in an object that is not read-only (module facts):
+//! A triangle's side block may also store, to an address H loads from or stores to with
+//! nothing after that in H that may write there, in an object that is not read-only (module
+//! facts):
 //! `if (t[i] < x) t[i] = x;`, or the swap of `a[j]` and `a[j + 1]`. Each such store runs
-//! on both paths and stores `select %c, new, old`, where `old` is H's load: on the path that
+//! on both paths and stores `select %c, new, old`, where `old` is what H left there (its
+//! load, or the value it stored): on the path that
 //! skipped the side block it writes back what the location holds, and, every earlier store
 //! of the side block having done the same, memory is left as it was. The back end stores
 //! under the condition where it can prove the location still holds `old`; at most
@@ -39,7 +41,7 @@
 //! Needs: the CFG. Preserves: behaviour (the CFG changes).
 
 use super::simplify_cfg::remove_blocks;
-use crate::analysis::alias::locate;
+use crate::analysis::alias::{are_apart, locate};
 use crate::analysis::{Cfg, ModuleFacts, Preserved};
 use crate::cost_model::{inst_cost, is_predicable};
 use crate::ir::clamp::unsigned_clamp;
@@ -185,16 +187,17 @@ fn candidate(
     })
 }
 
-/// The value at `addr` when H ends: H loads from `addr` and writes no memory after that
-/// load.
+/// The value at `addr` when H ends: what H last loaded from `addr` or stored there, with no
+/// write after it that may touch `addr` (a store `alias::are_apart` from it is none).
 fn loaded_at_end(f: &Function, h: Block, addr: Value) -> Option<Value> {
     let mut old = None;
     for i in f.block_insts(h) {
-        let kind = f.kind(i);
-        if kind.opcode().writes_memory() {
-            old = None;
-        } else if matches!(*kind, InstKind::Load { args: [a] } if a == addr) {
-            old = Some(Value::Inst(i));
+        match *f.kind(i) {
+            InstKind::Load { args: [a] } if a == addr => old = Some(Value::Inst(i)),
+            InstKind::Store { args: [v, a] } if a == addr => old = Some(v),
+            InstKind::Store { args: [_, a] } if are_apart(f, a, addr) => {}
+            ref kind if kind.opcode().writes_memory() => old = None,
+            _ => {}
         }
     }
     old
