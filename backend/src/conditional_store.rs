@@ -3,14 +3,13 @@
 //! if-to-select makes such stores of `if (t[i] < x) t[i] = x;` and of a swap's two stores.
 //!
 //! `p` holds `old` when the block's last access to `p` before the store loaded `old` or
-//! stored it, and every instruction between them that writes memory is a store
-//! `alias::are_apart` from `p` (the swap's first store is apart from its second's
-//! address). The select is the store's
+//! stored it, and every write between them is a store apart from `p`
+//! (`alias::value_held`: the swap's first store is apart from its second's address). The select is the store's
 //! alone and int-typed, its condition one flag test (a comparison that needs two, like a
 //! float `!=`, keeps the select), and `p` no stack slot (slot stores stay unconditional for
 //! the frame passes).
 
-use middle::analysis::alias::are_apart;
+use middle::analysis::alias::value_held;
 use middle::ir::{Function, Inst, InstKind, Type, Value};
 
 /// A store to emit under a condition: it stores `new` where `cond` is `when`.
@@ -42,20 +41,7 @@ pub fn conditional_store(f: &Function, store: Inst) -> Option<ConditionalStore> 
     {
         return None;
     }
-    // Where the block last read `p` or wrote it before the store: `v` is held there from
-    // then on when that was a load of `v` or a store of `v`.
-    let last_access = f
-        .block_insts(block)
-        .take_while(|&i| i != store)
-        .filter(|&i| match *f.kind(i) {
-            InstKind::Load { args: [q] } | InstKind::Store { args: [_, q] } => q == p,
-            _ => false,
-        })
-        .last()?;
-    let held = match *f.kind(last_access) {
-        InstKind::Store { args: [v, _] } => v,
-        _ => Value::Inst(last_access),
-    };
+    let held = value_held(f, block, p, Some(store))?;
     let (when, new) = if b == held {
         (true, a)
     } else if a == held {
@@ -63,21 +49,6 @@ pub fn conditional_store(f: &Function, store: Inst) -> Option<ConditionalStore> 
     } else {
         return None;
     };
-    let between = f
-        .block_insts(block)
-        .skip_while(|&i| i != last_access)
-        .skip(1)
-        .take_while(|&i| i != store);
-    for i in between {
-        let kind = f.kind(i);
-        if !kind.opcode().writes_memory() {
-            continue;
-        }
-        match *kind {
-            InstKind::Store { args: [_, q] } if are_apart(f, q, p) => {}
-            _ => return None,
-        }
-    }
     Some(ConditionalStore {
         select,
         cond,

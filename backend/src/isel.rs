@@ -458,11 +458,11 @@ impl Selector<'_> {
                     self.emit(MInst::Ldr { rd, addr });
                 }
             }
-            InstKind::Store { args: [_, p] } if self.conditional_store(i).is_some() => {
-                let store = self.conditional_store(i).expect("just checked");
-                self.store_under(store, p);
-            }
             InstKind::Store { args: [x, p] } => {
+                if let Some(store) = self.conditional_store(i) {
+                    self.store_under(store, p);
+                    return;
+                }
                 let rs = self.reg(x);
                 if self.f.value_type(x) == Type::F32 {
                     let addr = self.addr(p, true);

@@ -21,7 +21,7 @@
 //! Needs: the module facts, for calls. Computed on demand, not cached.
 
 use super::module_facts::{pointer_use, Access, ModuleFacts, PointerUse};
-use crate::ir::{BinaryOp, Callee, FuncId, Function, GlobalId, Inst, InstKind, Type, Value};
+use crate::ir::{BinaryOp, Block, Callee, FuncId, Function, GlobalId, Inst, InstKind, Type, Value};
 
 /// What an address points into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +111,23 @@ pub fn are_apart(f: &Function, a: Value, b: Value) -> bool {
         }
         _ => false,
     }
+}
+
+/// What `addr` holds where `block` reaches `until` (its end for `None`): the value the block
+/// last loaded from `addr` or stored there, when no write after that may touch `addr` (a
+/// store `are_apart` from it is none). `None` when the block leaves that unknown.
+pub fn value_held(f: &Function, block: Block, addr: Value, until: Option<Inst>) -> Option<Value> {
+    let mut held = None;
+    for i in f.block_insts(block).take_while(|&i| Some(i) != until) {
+        match *f.kind(i) {
+            InstKind::Load { args: [a] } if a == addr => held = Some(Value::Inst(i)),
+            InstKind::Store { args: [v, a] } if a == addr => held = Some(v),
+            InstKind::Store { args: [_, a] } if are_apart(f, a, addr) => {}
+            ref kind if kind.opcode().writes_memory() => held = None,
+            _ => {}
+        }
+    }
+    held
 }
 
 /// What `stepped` reduces an address to: an address value, or a `gep` of `base` by `index`

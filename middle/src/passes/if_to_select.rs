@@ -41,7 +41,7 @@
 //! Needs: the CFG. Preserves: behaviour (the CFG changes).
 
 use super::simplify_cfg::remove_blocks;
-use crate::analysis::alias::{are_apart, locate};
+use crate::analysis::alias::{locate, value_held};
 use crate::analysis::{Cfg, ModuleFacts, Preserved};
 use crate::cost_model::{inst_cost, is_predicable};
 use crate::ir::clamp::unsigned_clamp;
@@ -143,7 +143,7 @@ fn candidate(
                 if !facts.is_writable(id, locate(f, addr).object) {
                     return None;
                 }
-                stores.push((i, loaded_at_end(f, h, addr)?));
+                stores.push((i, value_held(f, h, addr, None)?));
                 continue;
             }
             let opcode = kind.opcode();
@@ -185,22 +185,6 @@ fn candidate(
         on_false,
         stores,
     })
-}
-
-/// The value at `addr` when H ends: what H last loaded from `addr` or stored there, with no
-/// write after it that may touch `addr` (a store `alias::are_apart` from it is none).
-fn loaded_at_end(f: &Function, h: Block, addr: Value) -> Option<Value> {
-    let mut old = None;
-    for i in f.block_insts(h) {
-        match *f.kind(i) {
-            InstKind::Load { args: [a] } if a == addr => old = Some(Value::Inst(i)),
-            InstKind::Store { args: [v, a] } if a == addr => old = Some(v),
-            InstKind::Store { args: [_, a] } if are_apart(f, a, addr) => {}
-            ref kind if kind.opcode().writes_memory() => old = None,
-            _ => {}
-        }
-    }
-    old
 }
 
 /// What the side blocks' instructions cost that a clamp leaves unused: when the select
