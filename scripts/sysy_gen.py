@@ -3,8 +3,8 @@
 
 Every program is valid SysY and free of undefined behaviour both as SysY and as C++ built
 with -fwrapv: divisions go through helpers that avoid 0 and -1 (or divide by a constant that
-is neither), indices are constants or loop counters in range or wrapped by `idx`, loops and
-recursion are bounded, float values are clamped at every store so that conversions to int
+is neither, or by a power of two that a loop doubles or halves), indices are constants or
+loop counters in range or wrapped by `idx`, loops and recursion are bounded, float values are clamped at every store so that conversions to int
 are defined, and calls with side effects sit where C++ fixes the order of evaluation (as a
 statement, alone on the right of an assignment, or right of && and ||). Programs read input
 through getint/getch/getfloat/getarray/getfarray (the generator writes the .in file), print
@@ -779,6 +779,9 @@ class Gen:
         if r < 0.16:
             self.conditional_store_loop()
             return
+        if r < 0.18:
+            self.power_of_two_divisor_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1345,6 +1348,52 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"{c} * 7 + {n} + {q}")
+
+    def power_of_two_divisor_loop(self):
+        """Divisions by a power of two that changes at run time: a divisor doubled each round
+        (`d * 2` or `d + d`, up to i32::MIN where the product wraps, never to 0) or halved
+        while positive, dividing counters, `2147483647 - i` (never negative) or values that
+        may be negative: `x % d`, `(x / d) % 2` (a bit test, also under an `if` as a bitonic
+        network does), `(x / d) * d` and the quotient itself."""
+        d, r, i, acc = self.fresh("v"), self.fresh("i"), self.fresh("i"), self.fresh("v")
+        n = self.r.randint(2, 12)
+        halving = self.chance(0.35)
+        start = self.r.randint(0, 4)
+        rounds = self.r.randint(1, 32 - start)
+        self.func.cost += self.multiplier * n * (6 if halving else rounds) * 12
+        self.line(f"int {acc} = 0;")
+        if halving:
+            top = self.r.randint(1, 30)
+            self.line(f"int {d} = {1 << top};")
+            self.line(f"while ({d} > 0) {{")
+        else:
+            self.line(f"int {d} = {1 << start};")
+            self.line(f"int {r} = 0;")
+            self.line(f"while ({r} < {rounds}) {{")
+        self.indent += 1
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {n}) {{")
+        self.indent += 1
+        x = self.pick([i, i, f"(2147483647 - {i})", f"({i} - {self.r.randint(1, 9)})",
+                       f"({i} * {self.r.randint(2, 100000)})"])
+        term = self.pick([f"{x} % {d}", f"({x} / {d}) % 2", f"({x} / {d}) * {d}",
+                          f"{d} * ({x} / {d})", f"{x} / {d}", "bit test"])
+        if term == "bit test":
+            self.line(f"if (({x} / {d}) % 2 {self.pick(['==', '!='])} 0) {acc} = {acc} + {i};")
+            self.line(f"else {acc} = {acc} - 1;")
+        else:
+            self.line(f"{acc} = {acc} * 3 + {term};")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        if halving:
+            self.line(f"{d} = {d} / 2;")
+        else:
+            self.line(f"{d} = {self.pick([f'{d} * 2', f'{d} + {d}'])};")
+            self.line(f"{r} = {r} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(acc)
 
     def conditional_store_loop(self):
         """A loop over a small local array storing to an element under a test of the value
@@ -2599,6 +2648,8 @@ FEATURES = [
     ("best value and where it was under one comparison", r"\{ (v\d+) = c; v\d+ = k\d+ - i\d+; \}"),
     ("float sum of products in a loop", r"^\s+(f\d+) = fclamp\(\1 \+ ti\d+\[k\d+\]\[j\d+\] \* tw\d+\);"),
     ("quotient and remainder by one constant", r"= (v\d+) / (\d+) \+ \1 % \2;"),
+    ("division by a doubling power of two", r"\b(v\d+) = \1 (\* 2|\+ \1);"),
+    ("bit test of a quotient by a power of two", r"if \(\(.* / (v\d+)\) % 2 [!=]= 0\)"),
     ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
     ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),

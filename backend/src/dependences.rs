@@ -40,7 +40,11 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         | MInst::VCmp { .. }
         | MInst::VToDoubleCore { .. } => CostClass::Transfer,
         MInst::Copy { dst, .. } if is_float(*dst, vreg_classes) => CostClass::VfpArith,
-        MInst::Alu {
+        MInst::Mov {
+            src: Operand2::ShiftedBy(..),
+            ..
+        }
+        | MInst::Alu {
             src: Operand2::Shifted(..),
             ..
         }

@@ -201,6 +201,8 @@ impl Emitter {
             MInst::Usat { rd, bits, rn } => {
                 self.line(format_args!("usat {}, #{}, {}", rd, bits, rn))
             }
+            MInst::Rbit { rd, rm } => self.line(format_args!("rbit {}, {}", rd, rm)),
+            MInst::Clz { rd, rm } => self.line(format_args!("clz {}, {}", rd, rm)),
             MInst::Mla { rd, rn, rm, ra } => {
                 self.line(format_args!("mla {}, {}, {}, {}", rd, rn, rm, ra))
             }

@@ -492,6 +492,13 @@ impl Selector<'_> {
                 let sd = self.def(i);
                 self.emit(MInst::VNeg { sd, sm });
             }
+            InstKind::Ctz { args: [a] } => {
+                let rm = self.reg(a);
+                let reversed = self.new_vreg(RegClass::Int);
+                self.emit(MInst::Rbit { rd: reversed, rm });
+                let rd = self.def(i);
+                self.emit(MInst::Clz { rd, rm: reversed });
+            }
             InstKind::Icmp { .. } | InstKind::Fcmp { .. } => {
                 let conds = self.compare(i);
                 let rd = self.def(i);
@@ -697,12 +704,15 @@ impl Selector<'_> {
                 });
             }
             BinaryOp::LShr | BinaryOp::AShr => {
-                let (shift, amount) = shift_operand(op, b);
                 let rn = self.reg(a);
+                let src = match shift_operand(op, b) {
+                    (shift, Some(amount)) => Operand2::Shifted(rn, shift, amount),
+                    (shift, None) => Operand2::ShiftedBy(rn, shift, self.reg(b)),
+                };
                 self.emit(MInst::Mov {
                     cond: None,
                     rd,
-                    src: Operand2::Shifted(rn, shift, amount),
+                    src,
                 });
             }
             BinaryOp::Mul => self.mul(rd, a, b),
@@ -1647,10 +1657,10 @@ fn shift_parts(f: &Function, v: Value) -> Option<(Value, Shift, u8)> {
         InstKind::Binary {
             op: op @ (BinaryOp::LShr | BinaryOp::AShr),
             args: [x, amount],
-        } => {
-            let (shift, amount) = shift_operand(op, amount);
-            Some((x, shift, amount))
-        }
+        } => match shift_operand(op, amount) {
+            (shift, Some(amount)) => Some((x, shift, amount)),
+            (_, None) => None,
+        },
         InstKind::Binary {
             op: BinaryOp::Mul,
             args: [x, Value::Int(c)],
@@ -1661,15 +1671,17 @@ fn shift_parts(f: &Function, v: Value) -> Option<(Value, Shift, u8)> {
     }
 }
 
-fn shift_operand(op: BinaryOp, amount: Value) -> (Shift, u8) {
+/// The shift of `op` (`lshr` or `ashr`) and its amount when that is a constant in 0..=31
+/// (an immediate shift), `None` for an amount in a register.
+fn shift_operand(op: BinaryOp, amount: Value) -> (Shift, Option<u8>) {
     let shift = if op == BinaryOp::LShr {
         Shift::Lsr
     } else {
         Shift::Asr
     };
     match amount {
-        Value::Int(k @ 0..=31) => (shift, k as u8),
-        _ => unreachable!("the verifier keeps shift amounts constants in 0..=31"),
+        Value::Int(k @ 0..=31) => (shift, Some(k as u8)),
+        _ => (shift, None),
     }
 }
 

@@ -8,7 +8,7 @@
 //! added or subtracted once as `mla` and `mls`; and constants used inside loops, materialised
 //! once in the outermost preheader, but in place for phi copies; and two selects clamping a
 //! value to `0..2^k-1` as one `usat`; and a quotient by a constant added once, folded into
-//! the addition.
+//! the addition; and shifts by a value and `ctz` (`rbit` then `clz`).
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -42,6 +42,32 @@ bb0:
     assert!(body.contains(&"add %v3, %v0, %v1, lsr #29"), "{body:#?}");
     assert!(body.contains(&"mov %v4, %v3, asr #3"), "{body:#?}");
     assert!(!body.iter().any(|l| l.contains("%v2")), "{body:#?}");
+}
+
+#[test]
+fn shifts_by_a_value_use_a_register_and_count_trailing_zeros_reverses_then_counts() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = ctz %a1
+  %1 = lshr %a0, %0
+  %2 = ashr %1, %a1
+  %3 = add %2, %1
+  %4 = lshr %3, 32
+  ret %4
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"rbit %v7, %v1"), "{body:#?}");
+    assert!(body.contains(&"clz %v2, %v7"), "{body:#?}");
+    assert!(body.contains(&"mov %v3, %v0, lsr %v2"), "{body:#?}");
+    assert!(body.contains(&"mov %v4, %v3, asr %v1"), "{body:#?}");
+    // Not folded into the add as a shifted operand; 32, out of an immediate shift's range,
+    // from a register.
+    assert!(body.contains(&"add %v5, %v4, %v3"), "{body:#?}");
+    assert!(body.contains(&"mov %v8, #32"), "{body:#?}");
+    assert!(body.contains(&"mov %v6, %v5, lsr %v8"), "{body:#?}");
 }
 
 #[test]

@@ -44,15 +44,21 @@ pub fn and(x: i32, y: i32) -> i32 {
     x & y
 }
 
-/// Shifts right filling with zeros, by the low five bits of `y` (the IR only shifts by
-/// constants in 0..=31, which `lsr #n` encodes).
+/// Shifts right filling with zeros, as `lsr` by a register does: by the low byte of `y`, 32
+/// or more giving 0.
 pub fn lshr(x: i32, y: i32) -> i32 {
-    ((x as u32) >> (y & 31)) as i32
+    (x as u32).checked_shr(y as u32 & 255).unwrap_or(0) as i32
 }
 
-/// Shifts right filling with copies of the sign bit, by the low five bits of `y` (`asr #n`).
+/// Shifts right filling with copies of the sign bit, as `asr` by a register does: by the low
+/// byte of `y`, 32 or more giving the sign in every bit.
 pub fn ashr(x: i32, y: i32) -> i32 {
-    x >> (y & 31)
+    x >> (y as u32 & 255).min(31)
+}
+
+/// The number of zero bits below the lowest set bit; 32 for 0.
+pub fn ctz(x: i32) -> i32 {
+    x.trailing_zeros() as i32
 }
 
 pub fn fadd(x: f32, y: f32) -> f32 {

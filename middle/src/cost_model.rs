@@ -196,6 +196,8 @@ fn lowering(kind: &InstKind) -> &'static [CostClass] {
             op: BinaryOp::SRem, ..
         } => &[Divide, Multiply],
         InstKind::Fcmp { .. } => &[Alu, Transfer],
+        // `rbit` and `clz`.
+        InstKind::Ctz { .. } => &[Alu, Alu],
         InstKind::Cast {
             op: CastOp::SiToFp, ..
         } => &[Transfer, VfpConvert],

@@ -192,6 +192,7 @@ bb0:
   %11 = fmul %10, 3.0
   %12 = fdiv %11, 4.0
   %13 = fneg %12
+  %24 = ctz %8
   %14 = icmp slt %8, 0
   %15 = fcmp olt %13, 0.0
   %16 = zext %14

@@ -116,6 +116,8 @@ pub enum Operand2 {
     Reg(Reg),
     /// A register shifted by a constant in 0..=31.
     Shifted(Reg, Shift, u8),
+    /// A register shifted by the low byte of another (32 or more shifts every bit out).
+    ShiftedBy(Reg, Shift, Reg),
 }
 
 /// The shifts of a shifted-register operand.
@@ -309,6 +311,16 @@ pub enum MInst {
         bits: u8,
         rn: Reg,
     },
+    /// `rm`'s bits in reverse order (`rbit`).
+    Rbit {
+        rd: Reg,
+        rm: Reg,
+    },
+    /// The number of zero bits above `rm`'s highest set bit, 32 for 0 (`clz`).
+    Clz {
+        rd: Reg,
+        rm: Reg,
+    },
     Cmp {
         rn: Reg,
         src: Operand2,
@@ -475,6 +487,10 @@ macro_rules! visit_operands {
             ($o:expr) => {
                 match $o {
                     Operand2::Reg(r) | Operand2::Shifted(r, ..) => $g(r, Use),
+                    Operand2::ShiftedBy(r, _, s) => {
+                        $g(r, Use);
+                        $g(s, Use);
+                    }
                     Operand2::Imm(_) => {}
                 }
             };
@@ -525,7 +541,7 @@ macro_rules! visit_operands {
                 $g(rm, Use);
                 $g(rd, Def);
             }
-            MInst::Usat { rd, rn, .. } => {
+            MInst::Usat { rd, rn, .. } | MInst::Rbit { rd, rm: rn } | MInst::Clz { rd, rm: rn } => {
                 $g(rn, Use);
                 $g(rd, Def);
             }

@@ -28,6 +28,7 @@ impl fmt::Display for Operand2 {
             // `lsr #0` and `asr #0` would encode shifts by 32.
             Operand2::Reg(r) | Operand2::Shifted(r, _, 0) => r.fmt(f),
             Operand2::Shifted(r, shift, s) => write!(f, "{r}, {} #{s}", shift.name()),
+            Operand2::ShiftedBy(r, shift, s) => write!(f, "{r}, {} {s}", shift.name()),
         }
     }
 }
@@ -114,6 +115,8 @@ impl fmt::Display for MInst {
             MInst::Mul { rd, rn, rm } => write!(f, "mul {rd}, {rn}, {rm}"),
             MInst::Smmul { rd, rn, rm } => write!(f, "smmul {rd}, {rn}, {rm}"),
             MInst::Usat { rd, bits, rn } => write!(f, "usat {rd}, #{bits}, {rn}"),
+            MInst::Rbit { rd, rm } => write!(f, "rbit {rd}, {rm}"),
+            MInst::Clz { rd, rm } => write!(f, "clz {rd}, {rm}"),
             MInst::Mla { rd, rn, rm, ra } => write!(f, "mla {rd}, {rn}, {rm}, {ra}"),
             MInst::Mls { rd, rn, rm, ra } => write!(f, "mls {rd}, {rn}, {rm}, {ra}"),
             MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),

@@ -8,12 +8,17 @@
 //! and stays below `|c|`). A phi's value from a predecessor ending in a comparison of that
 //! value is cut by the comparison on that edge (`i + 1` reaching the header only while
 //! `i + 1 < n` is below `n`'s greatest value), and such a phi is looked at again whenever
-//! either compared value grows. A select that picks the smaller or the greater of the two
-//! values it compares has their minimum or maximum.
+//! either compared value grows. A select that picks the smaller or
+//! the greater of the two values it compares has their minimum or maximum; any other select
+//! on a comparison takes each of its values (the compared value, or it combined with a
+//! constant) only where the comparison lets it through.
 //!
 //! So that loops end, a phi whose range has grown twice widens each bound that moves to the
-//! next threshold past it: the function's constants and their neighbours, then the ends of
-//! `i32`. There are finitely many thresholds, so every phi widens finitely often.
+//! next threshold past it: the function's constants, their negations (a remainder's range
+//! is symmetric) and their neighbours, then the ends of `i32` and their neighbours (a
+//! counter stepping by 1 while below a bound of unknown range stays at most `i32::MAX - 1`,
+//! so its step cannot wrap). There are finitely many thresholds, so every phi widens
+//! finitely often.
 
 use crate::analysis::Cfg;
 use crate::ir::{BinaryOp, Block, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
@@ -150,13 +155,13 @@ struct Solver<'a> {
 
 impl<'a> Solver<'a> {
     fn new(f: &'a Function, cfg: &'a Cfg) -> Solver<'a> {
-        let mut thresholds = vec![MIN, -1, 0, 1, MAX];
+        let mut thresholds = vec![MIN, MIN + 1, -1, 0, 1, MAX - 1, MAX];
         for b in cfg.rpo() {
             for i in f.block_insts(*b) {
                 for v in f.kind(i).operands() {
                     if let Value::Int(c) = *v {
                         let c = c as i64;
-                        thresholds.extend([c - 1, c, c + 1]);
+                        thresholds.extend([c - 1, c, c + 1, -c - 1, -c, -c + 1]);
                     }
                 }
             }
@@ -259,6 +264,40 @@ impl<'a> Solver<'a> {
         Range::new(lo, hi)
     }
 
+    /// The range of `v`, a select's value taken when its condition `c` is `holds`: when `c`
+    /// compares a value `x` and `v` is `x` or `x` combined with a constant, computed from
+    /// `x`'s range cut by the comparison (`x > k ? x - m : x` has `x - m` only for `x > k`),
+    /// empty when no value of `x` passes.
+    fn arm(&self, v: Value, c: Value, holds: bool) -> Range {
+        let Some(InstKind::Icmp { pred, args: [p, q] }) = c.as_inst().map(|c| self.f.kind(c))
+        else {
+            return self.get(v);
+        };
+        let pred = if holds { *pred } else { pred.inverse() };
+        let cut_of = |x: Value| {
+            if x == *p {
+                Some(satisfying(self.get(x), pred, self.get(*q)))
+            } else if x == *q {
+                Some(satisfying(self.get(x), pred.swapped(), self.get(*p)))
+            } else {
+                None
+            }
+        };
+        if let Some(r) = cut_of(v) {
+            return r;
+        }
+        let Some(&InstKind::Binary { op, args: [x, k] }) = v.as_inst().map(|v| self.f.kind(v))
+        else {
+            return self.get(v);
+        };
+        match (cut_of(x), k) {
+            // Never taken with the values `x` has so far.
+            (Some(rx), Value::Int(_)) if rx.is_empty() => Range::EMPTY,
+            (Some(rx), Value::Int(_)) => binary(op, rx, self.get(k)),
+            _ => self.get(v),
+        }
+    }
+
     /// The range of an operand as known so far; constants and values from outside the
     /// solver's instructions are known.
     fn get(&self, v: Value) -> Range {
@@ -295,6 +334,7 @@ impl<'a> Solver<'a> {
             }
             InstKind::Select { args: [c, a, b] } => self.select(*c, *a, *b),
             InstKind::Icmp { .. } | InstKind::Fcmp { .. } => Range::new(0, 1),
+            InstKind::Ctz { .. } => Range::new(0, 32),
             InstKind::Cast {
                 op: CastOp::Zext,
                 args: [a],
@@ -320,7 +360,7 @@ impl<'a> Solver<'a> {
             _ => None,
         };
         match picks_smaller {
-            None => ra.join(rb),
+            None => self.arm(a, c, true).join(self.arm(b, c, false)),
             Some(_) if ra.is_empty() || rb.is_empty() => Range::EMPTY,
             Some(true) => Range::new(ra.lo.min(rb.lo), ra.hi.min(rb.hi)),
             Some(false) => Range::new(ra.lo.max(rb.lo), ra.hi.max(rb.hi)),
@@ -358,24 +398,29 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// The values of `r` that can satisfy `r pred other`.
+/// The values of `r` that can satisfy `r pred other`, kept whole when there are none.
 fn cut(r: Range, pred: IntPred, other: Range) -> Range {
+    let cut = satisfying(r, pred, other);
+    // An empty cut means the edge is never taken with these values; keeping `r` stays sound.
+    if cut.is_empty() {
+        r
+    } else {
+        cut
+    }
+}
+
+/// The values of `r` that can satisfy `r pred other`, empty when none can.
+fn satisfying(r: Range, pred: IntPred, other: Range) -> Range {
     if r.is_empty() || other.is_empty() {
         return r;
     }
-    let cut = match pred {
+    match pred {
         IntPred::Slt => r.meet(MIN, other.hi - 1),
         IntPred::Sle => r.meet(MIN, other.hi),
         IntPred::Sgt => r.meet(other.lo + 1, MAX),
         IntPred::Sge => r.meet(other.lo, MAX),
         IntPred::Eq => r.meet(other.lo, other.hi),
         _ => r,
-    };
-    // An empty cut means the edge is never taken with these values; keeping `r` stays sound.
-    if cut.is_empty() {
-        r
-    } else {
-        cut
     }
 }
 
@@ -414,6 +459,9 @@ fn binary(op: BinaryOp, a: Range, b: Range) -> Range {
         BinaryOp::AShr if b.lo == b.hi && (0..32).contains(&b.lo) => {
             Range::new(a.lo >> b.lo, a.hi >> b.lo)
         }
+        // By an amount not known: toward 0 (or -1) from either bound, never past it.
+        BinaryOp::LShr if a.lo >= 0 => Range::new(0, a.hi),
+        BinaryOp::AShr => Range::new(a.lo.min(0), a.hi.max(-1)),
         _ => Range::FULL,
     }
 }

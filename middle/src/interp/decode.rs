@@ -42,6 +42,10 @@ pub enum Op {
         dst: Reg,
         a: Reg,
     },
+    Ctz {
+        dst: Reg,
+        a: Reg,
+    },
     Select {
         dst: Reg,
         cond: Reg,
@@ -307,6 +311,10 @@ impl<'a> FnDecoder<'a> {
                 dst: self.dst(i),
             },
             InstKind::FNeg { args: [a] } => Op::FNeg {
+                a: self.reg(a),
+                dst: self.dst(i),
+            },
+            InstKind::Ctz { args: [a] } => Op::Ctz {
                 a: self.reg(a),
                 dst: self.dst(i),
             },

@@ -153,6 +153,7 @@ impl<'m, 'io> Machine<'m, 'io> {
                 } => r!(dst) = r!(b).wrapping_add(r!(index).wrapping_mul(stride)),
                 Op::Binary { op, dst, a, b } => r!(dst) = semantics::binary(op, r!(a), r!(b)),
                 Op::FNeg { dst, a } => r!(dst) = semantics::fneg(r!(a)),
+                Op::Ctz { dst, a } => r!(dst) = semantics::ctz(r!(a)),
                 Op::Select { dst, cond, a, b } => {
                     r!(dst) = if r!(cond) != 0 { r!(a) } else { r!(b) }
                 }

@@ -34,8 +34,9 @@ macro_rules! named_enum {
 
 named_enum!(
     /// Two-operand arithmetic. Integer operations wrap; `sdiv` truncates toward zero and
-    /// `srem` takes the dividend's sign; `and` is bitwise; `lshr` and `ashr` shift right by a
-    /// constant in 0..=31, filling with zeros or with the sign bit (the front end never
+    /// `srem` takes the dividend's sign; `and` is bitwise; `lshr` and `ashr` shift right,
+    /// filling with zeros or with the sign bit, by the low byte of their second operand (32
+    /// or more shifts every bit out), as ARM's shifts by a register do (the front end never
     /// produces these three: they come from rewrites such as division by a power of two).
     /// Float operations round to single precision.
     BinaryOp {
@@ -219,6 +220,11 @@ pub enum InstKind {
     FNeg {
         args: [Value; 1],
     },
+    /// The number of zero bits below the lowest set bit of an `i32`, 32 for 0: the shift
+    /// that divides by a power of two.
+    Ctz {
+        args: [Value; 1],
+    },
     Icmp {
         pred: IntPred,
         args: [Value; 2],
@@ -265,6 +271,7 @@ macro_rules! operand_slice {
             InstKind::Alloca { .. } | InstKind::Br { .. } => $empty,
             InstKind::Load { args }
             | InstKind::FNeg { args }
+            | InstKind::Ctz { args }
             | InstKind::Cast { args, .. }
             | InstKind::CondBr { args, .. } => args,
             InstKind::Store { args }

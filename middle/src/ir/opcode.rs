@@ -32,6 +32,7 @@ pub enum Opcode {
     FMul,
     FDiv,
     FNeg,
+    Ctz,
     Icmp,
     Fcmp,
     Zext,
@@ -152,7 +153,7 @@ use Opcode::*;
 
 /// Indexed by `Opcode as usize` (checked at compile time below).
 #[rustfmt::skip]
-static TABLE: [OpcodeInfo; 28] = [
+static TABLE: [OpcodeInfo; 29] = [
     //  opcode   flags                      identity           absorbing     cost class
     row(Add,     COMMUTATIVE | ASSOCIATIVE, both(int(0)),      None,         Some(C::Alu)),
     row(Sub,     0,                         right(int(0)),     None,         Some(C::Alu)),
@@ -171,6 +172,8 @@ static TABLE: [OpcodeInfo; 28] = [
     row(FDiv,    0,                         right(float(1.0)), None,         Some(C::VfpDivide)),
     // vneg weighs as an ALU instruction in the plugin.
     row(FNeg,    0,                         None,              None,         Some(C::Alu)),
+    // `rbit` and `clz`; the cost model counts both.
+    row(Ctz,     0,                         None,              None,         Some(C::Alu)),
     row(Icmp,    0,                         None,              None,         Some(C::Alu)),
     row(Fcmp,    0,                         None,              None,         Some(C::Alu)),
     row(Zext,    0,                         None,              None,         Some(C::Alu)),
@@ -205,9 +208,9 @@ const _: () = {
 
 impl Opcode {
     /// Every opcode, in table order.
-    pub const ALL: [Opcode; 28] = [
-        Add, Sub, Mul, SDiv, SRem, And, LShr, AShr, FAdd, FSub, FMul, FDiv, FNeg, Icmp, Fcmp, Zext,
-        SiToFp, FpToSi, Select, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr, Ret,
+    pub const ALL: [Opcode; 29] = [
+        Add, Sub, Mul, SDiv, SRem, And, LShr, AShr, FAdd, FSub, FMul, FDiv, FNeg, Ctz, Icmp, Fcmp,
+        Zext, SiToFp, FpToSi, Select, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr, Ret,
     ];
 
     /// This opcode's row of the table.
@@ -314,6 +317,7 @@ impl InstKind {
             InstKind::Gep { .. } => Gep,
             InstKind::Binary { op, .. } => op.opcode(),
             InstKind::FNeg { .. } => FNeg,
+            InstKind::Ctz { .. } => Ctz,
             InstKind::Icmp { .. } => Icmp,
             InstKind::Fcmp { .. } => Fcmp,
             InstKind::Cast { op, .. } => op.opcode(),

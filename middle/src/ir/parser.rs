@@ -468,6 +468,10 @@ impl Parser {
                 operands = self.operands(1)?;
                 (InstKind::FNeg { args: [u] }, Type::F32)
             }
+            "ctz" => {
+                operands = self.operands(1)?;
+                (InstKind::Ctz { args: [u] }, Type::I32)
+            }
             "icmp" | "fcmp" => {
                 let p = self.word()?;
                 operands = self.operands(2)?;

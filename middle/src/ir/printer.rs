@@ -172,6 +172,7 @@ pub fn print_inst(m: &Module, f: &Function, names: &Names, i: Inst) -> String {
         } => format!("gep {}, {}, {stride}", v(base), v(index)),
         InstKind::Binary { op, args: [a, b] } => format!("{} {}, {}", op.name(), v(a), v(b)),
         InstKind::FNeg { args: [a] } => format!("fneg {}", v(a)),
+        InstKind::Ctz { args: [a] } => format!("ctz {}", v(a)),
         InstKind::Icmp { pred, args: [a, b] } => {
             format!("icmp {} {}, {}", pred.name(), v(a), v(b))
         }

@@ -29,6 +29,10 @@ pub fn fneg(a: u32) -> u32 {
     arith::fneg(f32::from_bits(a)).to_bits()
 }
 
+pub fn ctz(a: u32) -> u32 {
+    arith::ctz(a as i32) as u32
+}
+
 pub fn icmp(pred: IntPred, a: u32, b: u32) -> bool {
     let (x, y) = (a as i32, b as i32);
     match pred {

@@ -6,7 +6,7 @@
 
 use super::entities::{Block, Inst, Value};
 use super::function::Function;
-use super::instructions::{BinaryOp, Callee, InstKind};
+use super::instructions::{Callee, InstKind};
 use super::module::Module;
 use super::printer::{print_inst, Names};
 use super::types::Type;
@@ -212,13 +212,13 @@ impl Verifier<'_> {
                 if !(ty(a) == t && ty(b) == t && data.ty == t) {
                     expect(false, self, &format!("{} works on {t}", op.name()));
                 }
-                if matches!(op, BinaryOp::LShr | BinaryOp::AShr) {
-                    expect(
-                        matches!(b, Value::Int(0..=31)),
-                        self,
-                        &format!("{} shifts by a constant in 0..=31", op.name()),
-                    );
-                }
+            }
+            InstKind::Ctz { args: [a] } => {
+                expect(
+                    ty(a) == Type::I32 && data.ty == Type::I32,
+                    self,
+                    "ctz works on i32",
+                );
             }
             InstKind::FNeg { args: [a] } => {
                 expect(

@@ -62,6 +62,7 @@ pub fn simplify_kind(kind: &InstKind, ty: Type) -> Option<Value> {
             identity(op, a, b)
         }
         InstKind::FNeg { args: [a] } => bits(a).map(|x| typed(ty, semantics::fneg(x))),
+        InstKind::Ctz { args: [a] } => bits(a).map(|x| typed(ty, semantics::ctz(x))),
         InstKind::Icmp { pred, args: [a, b] } => {
             let (x, y) = (bits(a)?, bits(b)?);
             Some(Value::Bool(semantics::icmp(pred, x, y)))

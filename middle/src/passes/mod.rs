@@ -49,6 +49,7 @@ mod phi_edits;
 pub mod pipeline;
 pub mod pointer_induction;
 mod positions;
+pub mod power_of_two_divisors;
 pub mod predictive_commoning;
 pub mod range_simplify;
 pub mod reassociate;
@@ -135,6 +136,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "range-simplify",
         description: "simplify comparisons, quotients and remainders that value ranges decide",
         kind: PassKind::Function(range_simplify::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "power-of-two-divisors",
+        description: "quotients and remainders by a power of two known at run time as bit operations",
+        kind: PassKind::Function(power_of_two_divisors::run),
         needs_facts: false,
     },
     Pass {
@@ -396,7 +403,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,dead-stores,constant-local-arrays,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,dead-stores,constant-local-arrays,gcm"
         ),
     }
 }

@@ -193,6 +193,7 @@ impl Solver {
             }
             InstKind::Binary { .. }
             | InstKind::FNeg { .. }
+            | InstKind::Ctz { .. }
             | InstKind::Icmp { .. }
             | InstKind::Fcmp { .. }
             | InstKind::Cast { .. } => {
