@@ -919,20 +919,46 @@ impl Selector<'_> {
             self.emit(MInst::Usat { rd, bits, rn });
             return;
         }
+        if self.is_carried(a, i) && !self.is_carried(b, i) && !self.has_two_conditions(c) {
+            self.value_into(rd, a, None);
+            let cond = self.condition(c)[0];
+            self.value_into(rd, b, Some(cond.invert()));
+            return;
+        }
         self.value_into(rd, b, None);
         for cond in self.condition(c) {
             self.value_into(rd, a, Some(cond));
         }
     }
 
+    /// Whether `v` is a phi that takes the select `sel` round its loop (`x = c ? x : y`),
+    /// directly or through a phi where paths join: moved into the select's register
+    /// unconditionally, `v` can share that register (it dies at the select), leaving one
+    /// conditional instruction for the other value.
+    fn is_carried(&self, v: Value, sel: Inst) -> bool {
+        let f = self.f;
+        let phi_args = |v: Value| match v.as_inst().map(|p| f.kind(p)) {
+            Some(InstKind::Phi { args, .. }) => args.as_slice(),
+            _ => &[],
+        };
+        phi_args(v)
+            .iter()
+            .any(|&a| a == Value::Inst(sel) || phi_args(a).contains(&Value::Inst(sel)))
+    }
+
     /// A store under a condition (see `conditional_store`), with its one flag test: the
     /// select's condition, or its opposite when the new value is the select's false one.
     fn conditional_store(&self, i: Inst) -> Option<ConditionalStore> {
         let store = conditional_store(self.f, i)?;
-        let two_tests = store.cond.as_inst().is_some_and(|c| {
+        (!self.has_two_conditions(store.cond)).then_some(store)
+    }
+
+    /// Whether the truth value `c` holds under either of two conditions (a float comparison
+    /// such as `one`), which no single condition inverts.
+    fn has_two_conditions(&self, c: Value) -> bool {
+        c.as_inst().is_some_and(|c| {
             matches!(*self.f.kind(c), InstKind::Fcmp { pred, .. } if float_conds(pred).len() > 1)
-        });
-        (!two_tests).then_some(store)
+        })
     }
 
     /// `str<cond> new, [p]`; a predicated operation that computes `new` for the select

@@ -8,7 +8,7 @@
 //! added or subtracted once as `mla` and `mls`; and constants used inside loops, materialised
 //! once in the outermost preheader, but in place for phi copies; and two selects clamping a
 //! value to `0..2^k-1` as one `usat`; and a quotient by a constant added once, folded into
-//! the addition; and shifts by a value and `ctz` (`rbit` then `clz`).
+//! the addition; selects keeping a loop's value copy it first; and shifts by a value and `ctz` (`rbit` then `clz`).
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -281,6 +281,48 @@ bb0:
     for expected in [
         ["mov %v3, #7", "cmp %v0, %v1", "movlt %v3, %v0"],
         ["movlt %v3, %v0", "copy %v4, %v0", "movlt %v4, %v1"],
+    ] {
+        assert!(
+            body.windows(3).any(|w| w == expected),
+            "{expected:?} in {body:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_select_keeping_a_loop_value_copies_it_first_and_changes_it_under_the_condition() {
+    // `x = s > t ? x : x + 1` and `y = s < t ? y : m` round a loop (the second through the
+    // phi where paths join, its truth value from another block tested against 0): the
+    // kept value is copied first (the copy coalesces with it), the other computed or moved
+    // under the opposite condition.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %0 = phi i32 [0, bb0], [%4, bb2]
+  %1 = phi i32 [%a1, bb0], [%8, bb3]
+  %2 = icmp sgt %0, %a0
+  %3 = add %0, 1
+  %4 = select i32 %2, %0, %3
+  %5 = icmp slt %1, %a0
+  condbr %5, bb2, bb3
+bb2:
+  %6 = select i32 %5, %1, %a1
+  br bb3
+bb3:
+  %8 = phi i32 [%1, bb1], [%6, bb2]
+  %9 = icmp slt %4, 100
+  condbr %9, bb1, bb4
+bb4:
+  ret %8
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    for expected in [
+        ["copy %v6, %v2", "cmp %v2, %v0", "addle %v6, %v2, #1"],
+        ["copy %v8, %v3", "cmp %v7, #0", "moveq %v8, %v1"],
     ] {
         assert!(
             body.windows(3).any(|w| w == expected),
