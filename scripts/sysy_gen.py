@@ -779,8 +779,11 @@ class Gen:
         if r < 0.16:
             self.conditional_store_loop()
             return
-        if r < 0.18:
+        if r < 0.175:
             self.power_of_two_divisor_loop()
+            return
+        if r < 0.18:
+            self.subtraction_loop()
             return
         if r < 0.35:
             self.counted_loop()
@@ -1394,6 +1397,28 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(acc)
+
+    def subtraction_loop(self):
+        """Euclid by subtraction, one step per round (`if (x > y) x = x - y; else y = y - x;`,
+        the test sometimes the other way round or `>=`): two selects on one condition, the
+        second computing from the first's operand (the back end reads the first select
+        there, and both subtract in place)."""
+        x, y, c = self.fresh("v"), self.fresh("v"), self.fresh("v")
+        self.func.cost += self.multiplier * 40 * 6
+        self.line(f"int {x} = ({self.int_expr(1)}) % 500;")
+        self.line(f"if ({x} < 0) {x} = -{x};")
+        self.line(f"{x} = {x} + 1;")
+        self.line(f"int {y} = {self.r.randint(1, 300)};")
+        self.line(f"int {c} = 0;")
+        self.line(f"while ({x} != {y} && {c} < 40) {{")
+        self.indent += 1
+        test = self.pick([f"{x} > {y}", f"{x} >= {y}", f"{y} < {x}"])
+        self.line(f"if ({test}) {x} = {x} - {y};")
+        self.line(f"else {y} = {y} - {x};")
+        self.line(f"{c} = {c} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{x} * 3 + {y} + {c}")
 
     def conditional_store_loop(self):
         """A loop over a small local array storing to an element under a test of the value
@@ -2650,6 +2675,7 @@ FEATURES = [
     ("quotient and remainder by one constant", r"= (v\d+) / (\d+) \+ \1 % \2;"),
     ("division by a doubling power of two", r"\b(v\d+) = \1 (\* 2|\+ \1);"),
     ("bit test of a quotient by a power of two", r"if \(\(.* / (v\d+)\) % 2 [!=]= 0\)"),
+    ("Euclid by subtraction", r"if \((v\d+) (>|>=) (v\d+)\) \1 = \1 - \3;"),
     ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
     ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),

@@ -922,13 +922,49 @@ impl Selector<'_> {
         if self.is_carried(a, i) && !self.is_carried(b, i) && !self.has_two_conditions(c) {
             self.value_into(rd, a, None);
             let cond = self.condition(c)[0];
-            self.value_into(rd, b, Some(cond.invert()));
+            self.value_under(rd, b, Some(cond.invert()), (i, c, false));
             return;
         }
         self.value_into(rd, b, None);
         for cond in self.condition(c) {
-            self.value_into(rd, a, Some(cond));
+            self.value_under(rd, a, Some(cond), (i, c, true));
         }
+    }
+
+    /// `value_into` for the value `v` that select `sel` takes when its condition `c` is
+    /// `holds`, moved or computed under `cond`. A predicated operation reads, in place of an
+    /// operand `x`, a select made before `sel` in its block on the same condition that is
+    /// `x` whenever `c` is `holds`: then `x` need not outlive that select, whose register it
+    /// can share (`x = x > y ? x - y : x; y = x > y ? y : y - x` subtract in place, as
+    /// `subgt x, x, y; suble y, y, x`).
+    fn value_under(
+        &mut self,
+        rd: Reg,
+        v: Value,
+        cond: Option<Cond>,
+        (sel, c, holds): (Inst, Value, bool),
+    ) {
+        let f = self.f;
+        let predicated = v.as_inst().filter(|i| self.skipped[i.index()]);
+        let (Some(op_inst), Some(block)) = (predicated, f.inst_block(sel)) else {
+            return self.value_into(rd, v, cond);
+        };
+        let InstKind::Binary { op, args: [x, y] } = *f.kind(op_inst) else {
+            return self.value_into(rd, v, cond);
+        };
+        let selected_before = |o: Value| {
+            f.block_insts(block)
+                .take_while(|&k| k != sel)
+                .find(|&k| {
+                    !o.is_constant()
+                        && !self.skipped[k.index()]
+                        && matches!(*f.kind(k), InstKind::Select { args: [s, t, e] }
+                            if s == c && (if holds { t } else { e }) == o)
+                })
+                .map_or(o, Value::Inst)
+        };
+        let (x, y) = (selected_before(x), selected_before(y));
+        self.operation_into(rd, op, x, y, cond);
     }
 
     /// Whether `v` is a phi that takes the select `sel` round its loop (`x = c ? x : y`),
@@ -1015,16 +1051,21 @@ impl Selector<'_> {
         })
     }
 
+    /// `x op y`, a predicable operation, computed into `rd` under `cond` if given.
+    fn operation_into(&mut self, rd: Reg, op: BinaryOp, x: Value, y: Value, cond: Option<Cond>) {
+        self.binary(rd, op, x, y);
+        match self.cur.last_mut() {
+            Some(MInst::Alu { cond: c, .. } | MInst::Mov { cond: c, .. }) => *c = cond,
+            _ => unreachable!("a predicable operation ends in alu or mov"),
+        }
+    }
+
     /// Puts `v` into `rd`, under `cond` if given: a predicated operation is computed into
     /// it, anything else moved.
     fn value_into(&mut self, rd: Reg, v: Value, cond: Option<Cond>) {
         if let Some(i) = v.as_inst().filter(|i| self.skipped[i.index()]) {
             if let InstKind::Binary { op, args: [x, y] } = *self.f.kind(i) {
-                self.binary(rd, op, x, y);
-                match self.cur.last_mut() {
-                    Some(MInst::Alu { cond: c, .. } | MInst::Mov { cond: c, .. }) => *c = cond,
-                    _ => unreachable!("a predicable operation ends in alu or mov"),
-                }
+                self.operation_into(rd, op, x, y, cond);
                 return;
             }
         }

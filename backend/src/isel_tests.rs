@@ -8,7 +8,8 @@
 //! added or subtracted once as `mla` and `mls`; and constants used inside loops, materialised
 //! once in the outermost preheader, but in place for phi copies; and two selects clamping a
 //! value to `0..2^k-1` as one `usat`; and a quotient by a constant added once, folded into
-//! the addition; selects keeping a loop's value copy it first; and shifts by a value and `ctz` (`rbit` then `clz`).
+//! the addition; selects keeping a loop's value copy it first, and an operation under a
+//! select's condition reads an earlier select that equals its operand there; and shifts by a value and `ctz` (`rbit` then `clz`).
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -323,6 +324,45 @@ bb4:
     for expected in [
         ["copy %v6, %v2", "cmp %v2, %v0", "addle %v6, %v2, #1"],
         ["copy %v8, %v3", "cmp %v7, #0", "moveq %v8, %v1"],
+    ] {
+        assert!(
+            body.windows(3).any(|w| w == expected),
+            "{expected:?} in {body:#?}"
+        );
+    }
+}
+
+#[test]
+fn an_operation_under_a_condition_reads_what_an_earlier_select_made_of_its_operand() {
+    // Euclid by subtraction: `x = x > y ? x - y : x; y = x > y ? y : y - x`. Where `y - x`
+    // runs (x <= y) the first select is x, so it reads that select and x dies there.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %0 = phi i32 [%a0, bb0], [%4, bb1]
+  %1 = phi i32 [%a1, bb0], [%6, bb1]
+  %2 = icmp sgt %0, %1
+  %3 = sub %0, %1
+  %4 = select i32 %2, %3, %0
+  %5 = sub %1, %0
+  %6 = select i32 %2, %1, %5
+  %7 = icmp ne %4, %6
+  condbr %7, bb1, bb2
+bb2:
+  ret %4
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    for expected in [
+        ["copy %v6, %v2", "cmp %v2, %v3", "subgt %v6, %v2, %v3"],
+        [
+            "subgt %v6, %v2, %v3",
+            "copy %v8, %v3",
+            "suble %v8, %v3, %v6",
+        ],
     ] {
         assert!(
             body.windows(3).any(|w| w == expected),
