@@ -1400,7 +1400,8 @@ class Gen:
 
     def subtraction_loop(self):
         """Euclid by subtraction, one step per round (`if (x > y) x = x - y; else y = y - x;`,
-        the test sometimes the other way round or `>=`): two selects on one condition, the
+        the test sometimes the other way round or `>=`), sometimes after the halvings of
+        Stein's binary algorithm (an `else if` chain): two selects on one condition, the
         second computing from the first's operand (the back end reads the first select
         there, and both subtract in place)."""
         x, y, c = self.fresh("v"), self.fresh("v"), self.fresh("v")
@@ -1413,7 +1414,13 @@ class Gen:
         self.line(f"while ({x} != {y} && {c} < 40) {{")
         self.indent += 1
         test = self.pick([f"{x} > {y}", f"{x} >= {y}", f"{y} < {x}"])
-        self.line(f"if ({test}) {x} = {x} - {y};")
+        if self.chance(0.4):
+            # Stein's binary algorithm: the subtraction at the end of an `else if` chain.
+            self.line(f"if ({x} % 2 == 0) {x} = {x} / 2;")
+            self.line(f"else if ({y} % 2 == 0) {y} = {y} / 2;")
+            self.line(f"else if ({test}) {x} = {x} - {y};")
+        else:
+            self.line(f"if ({test}) {x} = {x} - {y};")
         self.line(f"else {y} = {y} - {x};")
         self.line(f"{c} = {c} + 1;")
         self.indent -= 1
@@ -2676,6 +2683,7 @@ FEATURES = [
     ("division by a doubling power of two", r"\b(v\d+) = \1 (\* 2|\+ \1);"),
     ("bit test of a quotient by a power of two", r"if \(\(.* / (v\d+)\) % 2 [!=]= 0\)"),
     ("Euclid by subtraction", r"if \((v\d+) (>|>=) (v\d+)\) \1 = \1 - \3;"),
+    ("Stein's binary gcd step", r"else if \((v\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
     ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),

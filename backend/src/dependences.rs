@@ -59,6 +59,10 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         | MInst::Cmn {
             src: Operand2::Shifted(..),
             ..
+        }
+        | MInst::Tst {
+            src: Operand2::Shifted(..),
+            ..
         } => CostClass::ShiftedAlu,
         _ => CostClass::Alu,
     }

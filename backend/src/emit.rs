@@ -212,6 +212,7 @@ impl Emitter {
             MInst::SDiv { rd, rn, rm } => self.line(format_args!("sdiv {}, {}, {}", rd, rn, rm)),
             MInst::Cmp { rn, src } => self.line(format_args!("cmp {}, {}", rn, src)),
             MInst::Cmn { rn, src } => self.line(format_args!("cmn {}, {}", rn, src)),
+            MInst::Tst { rn, src } => self.line(format_args!("tst {}, {}", rn, src)),
             MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
             MInst::Str { cond, rs: r, addr } => {
                 let mnemonic = format!("str{}", cond.map_or("", Cond::name));

@@ -52,6 +52,9 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
 /// the loop: more would only be spilled again, and each lengthens the allocator's work.
 const MAX_HOISTED: usize = 16;
 
+/// How many joins' phis may stand between a select and the loop phi it keeps (`is_carried`).
+const MAX_JOINS: usize = 3;
+
 /// Constants in loops nested deeper than this stay where they are used, so that finding
 /// the loops around a use costs a bounded walk.
 const MAX_HOIST_DEPTH: usize = 32;
@@ -152,6 +155,7 @@ impl Selector<'_> {
                 || self.is_folded_division(i)
                 || self.is_predicated(i)
                 || self.is_clamp_inner(i)
+                || self.is_tested_mask(i)
             {
                 self.skipped[i.index()] = true;
             }
@@ -968,18 +972,24 @@ impl Selector<'_> {
     }
 
     /// Whether `v` is a phi that takes the select `sel` round its loop (`x = c ? x : y`),
-    /// directly or through a phi where paths join: moved into the select's register
-    /// unconditionally, `v` can share that register (it dies at the select), leaving one
-    /// conditional instruction for the other value.
+    /// directly or through at most `MAX_JOINS` phis where paths join (an `else if` chain):
+    /// moved into the select's register unconditionally, `v` can share that register (it
+    /// dies at the select), leaving one conditional instruction for the other value.
     fn is_carried(&self, v: Value, sel: Inst) -> bool {
         let f = self.f;
         let phi_args = |v: Value| match v.as_inst().map(|p| f.kind(p)) {
             Some(InstKind::Phi { args, .. }) => args.as_slice(),
             _ => &[],
         };
-        phi_args(v)
-            .iter()
-            .any(|&a| a == Value::Inst(sel) || phi_args(a).contains(&Value::Inst(sel)))
+        let mut level = vec![v];
+        for _ in 0..=MAX_JOINS {
+            let args: Vec<Value> = level.iter().flat_map(|&p| phi_args(p)).copied().collect();
+            if args.contains(&Value::Inst(sel)) {
+                return true;
+            }
+            level = args;
+        }
+        false
     }
 
     /// A store under a condition (see `conditional_store`), with its one flag test: the
@@ -1124,6 +1134,12 @@ impl Selector<'_> {
                 } else {
                     (pred, a, b)
                 };
+                if let Some((x, mask)) = self.tested_mask(a, b) {
+                    let rn = self.reg(x);
+                    let src = self.op2(mask);
+                    self.emit(MInst::Tst { rn, src });
+                    return vec![int_cond(pred)];
+                }
                 let rn = self.reg(a);
                 // `x < -5` is `cmn x, #5`: a constant whose negation encodes where it does
                 // not (the flags, carry included, are those of the comparison).
@@ -1147,6 +1163,49 @@ impl Selector<'_> {
                 float_conds(pred).to_vec()
             }
             _ => unreachable!("not a comparison"),
+        }
+    }
+
+    /// `x & mask` whose only user is a comparison of it with 0 for equality in its block:
+    /// the comparison tests the bits in place (`tst x, #mask`) and the `and` needs no
+    /// register.
+    fn is_tested_mask(&self, i: Inst) -> bool {
+        let f = self.f;
+        if !matches!(
+            f.kind(i),
+            InstKind::Binary {
+                op: BinaryOp::And,
+                ..
+            }
+        ) {
+            return false;
+        }
+        match f.uses(Value::Inst(i)) {
+            [u] => {
+                f.inst_block(u.inst) == f.inst_block(i)
+                    && matches!(*f.kind(u.inst), InstKind::Icmp { pred: IntPred::Eq | IntPred::Ne, args }
+                        if args.contains(&Value::Int(0)))
+            }
+            _ => false,
+        }
+    }
+
+    /// `(x, mask)` when comparing `a` with `b` tests a mask (`is_tested_mask`) against 0.
+    fn tested_mask(&self, a: Value, b: Value) -> Option<(Value, Value)> {
+        let i = a.as_inst().filter(|i| self.skipped[i.index()])?;
+        match (self.f.kind(i), b) {
+            (
+                &InstKind::Binary {
+                    op: BinaryOp::And,
+                    args: [x, mask],
+                },
+                Value::Int(0),
+            ) => Some(if x.is_constant() {
+                (mask, x)
+            } else {
+                (x, mask)
+            }),
+            _ => None,
         }
     }
 

@@ -9,7 +9,8 @@
 //! once in the outermost preheader, but in place for phi copies; and two selects clamping a
 //! value to `0..2^k-1` as one `usat`; and a quotient by a constant added once, folded into
 //! the addition; selects keeping a loop's value copy it first, and an operation under a
-//! select's condition reads an earlier select that equals its operand there; and shifts by a value and `ctz` (`rbit` then `clz`).
+//! select's condition reads an earlier select that equals its operand there; and masks
+//! compared with zero tested in place; and shifts by a value and `ctz` (`rbit` then `clz`).
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -369,6 +370,38 @@ bb2:
             "{expected:?} in {body:#?}"
         );
     }
+}
+
+#[test]
+fn a_mask_compared_with_zero_is_tested_in_place() {
+    // `u % 2 == 0` as `(u & 1) == 0`, and `(u & v) != 0`: `tst`, no register for the `and`;
+    // a mask used again keeps its `and`.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = and %a0, 1
+  %1 = icmp eq %0, 0
+  %2 = and %a0, %a1
+  %3 = icmp ne 0, %2
+  %4 = select i32 %1, %a0, %a1
+  %5 = select i32 %3, %4, 7
+  %6 = and %a1, 6
+  %7 = icmp eq %6, 0
+  %8 = select i32 %7, %5, %6
+  ret %8
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.contains(&"tst %v0, #1"), "{body:#?}");
+    assert!(body.contains(&"tst %v0, %v1"), "{body:#?}");
+    assert!(body.contains(&"and %v8, %v1, #6"), "{body:#?}");
+    assert!(body.contains(&"cmp %v8, #0"), "{body:#?}");
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("and ")).count(),
+        1,
+        "{body:#?}"
+    );
 }
 
 #[test]

@@ -332,6 +332,12 @@ pub enum MInst {
         rn: Reg,
         src: Operand2,
     },
+    /// Sets the flags by `rn & src` (`tst`), for an equality test of the masked bits with 0:
+    /// only Z (and N) say anything.
+    Tst {
+        rn: Reg,
+        src: Operand2,
+    },
     Ldr {
         rd: Reg,
         addr: Addr,
@@ -551,7 +557,7 @@ macro_rules! visit_operands {
                 $g(ra, Use);
                 $g(rd, Def);
             }
-            MInst::Cmp { rn, src } | MInst::Cmn { rn, src } => {
+            MInst::Cmp { rn, src } | MInst::Cmn { rn, src } | MInst::Tst { rn, src } => {
                 $g(rn, Use);
                 op2!(src);
             }
@@ -672,6 +678,7 @@ impl MInst {
             self,
             MInst::Cmp { .. }
                 | MInst::Cmn { .. }
+                | MInst::Tst { .. }
                 | MInst::VCmp { .. }
                 | MInst::AluS { .. }
                 | MInst::Bl { .. }

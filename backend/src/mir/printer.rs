@@ -122,6 +122,7 @@ impl fmt::Display for MInst {
             MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),
             MInst::Cmp { rn, src } => write!(f, "cmp {rn}, {src}"),
             MInst::Cmn { rn, src } => write!(f, "cmn {rn}, {src}"),
+            MInst::Tst { rn, src } => write!(f, "tst {rn}, {src}"),
             MInst::Ldr { rd, addr } => write!(f, "ldr {rd}, {addr}"),
             MInst::Str { cond, rs, addr } => {
                 write!(f, "str{} {rs}, {addr}", cond.map_or("", Cond::name))
