@@ -6,6 +6,7 @@ pub mod abi;
 mod branches;
 mod conditional_store;
 mod const_division;
+mod dead_definitions;
 mod dependences;
 mod emit;
 mod frame;
