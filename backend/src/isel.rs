@@ -34,6 +34,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         param_regs: Vec::new(),
         allocas: vec![None; f.inst_capacity()],
         skipped: vec![false; f.inst_capacity()],
+        selected: vec![false; f.inst_capacity()],
         global_regs: vec![None; m.globals.len()],
         cur: Vec::new(),
         loops: &loops,
@@ -51,6 +52,9 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
 /// Constants are hoisted out of loops while fewer than this many hoisted ones live through
 /// the loop: more would only be spilled again, and each lengthens the allocator's work.
 const MAX_HOISTED: usize = 16;
+
+/// How many uses of an operand `value_under` looks through for a select made before.
+const MAX_USES_SEEN: usize = 16;
 
 /// How many joins' phis may stand between a select and the loop phi it keeps (`is_carried`).
 const MAX_JOINS: usize = 3;
@@ -95,6 +99,8 @@ struct Selector<'a> {
     /// Instructions emitted elsewhere (compares at their branch) or folded into addresses,
     /// by instruction index.
     skipped: Vec<bool>,
+    /// The instructions emitted so far, by index.
+    selected: Vec<bool>,
     /// The register holding the address of each global used more than once, set in the
     /// entry block (rematerialised at its uses if it is spilled), by global index.
     global_regs: Vec<Option<Reg>>,
@@ -178,6 +184,7 @@ impl Selector<'_> {
                     succs = self.terminator(i);
                 } else if !kind.is_phi() && !self.skipped[i.index()] {
                     self.inst(i);
+                    self.selected[i.index()] = true;
                 }
             }
             let block = self.mf.block_mut(self.block_index[b.index()]);
@@ -957,11 +964,13 @@ impl Selector<'_> {
             return self.value_into(rd, v, cond);
         };
         let selected_before = |o: Value| {
-            f.block_insts(block)
-                .take_while(|&k| k != sel)
+            f.uses(o)
+                .iter()
+                .take(MAX_USES_SEEN)
+                .map(|u| u.inst)
                 .find(|&k| {
-                    !o.is_constant()
-                        && !self.skipped[k.index()]
+                    self.selected[k.index()]
+                        && f.inst_block(k) == Some(block)
                         && matches!(*f.kind(k), InstKind::Select { args: [s, t, e] }
                             if s == c && (if holds { t } else { e }) == o)
                 })
