@@ -29,6 +29,7 @@
 use crate::analysis::ranges::Ranges;
 use crate::analysis::{Cfg, Preserved};
 use crate::ir::{BinaryOp, Block, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::passes::dominating_conditions::branch_into;
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
@@ -194,17 +195,7 @@ fn halved(f: &Function, v: Value) -> Option<Value> {
     else {
         return None;
     };
-    let InstKind::Binary {
-        op: BinaryOp::Add,
-        args: [a, b],
-    } = *f.kind(sum.as_inst()?)
-    else {
-        return None;
-    };
-    [(a, b), (b, a)]
-        .into_iter()
-        .find(|&(x, bias)| is_rounding_bias(f, bias, x, c))
-        .map(|(x, _)| x)
+    rounded_dividend(f, sum, c)
 }
 
 /// `q` when `v` is `q % 2` as `instcombine` writes it: `q - ((q + (q >>> 31)) & -2)`.
@@ -223,20 +214,26 @@ fn remainder_by_two(f: &Function, v: Value) -> Option<Value> {
     else {
         return None;
     };
-    match *f.kind(sum.as_inst()?) {
-        InstKind::Binary {
-            op: BinaryOp::Add,
-            args: [a, b],
-        } if (a == q && is_rounding_bias(f, b, q, 1))
-            || (b == q && is_rounding_bias(f, a, q, 1)) =>
-        {
-            Some(q)
-        }
-        _ => None,
-    }
+    (rounded_dividend(f, sum, 1) == Some(q)).then_some(q)
 }
 
-/// Whether `bias` is `2^c - 1` for negative `x` and 0 otherwise, as `halved` needs it.
+/// `x` when `sum` is `x` plus the bias that rounds its division by `2^c` toward zero
+/// (`is_rounding_bias`), either way round.
+fn rounded_dividend(f: &Function, sum: Value, c: i32) -> Option<Value> {
+    let InstKind::Binary {
+        op: BinaryOp::Add,
+        args: [a, b],
+    } = *f.kind(sum.as_inst()?)
+    else {
+        return None;
+    };
+    [(a, b), (b, a)]
+        .into_iter()
+        .find(|&(x, bias)| is_rounding_bias(f, bias, x, c))
+        .map(|(x, _)| x)
+}
+
+/// Whether `bias` is `2^c - 1` for negative `x` and 0 otherwise.
 fn is_rounding_bias(f: &Function, bias: Value, x: Value, c: i32) -> bool {
     let lshr = |v: Value| match v.as_inst().map(|i| f.kind(i)) {
         Some(&InstKind::Binary {
@@ -306,35 +303,29 @@ impl Facts<'_> {
     /// back through blocks that only jump on.
     fn tested_non_negative(&self, f: &Function, v: Value, mut from: Block, mut to: Block) -> bool {
         for _ in 0..=MAX_JUMPS {
-            let Some(t) = f.terminator(from) else {
-                return false;
-            };
-            match *f.kind(t) {
-                InstKind::CondBr {
-                    args: [cond],
-                    targets: [yes, no],
-                } if yes != no => {
-                    let Some(&InstKind::Icmp { pred, args: [a, b] }) =
-                        cond.as_inst().map(|c| f.kind(c))
-                    else {
-                        return false;
-                    };
-                    let pred = if to == yes { pred } else { pred.inverse() };
-                    let (pred, c) = match (a, b) {
-                        (a, Value::Int(c)) if a == v => (pred, c),
-                        (Value::Int(c), b) if b == v => (pred.swapped(), c),
-                        _ => return false,
-                    };
-                    return match pred {
-                        IntPred::Sgt => c >= -1,
-                        IntPred::Sge | IntPred::Eq => c >= 0,
-                        _ => false,
-                    };
-                }
-                InstKind::Br { .. } => match self.cfg.preds(from) {
-                    [p] => (from, to) = (*p, from),
+            if let Some((cond, taken)) = branch_into(f, from, to) {
+                let Some(&InstKind::Icmp { pred, args: [a, b] }) =
+                    cond.as_inst().map(|c| f.kind(c))
+                else {
+                    return false;
+                };
+                let pred = if taken { pred } else { pred.inverse() };
+                let (pred, c) = match (a, b) {
+                    (a, Value::Int(c)) if a == v => (pred, c),
+                    (Value::Int(c), b) if b == v => (pred.swapped(), c),
                     _ => return false,
-                },
+                };
+                return match pred {
+                    IntPred::Sgt => c >= -1,
+                    IntPred::Sge | IntPred::Eq => c >= 0,
+                    _ => false,
+                };
+            }
+            let jumps = f
+                .terminator(from)
+                .is_some_and(|t| matches!(f.kind(t), InstKind::Br { .. }));
+            match self.cfg.preds(from) {
+                [p] if jumps => (from, to) = (*p, from),
                 _ => return false,
             }
         }
