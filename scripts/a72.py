@@ -313,29 +313,33 @@ def successors(b):
     return out
 
 
-def false_chains(blocks, texts):
+def false_chains(blocks, texts, last):
     """Per block, the registers it reads first and writes later whose every way back to the
     block, over the blocks that ran, writes them first (`a72_chains`): the chains to break.
-    A way this cannot follow (an indirect branch, a block it cannot read) keeps the chain."""
+    A way this cannot follow (an indirect branch, a block it cannot read) keeps the chain.
+    `texts[k]` is block `k` joined with its continuations up to block `last[k]`, whose
+    branch is where the ways out of the joined text start."""
     at = {}
     for k, b in enumerate(blocks):
         at.setdefault(b.vaddr, k)
-    writes = [a72_chains.block_writes(t) for t in texts]
+    writes = [a72_chains.block_writes(b.text) for b in blocks]
     succ = [successors(b) for b in blocks]
     out = []
     for k, text in enumerate(texts):
-        carried = a72_chains.carried(text) if succ[k] is not None else None
+        leaving = succ[last[k]]
+        carried = a72_chains.carried(text) if leaving is not None else None
         broken = set()
         for r in carried or ():
-            if not reaches_back(k, r, at, writes, succ):
+            if not reaches_back(k, leaving, r, at, writes, succ):
                 broken.add(r)
         out.append(broken)
     return out
 
 
-def reaches_back(k, r, at, writes, succ):
-    """Whether some way from block `k` comes back to it without writing `r` first."""
-    seen, todo = set(), list(succ[k])
+def reaches_back(k, leaving, r, at, writes, succ):
+    """Whether some way out of block `k` (the addresses `leaving`) comes back to it without
+    writing `r` first."""
+    seen, todo = set(), list(leaving)
     while todo:
         addr = todo.pop()
         j = at.get(addr)
@@ -376,16 +380,18 @@ def model(exe, blocks_file, cache_model, timed):
     # Per block, its text up to the next branch, and how often it is entered by falling
     # through from a cut block before it.
     through = [0] * len(blocks)
-    texts = []
+    texts, last = [], []
     for k, b in enumerate(blocks):
-        text, c, depth = list(b.text), follows[k], 0
+        text, c, depth, end = list(b.text), follows[k], 0, k
         while c is not None and depth < MAX_JOINED:
             if depth == 0:
                 through[index[id(c)]] += count(b)
             text += c.text
-            c, depth = follows[index[id(c)]], depth + 1
+            end = index[id(c)]
+            c, depth = follows[end], depth + 1
         texts.append(text)
-    broken = false_chains(blocks, texts)
+        last.append(end)
+    broken = false_chains(blocks, texts, last)
     key = lambda b, text: Model.key(b.mode, [line for t in text for line in normalise(t)])
     keys = [key(b, t) if t else None for b, t in zip(blocks, texts)]
     unchained = [key(b, a72_chains.break_false_chains(t, f)) if t and f else None

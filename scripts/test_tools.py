@@ -332,6 +332,17 @@ int main() {
         for text in ("bic\tr0, r0, #1", "ldr\tr0, [pc, #8]", "push\t{r4, lr}", "blsomething"):
             self.assertFalse(a72.ends_block(text), text)
 
+    def test_a_loop_cut_in_two_keeps_the_chain_its_branch_carries(self):
+        # A loop body cut at a page boundary: the joined text reads r0 first and writes it
+        # later, and the continuation's branch goes straight back to the cut block, so the
+        # chain is the loop's own even though the continuation writes r0.
+        cut = a72.Block(0x10ff8, 2, 8, 10, 10, mode="arm",
+                        text=["ldr	lr, [r2]", "add	r0, r0, lr"])
+        rest = a72.Block(0x11000, 3, 12, 10, 10, mode="arm",
+                         text=["mul	r0, r0, r0", "cmp	r0, r3", "bne	0x10ff8 <main+0x8>"])
+        joined = cut.text + rest.text
+        self.assertEqual(a72.false_chains([cut, rest], [joined, rest.text], [1, 1])[0], set())
+
     def test_a_chain_only_the_loop_of_itself_makes_is_broken(self):
         # The dispatch block reads r2 first (the opcode) and loads the next one into it;
         # when the handler it goes to writes r2 before coming back, the modelled chain from
@@ -345,7 +356,7 @@ int main() {
             blocks = [a72.Block(0x1000, 5, 20, 9, 9, mode="arm", text=dispatch),
                       a72.Block(0x1020, 2, 8, 9, 9, mode="arm", text=other)]
             # r10 comes back unwritten on either way: the loop's real counter.
-            self.assertEqual(a72.false_chains(blocks, [b.text for b in blocks])[0], broken)
+            self.assertEqual(a72.false_chains(blocks, [b.text for b in blocks], [0, 1])[0], broken)
         renamed = a72_chains.break_false_chains(dispatch, {"r2"})
         self.assertEqual(renamed[0], "mov\tr6, r2")
         self.assertEqual(a72_chains.carried(renamed), {"r10": 2})
