@@ -22,8 +22,15 @@ pub enum DivPlan {
     /// By `i32::MIN`: 1 for `i32::MIN`, else 0.
     IntMin,
     /// `q = mulhs(x, magic)`, plus `x` when `add` is 1 or minus `x` when -1, shifted right
-    /// arithmetically by `shift`, plus its own sign bit (`q >>> 31`).
-    Magic { magic: i32, add: i8, shift: u8 },
+    /// arithmetically by `shift`, plus its own sign bit (`q >>> 31`). For a `positive`
+    /// divisor that sign is the dividend's, so the correction may instead subtract `x >> 31`,
+    /// which does not wait for the multiply.
+    Magic {
+        magic: i32,
+        add: i8,
+        shift: u8,
+        positive: bool,
+    },
 }
 
 /// The plan for dividing by `d`, `None` for 0.
@@ -45,7 +52,12 @@ pub fn plan(d: i32) -> Option<DivPlan> {
                 (false, false) => -1,
                 _ => 0,
             };
-            DivPlan::Magic { magic, add, shift }
+            DivPlan::Magic {
+                magic,
+                add,
+                shift,
+                positive: d > 0,
+            }
         }
     })
 }
@@ -87,9 +99,10 @@ fn magic(d: i32) -> (i32, u8) {
 mod tests {
     use super::*;
 
-    /// What the planned sequence computes, the way the machine does it: the reference the
-    /// tests hold the plans to.
-    fn evaluate(p: DivPlan, x: i32) -> i32 {
+    /// What the planned sequence computes, the way the machine does it, with the sign
+    /// correction read from the dividend where the plan allows it if `dividend_sign`: the
+    /// reference the tests hold the plans to.
+    fn evaluate(p: DivPlan, x: i32, dividend_sign: bool) -> i32 {
         match p {
             DivPlan::Copy => x,
             DivPlan::Negate => x.wrapping_neg(),
@@ -103,7 +116,12 @@ mod tests {
                     q
                 }
             }
-            DivPlan::Magic { magic, add, shift } => {
+            DivPlan::Magic {
+                magic,
+                add,
+                shift,
+                positive,
+            } => {
                 let mut q = ((i64::from(x) * i64::from(magic)) >> 32) as i32;
                 match add {
                     1 => q = q.wrapping_add(x),
@@ -111,7 +129,11 @@ mod tests {
                     _ => {}
                 }
                 q >>= shift;
-                q.wrapping_add((q as u32 >> 31) as i32)
+                if positive && dividend_sign {
+                    q.wrapping_sub(x >> 31)
+                } else {
+                    q.wrapping_add((q as u32 >> 31) as i32)
+                }
             }
         }
     }
@@ -140,7 +162,13 @@ mod tests {
     fn check(d: i32, xs: &[i32]) {
         let p = plan(d).expect("a non-zero divisor has a plan");
         for &x in xs {
-            assert_eq!(evaluate(p, x), x.wrapping_div(d), "{x} / {d} by {p:?}");
+            for dividend_sign in [false, true] {
+                assert_eq!(
+                    evaluate(p, x, dividend_sign),
+                    x.wrapping_div(d),
+                    "{x} / {d} by {p:?}, sign of the dividend: {dividend_sign}"
+                );
+            }
         }
     }
 
@@ -197,7 +225,8 @@ mod tests {
             Some(DivPlan::Magic {
                 magic: 0x9249_2493_u32 as i32,
                 add: 1,
-                shift: 2
+                shift: 2,
+                positive: true
             })
         );
         assert_eq!(
@@ -205,7 +234,8 @@ mod tests {
             Some(DivPlan::Magic {
                 magic: 0x5555_5556,
                 add: 0,
-                shift: 0
+                shift: 0,
+                positive: true
             })
         );
         assert_eq!(
@@ -213,7 +243,8 @@ mod tests {
             Some(DivPlan::Magic {
                 magic: 0x9999_9999_u32 as i32,
                 add: 0,
-                shift: 1
+                shift: 1,
+                positive: false
             })
         );
     }

@@ -43,6 +43,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         hoisted_consts: FastHashMap::default(),
         hoisted_count: vec![0; f.block_capacity()],
         in_place: false,
+        recurrent: false,
         flags: None,
     };
     s.run();
@@ -58,6 +59,11 @@ const MAX_USES_SEEN: usize = 16;
 
 /// How many joins' phis may stand between a select and the loop phi it keeps (`is_carried`).
 const MAX_JOINS: usize = 3;
+
+/// How many operations may stand between a value and the phi it comes back to round its
+/// loop (`is_on_recurrence`), each way, and how many uses that looks at in all.
+const MAX_RECURRENCE_STEPS: usize = 12;
+const MAX_RECURRENCE_USES: usize = 64;
 
 /// Constants in loops nested deeper than this stay where they are used, so that finding
 /// the loops around a use costs a bounded walk.
@@ -121,6 +127,9 @@ struct Selector<'a> {
     /// one into a preheader, and for phi copies (moving a constant into a phi's register
     /// costs as much as moving a hoisted one there, without holding a register).
     in_place: bool,
+    /// Set while selecting an instruction on a recurrence (`is_on_recurrence`): a division
+    /// by a constant then reads its sign correction from the dividend, beside the multiply.
+    recurrent: bool,
     /// The operands of the fused comparison whose flags the block's instructions selected
     /// so far leave set: a select or branch on a comparison of the same two values, by any
     /// predicate, reads them again.
@@ -493,10 +502,14 @@ impl Selector<'_> {
             } => self.gep(i, base, index, stride),
             InstKind::Binary { op, args: [a, b] } => {
                 let rd = self.def(i);
+                self.recurrent = matches!(op, BinaryOp::SDiv | BinaryOp::SRem)
+                    && b.is_constant()
+                    && self.is_on_recurrence(i);
                 match self.offset_from_next_value(i) {
                     Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
                     None => self.binary(rd, op, a, b),
                 }
+                self.recurrent = false;
             }
             InstKind::FNeg { args: [a] } => {
                 let sm = self.reg(a);
@@ -619,7 +632,10 @@ impl Selector<'_> {
             else {
                 unreachable!("a folded division by a constant");
             };
-            let Some(DivPlan::Magic { magic, add, shift }) = const_division::plan(d) else {
+            let Some(DivPlan::Magic {
+                magic, add, shift, ..
+            }) = const_division::plan(d)
+            else {
                 unreachable!("a folded division by a magic number");
             };
             let x = self.reg(x);
@@ -841,8 +857,34 @@ impl Selector<'_> {
                     });
                 }
             }
-            DivPlan::Magic { magic, add, shift } => {
-                let mut q = self.magic_product(x, magic, add);
+            DivPlan::Magic {
+                magic,
+                add,
+                shift,
+                positive,
+            } => {
+                let q = self.magic_product(x, magic, add);
+                if positive && shift > 0 && self.recurrent {
+                    // `(q >> shift) - (x >> 31)`: the sign is ready before the product, so
+                    // the quotient is one instruction after the multiply, not two, which
+                    // the next round of a recurrence waits for. Elsewhere the sign comes
+                    // from the shifted product, in its register, holding one fewer.
+                    let sign = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd: sign,
+                        src: shifted(x, Shift::Asr, 31),
+                    });
+                    self.emit(MInst::Alu {
+                        cond: None,
+                        op: AluOp::Rsb,
+                        rd,
+                        rn: sign,
+                        src: shifted(q, Shift::Asr, shift),
+                    });
+                    return;
+                }
+                let mut q = q;
                 if shift > 0 {
                     let t = self.new_vreg(RegClass::Int);
                     self.emit(MInst::Mov {
@@ -978,6 +1020,50 @@ impl Selector<'_> {
         };
         let (x, y) = (selected_before(x), selected_before(y));
         self.operation_into(rd, op, x, y, cond);
+    }
+
+    /// Whether the value of `i` comes back to one of its operands round a loop: through at
+    /// most `MAX_RECURRENCE_STEPS` operations to a phi, and from that phi through as many to
+    /// `i` (`carry = (x[k] * f + carry) / base`, `h = (h * 31 + c) % m`).
+    fn is_on_recurrence(&self, i: Inst) -> bool {
+        let f = self.f;
+        let mut phis = Vec::new();
+        let mut level = vec![i];
+        let mut seen = 0;
+        for _ in 0..MAX_RECURRENCE_STEPS {
+            let mut next = Vec::new();
+            for &v in &level {
+                for u in f.uses(Value::Inst(v)) {
+                    seen += 1;
+                    if seen > MAX_RECURRENCE_USES {
+                        break;
+                    }
+                    match f.kind(u.inst) {
+                        InstKind::Phi { .. } => phis.push(u.inst),
+                        InstKind::Binary { .. } | InstKind::Select { .. } => next.push(u.inst),
+                        _ => {}
+                    }
+                }
+            }
+            level = next;
+        }
+        let mut level: Vec<Value> = f.kind(i).operands().to_vec();
+        for _ in 0..MAX_RECURRENCE_STEPS {
+            let mut next = Vec::new();
+            for v in level {
+                let Some(d) = v.as_inst() else {
+                    continue;
+                };
+                match f.kind(d) {
+                    InstKind::Phi { .. } if phis.contains(&d) => return true,
+                    InstKind::Binary { args, .. } => next.extend_from_slice(args),
+                    InstKind::Select { args } => next.extend_from_slice(args),
+                    _ => {}
+                }
+            }
+            level = next;
+        }
+        false
     }
 
     /// Whether `v` is a phi that takes the select `sel` round its loop (`x = c ? x : y`),

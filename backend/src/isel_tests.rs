@@ -961,3 +961,66 @@ bb0:
     assert!(body.iter().any(|l| l.starts_with("strlt ")), "{body:#?}");
     assert!(!body.iter().any(|l| l.starts_with("movlt")), "{body:#?}");
 }
+
+#[test]
+fn a_negative_divisor_takes_the_sign_of_its_quotient() {
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  %0 = sdiv %a0, -5
+  ret %0
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // By -5: the quotient's sign is the opposite of the dividend's, so it is read from the
+    // shifted product.
+    assert!(body.contains(&"smmul %v3, %v0, %v2"), "{body:#?}");
+    assert!(body.contains(&"mov %v4, %v3, asr #1"), "{body:#?}");
+    assert!(body.contains(&"add %v1, %v4, %v4, lsr #31"), "{body:#?}");
+}
+
+#[test]
+fn a_division_on_a_recurrence_reads_the_sign_beside_the_multiply() {
+    // The carry comes back to the dividend round the loop: its quotient by 10000 subtracts
+    // the dividend's sign (`asr #31`, ready before the product) from the shifted product,
+    // one instruction after the multiply; the remainder, on no recurrence, keeps the
+    // quotient's own sign.
+    let lines = selected(
+        "func @f(%a0: ptr, %a1: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %0 = phi i32 [0, bb0], [%6, bb1]
+  %1 = phi i32 [0, bb0], [%5, bb1]
+  %2 = gep %a0, %0, 4
+  %3 = load i32 %2
+  %4 = add %3, %1
+  %5 = sdiv %4, 10000
+  %7 = srem %3, 10000
+  store %7, %2
+  %6 = add %0, 1
+  %8 = icmp slt %6, %a1
+  condbr %8, bb1, bb2
+bb2:
+  ret %5
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let smmuls: Vec<usize> = (0..body.len())
+        .filter(|&k| body[k].starts_with("smmul"))
+        .collect();
+    assert_eq!(smmuls.len(), 2, "{body:#?}");
+    // After the carry's product: the dividend's sign, then the corrected quotient.
+    let carry = smmuls[0];
+    assert!(body[carry + 1].ends_with(", asr #31"), "{body:#?}");
+    assert!(
+        body[carry + 2].starts_with("rsb ") && body[carry + 2].ends_with(", asr #12"),
+        "{body:#?}"
+    );
+    // After the remainder's: the shift, then its own sign.
+    let rem = smmuls[1];
+    assert!(body[rem + 1].ends_with(", asr #12"), "{body:#?}");
+    assert!(body[rem + 2].ends_with(", lsr #31"), "{body:#?}");
+}
