@@ -785,6 +785,9 @@ class Gen:
         if r < 0.18:
             self.subtraction_loop()
             return
+        if r < 0.19:
+            self.row_update_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1293,14 +1296,22 @@ class Gen:
         (pointer induction walks a pointer from `t + (i + 2) * row`), keeping the best value
         and where it was (two selects on one comparison), sometimes a float sum of products
         `s = s + t[k][j] * w` beside it (one `vmla`), sometimes the quotient and remainder of
-        the best by one constant (one multiply-high for both)."""
+        the best by one constant (one multiply-high for both). Rows may be wide (over 1 KB, so
+        that an unrolled walk's rows lie further apart than a load's offset reaches and the
+        column pointer is rebased to the middle of them), filled by a loop."""
         t, w, i, j, k = (self.fresh(p) for p in ("ti", "tw", "i", "j", "k"))
         best, at, s = self.fresh("v"), self.fresh("v"), self.fresh("f")
-        rows = self.r.randint(3, 6)
-        cols = self.pick([rows, rows + 1, 7, 11])
-        self.func.cost += self.multiplier * rows * rows * rows * 6
-        values = ", ".join(str(self.r.randint(-20, 40)) for _ in range(rows * cols))
-        self.line(f"int {t}[{rows}][{cols}] = {{{values}}};")
+        wide = self.chance(0.3)
+        rows = self.r.randint(6, 9) if wide else self.r.randint(3, 6)
+        cols = self.pick([260, 700, 1030]) if wide else self.pick([rows, rows + 1, 7, 11])
+        self.func.cost += self.multiplier * (rows * rows * rows * 6 + (rows * cols * 4 if wide else 0))
+        if wide:
+            self.line(f"int {t}[{rows}][{cols}];")
+            self.line(f"int {k} = 0;")
+            self.line(f"while ({k} < {rows * cols}) {{ {t}[{k} / {cols}][{k} % {cols}] = {k} * 37 % 61 - 20; {k} = {k} + 1; }}")
+        else:
+            values = ", ".join(str(self.r.randint(-20, 40)) for _ in range(rows * cols))
+            self.line(f"int {t}[{rows}][{cols}] = {{{values}}};")
         self.line(f"float {w} = {self.pick(['0.5', '1.25', '-0.75'])};")
         self.line(f"int {best} = 0;")
         self.line(f"int {at} = -1;")
@@ -1310,7 +1321,7 @@ class Gen:
         self.indent += 1
         self.line(f"int {j} = {self.pick([f'{rows - 1}', f'{i} + 1 + idx({self.int_expr(1)}, {rows - 1})'])};")
         self.line(f"if ({j} > {rows - 2}) {j} = {rows - 2};")
-        self.line(f"int {k} = {i} + 1;")
+        self.line(f"{'' if wide else 'int '}{k} = {i} + 1;")
         self.line(f"{best} = {t}[{i}][{i}] + {t}[{i} + 1][{j}];")
         self.line(f"while ({k} < {j}) {{")
         self.indent += 1
@@ -1328,6 +1339,69 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"{best} * 3 + {at} + f2i({s})")
+
+    def row_update_loop(self):
+        """Row updates of a local matrix with wide rows, as Gaussian elimination modulo a
+        prime does them: `m[j][k] = (m[j][k] - f * m[p][k]) % q` from a column known only at
+        run time (the pointer of row `j` loads and stores, the pivot row's only loads); a
+        column walk `m[k + 1][c] ... m[k][c]` over the rows (rows of over 1 KB, so that an
+        unrolled walk's pointer is rebased or its far rows get one add each); and the
+        schoolbook product of two short digit arrays, `pr[i + j] += x[i] * y[j]` (the
+        unrolled copies share one address plus constants)."""
+        m, piv, c0, f = (self.fresh(p) for p in ("mr", "v", "v", "v"))
+        j, k, s = self.fresh("j"), self.fresh("k"), self.fresh("v")
+        rows = self.r.randint(3, 9)
+        cols = self.pick([300, 520, 1030])
+        q = self.pick([9973, 32749, 101])
+        self.func.cost += self.multiplier * rows * cols * 12
+        self.line(f"int {m}[{rows}][{cols}];")
+        self.line(f"int {k} = 0;")
+        self.line(f"while ({k} < {rows * cols}) {{ {m}[{k} / {cols}][{k} % {cols}] = {k} * 29 % 83 - 30; {k} = {k} + 1; }}")
+        self.line(f"int {piv} = idx({self.int_expr(1)}, {rows});")
+        self.line(f"int {c0} = idx({self.int_expr(1)}, {cols});")
+        self.line(f"int {f} = {self.int_expr(1)} % 7 + 1;")
+        self.line(f"int {j} = 0;")
+        self.line(f"while ({j} < {rows}) {{")
+        self.indent += 1
+        self.line(f"if ({j} != {piv}) {{")
+        self.indent += 1
+        self.line(f"{k} = {c0};")
+        self.line(f"while ({k} < {cols}) {{")
+        self.indent += 1
+        self.line(f"int w = ({m}[{j}][{k}] - {f} * {m}[{piv}][{k}]) % {q};")
+        self.line(f"if (w < 0) w = w + {q};")
+        self.line(f"{m}[{j}][{k}] = w;")
+        self.line(f"{k} = {k} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{j} = {j} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"int {s} = 0;")
+        self.line(f"{k} = 0;")
+        self.line(f"while ({k} < {rows - 1} - idx({self.int_expr(1)}, 2)) {{ {s} = {s} + {m}[{k} + 1][{c0}] * ({k} + 2) - {m}[{k}][{c0}]; {k} = {k} + 1; }}")
+        if self.chance(0.5):
+            x, y, pr, i = self.fresh("dx"), self.fresh("dy"), self.fresh("pr"), self.fresh("i")
+            nx, ny = self.r.randint(3, 9), self.r.randint(5, 13)
+            self.func.cost += self.multiplier * nx * ny * 6
+            xs = ", ".join(str(self.r.randint(0, 9)) for _ in range(nx))
+            ys = ", ".join(str(self.r.randint(0, 9)) for _ in range(ny))
+            self.line(f"int {x}[{nx}] = {{{xs}}};")
+            self.line(f"int {y}[{ny}] = {{{ys}}};")
+            self.line(f"int {pr}[{nx + ny}] = {{}};")
+            self.line(f"int {i} = 0;")
+            self.line(f"while ({i} < {nx}) {{")
+            self.indent += 1
+            self.line(f"{j} = 0;")
+            self.line(f"while ({j} < {ny}) {{ {pr}[{i} + {j}] = {pr}[{i} + {j}] + {x}[{i}] * {y}[{j}]; {j} = {j} + 1; }}")
+            self.line(f"{i} = {i} + 1;")
+            self.indent -= 1
+            self.line("}")
+            self.line(f"{i} = 0;")
+            self.line(f"while ({i} < {nx + ny}) {{ {s} = {s} * 3 + {pr}[{i}]; {i} = {i} + 1; }}")
+        self.use_result(f"{s} + {m}[{rows - 1}][{cols - 1}]")
 
     def halving_loop(self):
         """A loop halving a value while it is even and otherwise stepping it as the Collatz map
@@ -2684,6 +2758,10 @@ FEATURES = [
     ("bit test of a quotient by a power of two", r"if \(\(.* / (v\d+)\) % 2 [!=]= 0\)"),
     ("Euclid by subtraction", r"if \((v\d+) (>|>=) (v\d+)\) \1 = \1 - \3;"),
     ("Stein's binary gcd step", r"else if \((v\d+) % 2 == 0\) \1 = \1 / 2;"),
+    ("interval walk over rows wider than 1 KB", r"^\s+int ti\d+\[\d\]\[(260|700|1030)\];"),
+    ("row update modulo a prime from a run-time column", r"^\s+int w = \((mr\d+)\[(j\d+)\]\[(k\d+)\] - v\d+ \* \1\[v\d+\]\[\3\]\) % \d+;"),
+    ("column walk over rows wider than 1 KB", r"(mr\d+)\[(k\d+) \+ 1\]\[(v\d+)\] \* \(\2 \+ 2\) - \1\[\2\]\[\3\]"),
+    ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
     ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
     ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),

@@ -7,7 +7,7 @@
 use crate::abi::{self, ArgKind, ArgLoc};
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::const_division::{self, DivPlan};
-use crate::imm::is_operand2;
+use crate::imm::{fits_ldr_offset, fits_vldr_offset, is_operand2};
 use crate::mir::loops::loop_depths;
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
@@ -427,12 +427,37 @@ impl Selector<'_> {
         };
         match (index, self.alloca_of(base)) {
             (Value::Int(c), Some(obj)) => Some(AddrPlan::Slot(obj, c.wrapping_mul(stride as i32))),
-            (Value::Int(c), None) => Some(AddrPlan::Imm(base, c.wrapping_mul(stride as i32))),
+            (Value::Int(c), None) => {
+                let off = c.wrapping_mul(stride as i32);
+                (!self.is_far_offset_computed(i, off)).then_some(AddrPlan::Imm(base, off))
+            }
             (_, None) if !float && stride.is_power_of_two() => {
                 Some(AddrPlan::Index(base, index, stride.trailing_zeros() as u8))
             }
             _ => None,
         }
+    }
+
+    /// Whether the address `gep b, off` (bytes) is computed once rather than folded into its
+    /// accesses: when some access cannot take `off` as its immediate, each would first move
+    /// it into a register (`movw ip, #off; ldr r, [b, ip]`), where one add serves them all
+    /// (`add a, b, #off; ldr r, [a]`) if the offset is an immediate of `add` or several
+    /// accesses share it.
+    fn is_far_offset_computed(&self, i: Inst, off: i32) -> bool {
+        let uses = self.f.uses(Value::Inst(i));
+        let far = uses.iter().any(|u| {
+            let float = match self.f.kind(u.inst) {
+                InstKind::Load { .. } => self.f.inst(u.inst).ty == Type::F32,
+                InstKind::Store { args: [x, _] } => self.f.value_type(*x) == Type::F32,
+                _ => false,
+            };
+            if float {
+                !fits_vldr_offset(off)
+            } else {
+                !fits_ldr_offset(off)
+            }
+        });
+        far && (is_operand2(off as u32) || uses.len() > 1)
     }
 
     fn is_folded_gep(&self, i: Inst) -> bool {

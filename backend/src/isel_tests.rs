@@ -981,6 +981,35 @@ bb0:
 }
 
 #[test]
+fn an_offset_beyond_the_immediate_is_added_once_for_its_accesses() {
+    let lines = selected(
+        "func @f(%a0: ptr) -> i32 {
+bb0:
+  %0 = gep %a0, 5120, 1
+  %1 = load i32 %0
+  %2 = add %1, 1
+  store %2, %0
+  %3 = gep %a0, 5004, 1
+  %4 = load i32 %3
+  %5 = gep %a0, 200, 4
+  %6 = load i32 %5
+  %7 = add %4, %6
+  ret %7
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // 5120 is an immediate of `add`, read and written: one add for both accesses.
+    assert!(body.contains(&"add %v1, %v0, #5120"), "{body:#?}");
+    assert!(body.contains(&"ldr %v2, [%v1]"), "{body:#?}");
+    assert!(body.contains(&"str %v3, [%v1]"), "{body:#?}");
+    // 5004 is no immediate and read once: the access takes it (as a register, at emission).
+    assert!(body.contains(&"ldr %v5, [%v0, #5004]"), "{body:#?}");
+    // 800 is within reach.
+    assert!(body.contains(&"ldr %v7, [%v0, #800]"), "{body:#?}");
+}
+
+#[test]
 fn a_division_on_a_recurrence_reads_the_sign_beside_the_multiply() {
     // The carry comes back to the dividend round the loop: its quotient by 10000 subtracts
     // the dividend's sign (`asr #31`, ready before the product) from the shifted product,

@@ -1,13 +1,24 @@
-//! invariant-bases: an address `gep b, x + i` in a loop, where the base `b` and the term
-//! `x` are fixed for the loop and `i` is a phi of the loop's header (its counter), becomes
-//! `gep (gep b, x), i`, the inner `gep` computed once in the preheader. A flattened two-dimensional access `a[i * n + j]` in a
-//! loop over `j` then adds nothing per round: the back end folds `gep g, j` into the load's
-//! `[g, j, lsl #2]`, where it computed `i * n + j` first.
+//! invariant-bases: an address in a loop is a base and index terms, each fixed for the
+//! loop, the loop's counter (a phi of its header) or a constant. Where it has fixed terms
+//! and the counter, it becomes `gep (gep b, fixed...), i` plus its constant as a byte
+//! offset, the inner `gep` computed once in the preheader:
 //!
-//! Only sums used by nothing but such addresses are split (the sum then goes), so no
-//! value that was computed anyway gets a second register; a term that is a constant (the
-//! access's immediate offset) or a product of the counter (a column walk, `a[i * n + j]`
-//! in a loop over `i`, whose sum the loop's several accesses share) stays.
+//! - a flattened two-dimensional access `a[i * n + j]` in a loop over `j` adds nothing per
+//!   round: the back end folds `gep g, j` into the load's `[g, j, lsl #2]`, where it
+//!   computed `i * n + j` first;
+//! - the copies of an unrolled body (`prod[i + j]`, `prod[i + j + 1]`, ... in a loop over
+//!   `j`) share one address `gep g, j` and take their constants as immediate offsets;
+//! - a column walk `t[k + 1][j]`, `t[k + 2][j]`, ... in a loop over `k` becomes one column
+//!   address `gep (gep t, j, 4), k, row` plus row offsets, which `pointer-induction` steps
+//!   by rows where it stepped a row pointer and added the column each round.
+//!
+//! Only sums used by nothing but addresses and base addresses used by nothing else are taken
+//! apart (they then go), so no value that was computed anyway gets a second register; a sum
+//! of the counter and a constant (its next value) may have other uses, since the address
+//! then needs nothing of it. A term that
+//! is a product of the counter (a column walk `a[i * n + j]` in a loop over `i`, whose sum
+//! the loop's several accesses share) stays, and so does an address without a fixed term
+//! (`instcombine` moves its constants outward).
 //!
 //! Needs: the loop forest. Preserves: behaviour and the CFG.
 
@@ -26,27 +37,13 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         for b in blocks {
             let geps: Vec<Inst> = f.block_insts(b).collect();
             for gep in geps {
-                let Some((sum, x, y)) = split_index(f, &loops, k, gep) else {
+                if f.inst_block(gep).is_none() {
+                    continue;
+                }
+                let Some(address) = decompose(f, &loops, k, gep) else {
                     continue;
                 };
-                let InstKind::Gep {
-                    args: [base, _],
-                    stride,
-                } = *f.kind(gep)
-                else {
-                    unreachable!("split_index takes a gep");
-                };
-                let end = f.terminator(preheader).expect("a preheader ends in a jump");
-                let kind = InstKind::Gep {
-                    args: [base, x],
-                    stride,
-                };
-                let inner = f.insert_inst_before(end, kind, Type::Ptr);
-                f.set_operand(gep, 0, Value::Inst(inner));
-                f.set_operand(gep, 1, y);
-                if f.uses(Value::Inst(sum)).is_empty() {
-                    f.remove_inst(sum);
-                }
+                rebuild(f, preheader, gep, address);
                 changed = true;
             }
         }
@@ -54,49 +51,213 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     Preserved::cfg_if(changed)
 }
 
-/// For a `gep b, x + i` in loop `k` with `b` and `x` fixed for the loop, `i` a phi of its
-/// header, and the sum used by addresses only: the sum, `x` and `i`.
-fn split_index(
-    f: &Function,
-    loops: &LoopInfo,
+/// An address as `base + fixed terms + counter * stride + bytes`, and the geps and sums
+/// below the address that computed it.
+struct Address {
+    base: Value,
+    fixed: Vec<(Value, u32)>,
+    counter: (Value, u32),
+    bytes: i32,
+    parts: Vec<Inst>,
+}
+
+/// The terms of `gep` in loop `k`, where taking them apart pays: it has a fixed term and the
+/// counter, and is not already `gep (gep b, fixed), i` with at most a constant offset.
+fn decompose(f: &Function, loops: &LoopInfo, k: usize, gep: Inst) -> Option<Address> {
+    let InstKind::Gep { .. } = f.kind(gep) else {
+        return None;
+    };
+    let mut walk = Walk {
+        f,
+        loops,
+        k,
+        base: None,
+        fixed: Vec::new(),
+        counter: None,
+        bytes: 0,
+        parts: Vec::new(),
+    };
+    walk.pointer(Value::Inst(gep), true)?;
+    let (Some(base), Some(counter)) = (walk.base, walk.counter) else {
+        return None;
+    };
+    if walk.fixed.is_empty() || is_canonical(f, loops, k, gep) {
+        return None;
+    }
+    Some(Address {
+        base,
+        fixed: walk.fixed,
+        counter,
+        bytes: walk.bytes,
+        parts: walk.parts,
+    })
+}
+
+/// How many sums up `only_in_addresses` follows the uses of a value.
+const MAX_DEPTH: u32 = 3;
+
+struct Walk<'a> {
+    f: &'a Function,
+    loops: &'a LoopInfo,
     k: usize,
-    gep: Inst,
-) -> Option<(Inst, Value, Value)> {
-    let InstKind::Gep {
-        args: [base, Value::Inst(sum)],
-        ..
-    } = *f.kind(gep)
-    else {
-        return None;
-    };
-    let InstKind::Binary {
-        op: BinaryOp::Add,
-        args: [a, b],
-    } = *f.kind(sum)
-    else {
-        return None;
-    };
+    base: Option<Value>,
+    fixed: Vec<(Value, u32)>,
+    counter: Option<(Value, u32)>,
+    bytes: i32,
+    parts: Vec<Inst>,
+}
+
+impl Walk<'_> {
+    fn is_fixed(&self, v: Value) -> bool {
+        match v {
+            Value::Inst(i) => self
+                .f
+                .inst_block(i)
+                .is_some_and(|d| !self.loops.contains(self.k, d)),
+            _ => true,
+        }
+    }
+
+    fn is_counter(&self, v: Value) -> bool {
+        let header = self.loops.loops[self.k].header;
+        v.as_inst()
+            .is_some_and(|i| self.f.kind(i).is_phi() && self.f.inst_block(i) == Some(header))
+    }
+
+    /// Whether every use of `i` is an operand of a gep, or of a sum with that property (at
+    /// most `MAX_DEPTH` sums up): taking it apart frees it.
+    fn only_in_addresses(&self, i: Inst, depth: u32) -> bool {
+        self.f
+            .uses(Value::Inst(i))
+            .iter()
+            .all(|u| match self.f.kind(u.inst) {
+                InstKind::Gep { .. } => true,
+                InstKind::Binary {
+                    op: BinaryOp::Add, ..
+                } => depth < MAX_DEPTH && self.only_in_addresses(u.inst, depth + 1),
+                _ => false,
+            })
+    }
+
+    /// The terms of the pointer `p`; `top` for the address itself.
+    fn pointer(&mut self, p: Value, top: bool) -> Option<()> {
+        if self.is_fixed(p) {
+            self.base = Some(p);
+            return Some(());
+        }
+        let i = p.as_inst()?;
+        let InstKind::Gep {
+            args: [b, x],
+            stride,
+        } = *self.f.kind(i)
+        else {
+            return None;
+        };
+        if !top {
+            // A base address that serves others too stays: each address taken apart from it
+            // would hold a pointer of its own where it shared the base (a row pointer that
+            // other loops index as well).
+            if self.f.uses(p).len() != 1 {
+                return None;
+            }
+            self.parts.push(i);
+        }
+        self.pointer(b, false)?;
+        self.index(x, stride)
+    }
+
+    /// The terms of the index `x`, counted `stride` bytes each.
+    fn index(&mut self, x: Value, stride: u32) -> Option<()> {
+        if let Value::Int(c) = x {
+            self.bytes = self.bytes.wrapping_add(c.wrapping_mul(stride as i32));
+            return Some(());
+        }
+        if self.is_counter(x) {
+            if self.counter.is_some() {
+                return None;
+            }
+            self.counter = Some((x, stride));
+            return Some(());
+        }
+        if self.is_fixed(x) {
+            self.fixed.push((x, stride));
+            return Some(());
+        }
+        let i = x.as_inst()?;
+        let InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [a, b],
+        } = *self.f.kind(i)
+        else {
+            return None;
+        };
+        let next_counter =
+            (a.is_constant() && self.is_counter(b)) || (b.is_constant() && self.is_counter(a));
+        if !next_counter && !self.only_in_addresses(i, 0) {
+            return None;
+        }
+        self.parts.push(i);
+        self.index(a, stride)?;
+        self.index(b, stride)
+    }
+}
+
+/// Whether `gep` is `gep F, i` or `gep (gep F, i), c` with `F` fixed for loop `k` and `i`
+/// its counter: what `rebuild` would make of it.
+fn is_canonical(f: &Function, loops: &LoopInfo, k: usize, gep: Inst) -> bool {
     let fixed = |v: Value| match v {
         Value::Inst(i) => f.inst_block(i).is_some_and(|d| !loops.contains(k, d)),
         _ => true,
     };
-    let only_addresses = f
-        .uses(Value::Inst(sum))
-        .iter()
-        .all(|u| u.index == 1 && matches!(f.kind(u.inst), InstKind::Gep { .. }));
-    if !fixed(base) || !only_addresses {
-        return None;
-    }
-    // A constant term stays: the back end takes it as the access's immediate offset.
-    let term = |v: Value| matches!(v, Value::Inst(_) | Value::Param(_)) && fixed(v);
     let header = loops.loops[k].header;
     let counter = |v: Value| {
         v.as_inst()
             .is_some_and(|i| f.kind(i).is_phi() && f.inst_block(i) == Some(header))
     };
-    match (term(a), counter(b), term(b), counter(a)) {
-        (true, true, _, _) => Some((sum, a, b)),
-        (_, _, true, true) => Some((sum, b, a)),
-        _ => None,
+    let row = |v: Value| match v.as_inst().map(|i| f.kind(i)) {
+        Some(&InstKind::Gep { args: [b, x], .. }) => fixed(b) && counter(x),
+        _ => false,
+    };
+    match *f.kind(gep) {
+        InstKind::Gep {
+            args: [b, Value::Int(_)],
+            stride: 1,
+        } => row(b),
+        InstKind::Gep { args: [b, x], .. } => fixed(b) && counter(x),
+        _ => false,
+    }
+}
+
+/// Makes `gep` `gep (gep F, i), bytes`, `F` the base plus the fixed terms, computed at the
+/// end of `preheader`; the parts nothing else reads go.
+fn rebuild(f: &mut Function, preheader: crate::ir::Block, gep: Inst, address: Address) {
+    let end = f.terminator(preheader).expect("a preheader ends in a jump");
+    let mut fixed = address.base;
+    for (x, stride) in address.fixed {
+        let kind = InstKind::Gep {
+            args: [fixed, x],
+            stride,
+        };
+        fixed = Value::Inst(f.insert_inst_before(end, kind, Type::Ptr));
+    }
+    let (counter, stride) = address.counter;
+    let row = InstKind::Gep {
+        args: [fixed, counter],
+        stride,
+    };
+    if address.bytes == 0 {
+        f.replace_kind(gep, row, Type::Ptr);
+    } else {
+        let row = f.insert_inst_before(gep, row, Type::Ptr);
+        let kind = InstKind::Gep {
+            args: [Value::Inst(row), Value::Int(address.bytes)],
+            stride: 1,
+        };
+        f.replace_kind(gep, kind, Type::Ptr);
+    }
+    for part in address.parts {
+        if f.inst_block(part).is_some() && f.uses(Value::Inst(part)).is_empty() {
+            f.remove_inst(part);
+        }
     }
 }

@@ -53,6 +53,7 @@ pub mod power_of_two_divisors;
 pub mod predictive_commoning;
 pub mod range_simplify;
 pub mod reassociate;
+pub mod rebase_pointers;
 pub mod scalar_promotion;
 pub mod sccp;
 mod settled;
@@ -236,6 +237,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "rebase-pointers",
+        description: "start a stepped pointer in the middle of its accesses' constant offsets",
+        kind: PassKind::Function(rebase_pointers::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "licm",
         description:
             "loop-invariant code motion: invariant code, loads and stores to the preheader",
@@ -403,7 +410,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,dead-stores,constant-local-arrays,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm"
         ),
     }
 }
