@@ -61,9 +61,11 @@ const MAX_USES_SEEN: usize = 16;
 const MAX_JOINS: usize = 3;
 
 /// How many operations may stand between a value and the phi it comes back to round its
-/// loop (`is_on_recurrence`), each way, and how many uses that looks at in all.
+/// loop (`is_on_recurrence`), each way; how many uses it follows forward, and how many
+/// operations it looks at backward, in all.
 const MAX_RECURRENCE_STEPS: usize = 12;
 const MAX_RECURRENCE_USES: usize = 64;
+const MAX_RECURRENCE_OPERANDS: usize = 1024;
 
 /// Constants in loops nested deeper than this stay where they are used, so that finding
 /// the loops around a use costs a bounded walk.
@@ -1052,15 +1054,18 @@ impl Selector<'_> {
     /// `i` (`carry = (x[k] * f + carry) / base`, `h = (h * 31 + c) % m`).
     fn is_on_recurrence(&self, i: Inst) -> bool {
         let f = self.f;
+        if f.inst_block(i).is_none_or(|b| self.loops.depth(b) == 0) {
+            return false;
+        }
         let mut phis = Vec::new();
         let mut level = vec![i];
-        let mut seen = 0;
+        let mut uses = 0;
         for _ in 0..MAX_RECURRENCE_STEPS {
             let mut next = Vec::new();
             for &v in &level {
                 for u in f.uses(Value::Inst(v)) {
-                    seen += 1;
-                    if seen > MAX_RECURRENCE_USES {
+                    uses += 1;
+                    if uses > MAX_RECURRENCE_USES {
                         break;
                     }
                     match f.kind(u.inst) {
@@ -1072,13 +1077,17 @@ impl Selector<'_> {
             }
             level = next;
         }
+        // Backward, each operation once: what a second path reaches, the first reached at
+        // least as soon.
+        let mut seen: Vec<Inst> = Vec::new();
         let mut level: Vec<Value> = f.kind(i).operands().to_vec();
         for _ in 0..MAX_RECURRENCE_STEPS {
             let mut next = Vec::new();
-            for v in level {
-                let Some(d) = v.as_inst() else {
+            for d in level.iter().filter_map(|v| v.as_inst()) {
+                if seen.contains(&d) || seen.len() == MAX_RECURRENCE_OPERANDS {
                     continue;
-                };
+                }
+                seen.push(d);
                 match f.kind(d) {
                     InstKind::Phi { .. } if phis.contains(&d) => return true,
                     InstKind::Binary { args, .. } => next.extend_from_slice(args),
