@@ -788,6 +788,9 @@ class Gen:
         if r < 0.19:
             self.row_update_loop()
             return
+        if r < 0.2:
+            self.float_choice_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1402,6 +1405,31 @@ class Gen:
             self.line(f"{i} = 0;")
             self.line(f"while ({i} < {nx + ny}) {{ {s} = {s} * 3 + {pr}[{i}]; {i} = {i} + 1; }}")
         self.use_result(f"{s} + {m}[{rows - 1}][{cols - 1}]")
+
+    def float_choice_loop(self):
+        """Float values chosen by branches in a loop (if-to-select makes float selects,
+        `vmov<cond>.f32`): an absolute value `if (d < 0.0) d = -d;`, a weight picked by an
+        `if`/`else if` chain, and a running maximum `if (d > m) m = d;`, which a loop
+        carries round to itself and so keeps its branch."""
+        acc, mx, i, d, w = (self.fresh(p) for p in ("f", "f", "i", "f", "f"))
+        n = self.r.randint(3, 12)
+        self.func.cost += self.multiplier * n * 14
+        self.line(f"float {acc} = 0.0;")
+        self.line(f"float {mx} = -1000.0;")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {n}) {{")
+        self.indent += 1
+        self.line(f"float {d} = fclamp({self.float_expr(1)}) - {i} * {self.pick(['0.5', '1.25', '3.0'])};")
+        self.line(f"if ({d} {self.pick(['<', '<='])} 0.0) {d} = -{d};")
+        self.line(f"float {w} = {self.pick(['2.0', '0.5'])};")
+        self.line(f"if ({i} % 3 == 1) {w} = 4.0;")
+        self.line(f"else if ({i} == 0) {w} = 1.0;")
+        self.line(f"{acc} = fclamp({acc} + {w} * {d});")
+        self.line(f"if ({d} > {mx}) {mx} = {d};")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"f2i({acc}) + f2i(fclamp({mx}))")
 
     def halving_loop(self):
         """A loop halving a value while it is even and otherwise stepping it as the Collatz map
@@ -2761,6 +2789,8 @@ FEATURES = [
     ("interval walk over rows wider than 1 KB", r"^\s+int ti\d+\[\d\]\[(260|700|1030)\];"),
     ("row update modulo a prime from a run-time column", r"^\s+int w = \((mr\d+)\[(j\d+)\]\[(k\d+)\] - v\d+ \* \1\[v\d+\]\[\3\]\) % \d+;"),
     ("column walk over rows wider than 1 KB", r"(mr\d+)\[(k\d+) \+ 1\]\[(v\d+)\] \* \(\2 \+ 2\) - \1\[\2\]\[\3\]"),
+    ("float absolute value by a branch", r"if \((f\d+) <=? 0\.0\) \1 = -\1;"),
+    ("float running maximum by a branch", r"if \((f\d+) > (f\d+)\) \2 = \1;"),
     ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
     ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),

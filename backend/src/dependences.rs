@@ -33,7 +33,7 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         MInst::VStr { .. } | MInst::VStm { .. } => CostClass::VfpStore,
         MInst::VBin { op: VOp::Div, .. } => CostClass::VfpDivide,
         MInst::VMla { .. } => CostClass::VfpMulAcc,
-        MInst::VBin { .. } | MInst::VNeg { .. } => CostClass::VfpArith,
+        MInst::VBin { .. } | MInst::VNeg { .. } | MInst::VMovIf { .. } => CostClass::VfpArith,
         MInst::VCvtToFloat { .. } | MInst::VCvtToInt { .. } => CostClass::VfpConvert,
         MInst::VMovFromCore { .. }
         | MInst::VMovToCore { .. }

@@ -234,6 +234,9 @@ impl Emitter {
                 self.line(format_args!("vmla.f32 {}, {}, {}", sd, sn, sm))
             }
             MInst::VNeg { sd, sm } => self.line(format_args!("vneg.f32 {}, {}", sd, sm)),
+            MInst::VMovIf { cond, sd, sm } => {
+                self.line(format_args!("vmov{}.f32 {}, {}", cond.name(), sd, sm))
+            }
             MInst::VMovFromCore { sd, rn } => self.line(format_args!("vmov {}, {}", sd, rn)),
             MInst::VMovToCore { rd, sn } => self.line(format_args!("vmov {}, {}", rd, sn)),
             MInst::VCvtToFloat { sd, sm } => self.line(format_args!("vcvt.f32.s32 {}, {}", sd, sm)),

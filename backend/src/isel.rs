@@ -994,6 +994,19 @@ impl Selector<'_> {
     /// `cmp` and `subeq`.
     fn select(&mut self, i: Inst, c: Value, a: Value, b: Value) {
         let rd = self.def(i);
+        if self.f.inst(i).ty == Type::F32 {
+            // `vmov` of the false value (a copy), then `vmov<cond>.f32` of the true one.
+            let (sa, sb) = (self.reg(a), self.reg(b));
+            self.emit(MInst::Copy { dst: rd, src: sb });
+            for cond in self.condition(c) {
+                self.emit(MInst::VMovIf {
+                    cond,
+                    sd: rd,
+                    sm: sa,
+                });
+            }
+            return;
+        }
         if let Some((x, bits)) = unsigned_clamp(self.f, c, a, b) {
             let rn = self.reg(x);
             self.emit(MInst::Usat { rd, bits, rn });

@@ -1053,3 +1053,27 @@ bb2:
     assert!(body[rem + 1].ends_with(", asr #12"), "{body:#?}");
     assert!(body[rem + 2].ends_with(", lsr #31"), "{body:#?}");
 }
+
+#[test]
+fn a_float_select_moves_under_the_condition() {
+    let lines = selected(
+        "func @f(%a0: f32) -> f32 {
+bb0:
+  %0 = fcmp olt %a0, 0.0
+  %1 = fneg %a0
+  %2 = select f32 %0, %1, %a0
+  ret %2
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // The false value copied, the compare, and the true value moved under `mi`.
+    let copy = body.iter().position(|l| l.starts_with("copy %v3, %v0"));
+    let cmp = body.iter().position(|l| l.starts_with("vcmp"));
+    let mov = body.iter().position(|l| *l == "vmovmi.f32 %v3, %v2");
+    assert!(
+        copy.is_some() && cmp.is_some() && mov.is_some(),
+        "{body:#?}"
+    );
+    assert!(cmp < mov, "{body:#?}");
+}

@@ -372,6 +372,13 @@ pub enum MInst {
         sd: Reg,
         sm: Reg,
     },
+    /// `vmov<cond>.f32 sd, sm`: a float move under a condition (a float `select`); the
+    /// unconditional one is a `Copy`.
+    VMovIf {
+        cond: Cond,
+        sd: Reg,
+        sm: Reg,
+    },
     /// Core register to VFP register (bits unchanged).
     VMovFromCore {
         sd: Reg,
@@ -619,6 +626,11 @@ macro_rules! visit_operands {
                 $g(sm, Use);
                 $g(sd, Def);
             }
+            MInst::VMovIf { sd, sm, .. } => {
+                $g(sm, Use);
+                // The old value stays when the condition fails.
+                $g(sd, UseDef);
+            }
             MInst::VMovFromCore { sd, rn } => {
                 $g(rn, Use);
                 $g(sd, Def);
@@ -691,7 +703,7 @@ impl MInst {
     pub fn flags_read(&self) -> Option<Cond> {
         match self {
             MInst::Mov { cond, .. } | MInst::Alu { cond, .. } | MInst::Str { cond, .. } => *cond,
-            MInst::BCond { cond, .. } => Some(*cond),
+            MInst::BCond { cond, .. } | MInst::VMovIf { cond, .. } => Some(*cond),
             _ => None,
         }
     }

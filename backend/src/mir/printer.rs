@@ -133,6 +133,7 @@ impl fmt::Display for MInst {
             MInst::VBin { op, sd, sn, sm } => write!(f, "{} {sd}, {sn}, {sm}", op.name()),
             MInst::VMla { sd, sn, sm } => write!(f, "vmla.f32 {sd}, {sn}, {sm}"),
             MInst::VNeg { sd, sm } => write!(f, "vneg.f32 {sd}, {sm}"),
+            MInst::VMovIf { cond, sd, sm } => write!(f, "vmov{}.f32 {sd}, {sm}", cond.name()),
             MInst::VMovFromCore { sd, rn } => write!(f, "vmov {sd}, {rn}"),
             MInst::VMovToCore { rd, sn } => write!(f, "vmov {rd}, {sn}"),
             MInst::VCvtToFloat { sd, sm } => write!(f, "vcvt.f32.s32 {sd}, {sm}"),

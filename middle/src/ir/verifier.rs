@@ -258,9 +258,9 @@ impl Verifier<'_> {
                     ty(c) == Type::I1
                         && ty(a) == data.ty
                         && ty(b) == data.ty
-                        && matches!(data.ty, Type::I1 | Type::I32 | Type::Ptr),
+                        && matches!(data.ty, Type::I1 | Type::I32 | Type::Ptr | Type::F32),
                     self,
-                    "select takes an i1 and two i32, i1 or ptr values of its own type",
+                    "select takes an i1 and two i32, i1, ptr or f32 values of its own type",
                 );
             }
             InstKind::Call { callee, args } => self.check_call(i, callee, args),

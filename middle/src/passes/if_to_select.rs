@@ -30,8 +30,9 @@
 //! of the side block having done the same, memory is left as it was. The back end stores
 //! under the condition where it can prove the location still holds `old`; at most
 //! `MAX_STORES` of them.
-//! The back end has no conditional float move, so J's phis that differ must be `i1`, `i32`
-//! or `ptr`. A branch on a constant is left to simplify-cfg. The candidates are found on the
+//! A float phi becomes a select too (`vmov<cond>.f32`: `if (t < 0.0) t = -t;` is `vneg`, a
+//! compare and a conditional move), except one that a loop carries round to itself (a
+//! float maximum: each round's compare would wait for the last). A branch on a constant is left to simplify-cfg. The candidates are found on the
 //! CFG as the pass starts; no block is part of two of them, as a side block ends in `br` and
 //! H in `condbr`. The selects can make the branch around them a candidate once simplify-cfg
 //! has merged J into H: -O2 runs the two passes twice.
@@ -47,6 +48,16 @@ use crate::cost_model::{inst_cost, is_predicable};
 use crate::ir::clamp::unsigned_clamp;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+
+/// Whether `v` is a phi that takes `phi` (a float maximum `m = x > m ? x : m` round a
+/// loop): as a select, each round's compare and conditional move would wait for the last
+/// (`vcmp`, `vmrs` and `vmov<cond>`, some 8 cycles), where a predicted branch lets the
+/// rounds overlap.
+fn comes_back(f: &Function, v: Value, phi: Inst) -> bool {
+    v.as_inst().is_some_and(
+        |p| matches!(f.kind(p), InstKind::Phi { args, .. } if args.contains(&Value::Inst(phi))),
+    )
+}
 
 /// The most weighted cost the instructions moved out of the side blocks, predicated ones
 /// aside, may have together: arithmetic only (`3 * n + 1` beside `n / 2`, a shifted add
@@ -163,7 +174,10 @@ fn candidate(
             f.phi_incoming(phi, on_false)?,
         );
         if t != e {
-            if !matches!(f.inst(phi).ty, Type::I1 | Type::I32 | Type::Ptr) {
+            if !matches!(f.inst(phi).ty, Type::I1 | Type::I32 | Type::Ptr | Type::F32) {
+                return None;
+            }
+            if f.inst(phi).ty == Type::F32 && (comes_back(f, t, phi) || comes_back(f, e, phi)) {
                 return None;
             }
             selects += 1;
