@@ -16,7 +16,7 @@
 //! every loop it leaves.
 
 use super::{Cfg, DomTree};
-use crate::ir::{Block, Function};
+use crate::ir::{Block, Function, Inst, Value};
 
 const NONE: u32 = u32::MAX;
 
@@ -185,6 +185,17 @@ impl LoopInfo {
         let (start, end) = self.range[k];
         let pos = self.position[b.index()];
         pos != NONE && start <= pos && pos < end
+    }
+
+    /// Whether instruction `i` of `f` lies in loop `k`.
+    pub fn holds(&self, f: &Function, k: usize, i: Inst) -> bool {
+        f.inst_block(i).is_some_and(|b| self.contains(k, b))
+    }
+
+    /// Whether `v` is fixed for loop `k`: a constant, parameter or global, or an
+    /// instruction outside the loop.
+    pub fn is_invariant(&self, f: &Function, k: usize, v: Value) -> bool {
+        v.as_inst().is_none_or(|i| !self.holds(f, k, i))
     }
 }
 

@@ -81,7 +81,7 @@ fn decompose(f: &Function, loops: &LoopInfo, k: usize, gep: Inst) -> Option<Addr
     let (Some(base), Some(counter)) = (walk.base, walk.counter) else {
         return None;
     };
-    if walk.fixed.is_empty() || is_canonical(f, loops, k, gep) {
+    if walk.fixed.is_empty() || walk.is_canonical(gep) {
         return None;
     }
     Some(Address {
@@ -109,13 +109,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn is_fixed(&self, v: Value) -> bool {
-        match v {
-            Value::Inst(i) => self
-                .f
-                .inst_block(i)
-                .is_some_and(|d| !self.loops.contains(self.k, d)),
-            _ => true,
-        }
+        self.loops.is_invariant(self.f, self.k, v)
     }
 
     fn is_counter(&self, v: Value) -> bool {
@@ -166,6 +160,23 @@ impl Walk<'_> {
         self.index(x, stride)
     }
 
+    /// Whether `gep` is `gep F, i` or `gep (gep F, i), c` with `F` fixed for the loop and
+    /// `i` its counter: what `rebuild` would make of it.
+    fn is_canonical(&self, gep: Inst) -> bool {
+        let row = |v: Value| match v.as_inst().map(|i| self.f.kind(i)) {
+            Some(&InstKind::Gep { args: [b, x], .. }) => self.is_fixed(b) && self.is_counter(x),
+            _ => false,
+        };
+        match *self.f.kind(gep) {
+            InstKind::Gep {
+                args: [b, Value::Int(_)],
+                stride: 1,
+            } => row(b),
+            InstKind::Gep { args: [b, x], .. } => self.is_fixed(b) && self.is_counter(x),
+            _ => false,
+        }
+    }
+
     /// The terms of the index `x`, counted `stride` bytes each.
     fn index(&mut self, x: Value, stride: u32) -> Option<()> {
         if let Value::Int(c) = x {
@@ -199,32 +210,6 @@ impl Walk<'_> {
         self.parts.push(i);
         self.index(a, stride)?;
         self.index(b, stride)
-    }
-}
-
-/// Whether `gep` is `gep F, i` or `gep (gep F, i), c` with `F` fixed for loop `k` and `i`
-/// its counter: what `rebuild` would make of it.
-fn is_canonical(f: &Function, loops: &LoopInfo, k: usize, gep: Inst) -> bool {
-    let fixed = |v: Value| match v {
-        Value::Inst(i) => f.inst_block(i).is_some_and(|d| !loops.contains(k, d)),
-        _ => true,
-    };
-    let header = loops.loops[k].header;
-    let counter = |v: Value| {
-        v.as_inst()
-            .is_some_and(|i| f.kind(i).is_phi() && f.inst_block(i) == Some(header))
-    };
-    let row = |v: Value| match v.as_inst().map(|i| f.kind(i)) {
-        Some(&InstKind::Gep { args: [b, x], .. }) => fixed(b) && counter(x),
-        _ => false,
-    };
-    match *f.kind(gep) {
-        InstKind::Gep {
-            args: [b, Value::Int(_)],
-            stride: 1,
-        } => row(b),
-        InstKind::Gep { args: [b, x], .. } => fixed(b) && counter(x),
-        _ => false,
     }
 }
 

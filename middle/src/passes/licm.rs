@@ -29,7 +29,7 @@
 use crate::analysis::alias::Location;
 use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate, may_alias_in};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
-use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Value};
+use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind};
 use crate::passes::gcm::is_pinned;
 use crate::passes::loop_accesses::loop_accesses;
 use crate::passes::FunctionContext;
@@ -153,12 +153,10 @@ impl Licm<'_> {
 
     /// Whether every operand of `i` is defined outside loop `k`.
     fn is_invariant(&self, f: &Function, k: usize, i: Inst) -> bool {
-        f.kind(i).operands().iter().all(|v| match v {
-            Value::Inst(d) => f
-                .inst_block(*d)
-                .is_none_or(|db| !self.loops.contains(k, db)),
-            _ => true,
-        })
+        f.kind(i)
+            .operands()
+            .iter()
+            .all(|&v| self.loops.is_invariant(f, k, v))
     }
 
     /// Whether the memory rules let `candidate`, in block `b`, leave loop `k`.

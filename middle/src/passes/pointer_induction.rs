@@ -105,9 +105,8 @@ fn convert(
     shape: &LoopShape,
     ctr: &Counter,
 ) -> bool {
-    let inside =
-        |f: &Function, i: Inst| f.inst_block(i).is_some_and(|b| loops.contains(shape.k, b));
-    let fixed = |f: &Function, v: Value| v.as_inst().is_none_or(|d| !inside(f, d));
+    let inside = |f: &Function, i: Inst| loops.holds(f, shape.k, i);
+    let fixed = |f: &Function, v: Value| loops.is_invariant(f, shape.k, v);
     // The addresses found, with their arrays and constants, grouped below.
     let mut found: Vec<(Value, u32, Inst, i32)> = Vec::new();
     let mut outside: Vec<OutsideUse> = Vec::new();

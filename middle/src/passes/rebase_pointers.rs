@@ -78,8 +78,8 @@ fn plan(
     k: usize,
     (phi, preheader, latch): (Inst, Block, Block),
 ) -> Option<Plan> {
-    let inside = |i: Inst| f.inst_block(i).is_some_and(|b| loops.contains(k, b));
-    let fixed = |v: Value| v.as_inst().is_none_or(|d| !inside(d));
+    let inside = |i: Inst| loops.holds(f, k, i);
+    let fixed = |v: Value| loops.is_invariant(f, k, v);
     if f.inst(phi).ty != Type::Ptr {
         return None;
     }

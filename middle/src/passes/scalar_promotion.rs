@@ -148,7 +148,7 @@ impl Promoter<'_> {
                 Object::Global(_) | Object::Param(_) | Object::Alloca(_)
             );
             let variable = matches!(loc.object, Object::Alloca(a) if variables.contains(&a));
-            if !known || variable || tried.contains(&addr) || !self.is_invariant(f, k, addr) {
+            if !known || variable || tried.contains(&addr) || !self.loops.is_invariant(f, k, addr) {
                 continue;
             }
             tried.push(addr);
@@ -166,14 +166,6 @@ impl Promoter<'_> {
             }
         }
         false
-    }
-
-    /// Whether `v` is defined outside loop `k`.
-    fn is_invariant(&self, f: &Function, k: usize, v: Value) -> bool {
-        match v {
-            Value::Inst(d) => f.inst_block(d).is_none_or(|db| !self.loops.contains(k, db)),
-            _ => true,
-        }
     }
 
     /// Whether the location at `addr` (`loc`, stored with values of type `ty`) is what
