@@ -5,7 +5,7 @@
 //! functions that if-to-select, reassociation, unrolling, inlining and the schedulers
 //! share. A test (`scripts/test_tools.py`) compares the table with llvm-mca's.
 
-use crate::ir::{BinaryOp, CastOp, Function, InstKind, Value};
+use crate::ir::{BinaryOp, CastOp, Function, Inst, InstKind, Type, Value};
 
 /// A class of machine instructions with one latency and one issue cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,6 +174,62 @@ pub fn is_predicable(op: BinaryOp) -> bool {
         op,
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::And | BinaryOp::LShr | BinaryOp::AShr
     )
+}
+
+/// The byte offsets a load or store takes as its immediate: up to 4095 either way for a core
+/// register (`ldr`, `str`), multiples of 4 up to 1020 for a float one (`vldr`, `vstr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OffsetReach {
+    pub max: i64,
+    pub float: bool,
+}
+
+impl OffsetReach {
+    const CORE: OffsetReach = OffsetReach {
+        max: 4095,
+        float: false,
+    };
+    const FLOAT: OffsetReach = OffsetReach {
+        max: 1020,
+        float: true,
+    };
+
+    /// Whether the access takes `bytes` as its immediate.
+    pub fn takes(self, bytes: i64) -> bool {
+        bytes.abs() <= self.max && (!self.float || bytes % 4 == 0)
+    }
+
+    /// The offsets both accesses take.
+    pub fn and(self, other: OffsetReach) -> OffsetReach {
+        OffsetReach {
+            max: self.max.min(other.max),
+            float: self.float || other.float,
+        }
+    }
+}
+
+/// The immediate offsets of `inst` when its operand `index` is the address it accesses;
+/// None when it is no load or store through that operand.
+pub fn offset_reach(f: &Function, inst: Inst, index: u32) -> Option<OffsetReach> {
+    let float = match *f.kind(inst) {
+        InstKind::Load { .. } => f.inst(inst).ty == Type::F32,
+        InstKind::Store { args: [x, _] } if index == 1 => f.value_type(x) == Type::F32,
+        _ => return None,
+    };
+    Some(if float {
+        OffsetReach::FLOAT
+    } else {
+        OffsetReach::CORE
+    })
+}
+
+/// The immediate offsets every access through the address `v` takes; None when something
+/// other than a load or store through it uses it.
+pub fn address_reach(f: &Function, v: Value) -> Option<OffsetReach> {
+    f.uses(v)
+        .iter()
+        .map(|u| offset_reach(f, u.inst, u.index))
+        .try_fold(OffsetReach::CORE, |both, r| Some(both.and(r?)))
 }
 
 /// The machine instructions an IR instruction usually becomes, in dependency order (for a

@@ -30,7 +30,7 @@ use super::arith_writer::ArithWriter;
 use super::entry_order::less_on_entry;
 use super::loop_counter::{counter, Counter};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
-use crate::cost_model::inst_size;
+use crate::cost_model::{address_reach, inst_size};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -299,18 +299,7 @@ fn old_cost(f: &Function, g: &Group) -> i64 {
 
 /// Whether every access through `gep` takes `bytes` more as its immediate offset.
 fn offset_folds(f: &Function, gep: Inst, bytes: i64) -> bool {
-    f.uses(Value::Inst(gep)).iter().all(|u| {
-        let float = match *f.kind(u.inst) {
-            InstKind::Load { .. } => f.inst(u.inst).ty == Type::F32,
-            InstKind::Store { args: [x, _] } if u.index == 1 => f.value_type(x) == Type::F32,
-            _ => return false,
-        };
-        if float {
-            bytes % 4 == 0 && bytes.abs() <= 1020
-        } else {
-            bytes.abs() <= MAX_POST_INDEX
-        }
-    })
+    address_reach(f, Value::Inst(gep)).is_some_and(|r| r.takes(bytes))
 }
 
 /// What a group's pointer costs per round: its step, unless an access of the latch at the

@@ -19,14 +19,9 @@
 //! Needs: the loop forest. Preserves: behaviour and the CFG.
 
 use crate::analysis::{LoopInfo, Preserved};
+use crate::cost_model::{address_reach, offset_reach, OffsetReach};
 use crate::ir::{Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
-
-/// The largest byte offset a core load or store takes as its immediate.
-const MAX_CORE_OFFSET: i64 = 4095;
-
-/// The largest byte offset a float load or store takes (a multiple of 4).
-const MAX_FLOAT_OFFSET: i64 = 1020;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
@@ -60,7 +55,7 @@ enum Reader {
 struct Offset {
     reader: Reader,
     bytes: i64,
-    reach: i64,
+    reach: OffsetReach,
 }
 
 /// How to rebase one pointer: its readers in groups, each around a byte offset its
@@ -107,12 +102,12 @@ fn plan(
             } if u.index == 0 => Offset {
                 reader: Reader::Address(u.inst),
                 bytes: i64::from(c) * i64::from(stride),
-                reach: address_reach(f, u.inst)?,
+                reach: address_reach(f, Value::Inst(u.inst))?,
             },
             _ => Offset {
                 reader: Reader::Access(u.inst),
                 bytes: 0,
-                reach: access_reach(f, u.inst, u.index)?,
+                reach: offset_reach(f, u.inst, u.index)?,
             },
         });
     }
@@ -132,11 +127,11 @@ fn plan(
     // A float access's offset stays a multiple of 4: so do the groups' centres.
     if offsets
         .iter()
-        .any(|o| o.reach < MAX_CORE_OFFSET && o.bytes % 4 != 0 || i32::try_from(o.bytes).is_err())
+        .any(|o| o.reach.float && o.bytes % 4 != 0 || i32::try_from(o.bytes).is_err())
     {
         return None;
     }
-    let far = offsets.iter().filter(|o| o.bytes.abs() > o.reach).count();
+    let far = offsets.iter().filter(|o| !o.reach.takes(o.bytes)).count();
     if far == 0 {
         return None;
     }
@@ -158,7 +153,7 @@ fn groups(mut offsets: Vec<Offset>) -> Vec<(i64, Vec<Offset>)> {
         for n in 2..=rest.len() {
             let members = &rest[..n];
             let middle = (members[0].bytes + members[n - 1].bytes).div_euclid(2) & !3;
-            if members.iter().all(|o| (o.bytes - middle).abs() <= o.reach) {
+            if members.iter().all(|o| o.reach.takes(o.bytes - middle)) {
                 taken = n;
                 centre = middle;
             } else {
@@ -170,30 +165,6 @@ fn groups(mut offsets: Vec<Offset>) -> Vec<(i64, Vec<Offset>)> {
     }
     groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
     groups
-}
-
-/// How far the accesses through the address `gep` may reach from it: the least of their
-/// immediates' reaches; None when something other than an access uses it.
-fn address_reach(f: &Function, gep: Inst) -> Option<i64> {
-    f.uses(Value::Inst(gep))
-        .iter()
-        .map(|u| access_reach(f, u.inst, u.index))
-        .try_fold(MAX_CORE_OFFSET, |least, r| Some(least.min(r?)))
-}
-
-/// How far the access `inst`, whose operand `index` is the address, reaches with its
-/// immediate; None when it is not a load or store through that operand.
-fn access_reach(f: &Function, inst: Inst, index: u32) -> Option<i64> {
-    let float = match *f.kind(inst) {
-        InstKind::Load { .. } => f.inst(inst).ty == Type::F32,
-        InstKind::Store { args: [x, _] } if index == 1 => f.value_type(x) == Type::F32,
-        _ => return None,
-    };
-    Some(if float {
-        MAX_FLOAT_OFFSET
-    } else {
-        MAX_CORE_OFFSET
-    })
 }
 
 fn apply(f: &mut Function, (preheader, header): (Block, Block), phi: Inst, plan: Plan) {
