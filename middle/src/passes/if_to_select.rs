@@ -32,10 +32,11 @@
 //! `MAX_STORES` of them.
 //! A float phi becomes a select too (`vmov<cond>.f32`: `if (t < 0.0) t = -t;` is `vneg`, a
 //! compare and a conditional move), except one that a loop carries round to itself (a
-//! float maximum: each round's compare would wait for the last). A branch on a constant is left to simplify-cfg. The candidates are found on the
-//! CFG as the pass starts; no block is part of two of them, as a side block ends in `br` and
-//! H in `condbr`. The selects can make the branch around them a candidate once simplify-cfg
-//! has merged J into H: -O2 runs the two passes twice.
+//! float maximum: each round's compare would wait for the last). A branch on a constant is
+//! left to simplify-cfg. The candidates are found on the CFG as the pass starts; no block
+//! is part of two of them, as a side block ends in `br` and H in `condbr`. The selects can
+//! make the branch around them a candidate once simplify-cfg has merged J into H: -O2 runs
+//! the two passes twice.
 //! J is left with one predecessor fewer; simplify-cfg merges it into H when that was its
 //! last other one.
 //!
@@ -48,16 +49,6 @@ use crate::cost_model::{inst_cost, is_predicable};
 use crate::ir::clamp::unsigned_clamp;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
-
-/// Whether `v` is a phi that takes `phi` (a float maximum `m = x > m ? x : m` round a
-/// loop): as a select, each round's compare and conditional move would wait for the last
-/// (`vcmp`, `vmrs` and `vmov<cond>`, some 8 cycles), where a predicted branch lets the
-/// rounds overlap.
-fn comes_back(f: &Function, v: Value, phi: Inst) -> bool {
-    v.as_inst().is_some_and(
-        |p| matches!(f.kind(p), InstKind::Phi { args, .. } if args.contains(&Value::Inst(phi))),
-    )
-}
 
 /// The most weighted cost the instructions moved out of the side blocks, predicated ones
 /// aside, may have together: arithmetic only (`3 * n + 1` beside `n / 2`, a shifted add
@@ -296,4 +287,14 @@ fn convert(f: &mut Function, c: &Candidate) {
     }
     f.replace_kind(term, InstKind::Br { targets: [c.join] }, Type::Void);
     remove_blocks(f, &c.sides);
+}
+
+/// Whether `v` is a phi that takes `phi` (a float maximum `m = x > m ? x : m` round a
+/// loop): as a select, each round's compare and conditional move would wait for the last
+/// (`vcmp`, `vmrs` and `vmov<cond>`, some 8 cycles), where a predicted branch lets the
+/// rounds overlap.
+fn comes_back(f: &Function, v: Value, phi: Inst) -> bool {
+    v.as_inst().is_some_and(
+        |p| matches!(f.kind(p), InstKind::Phi { args, .. } if args.contains(&Value::Inst(phi))),
+    )
 }
