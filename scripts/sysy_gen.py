@@ -791,6 +791,9 @@ class Gen:
         if r < 0.2:
             self.float_choice_loop()
             return
+        if r < 0.21:
+            self.bisection_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1430,6 +1433,45 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"f2i({acc}) + f2i(fclamp({mx}))")
+
+    def bisection_loop(self):
+        """A binary search over a sorted local array, `lo = mid + 1` or `hi = mid` (or
+        `mid - 1` in a closed search `lo <= hi`), with the midpoint `lo + (hi - lo) / 2` or
+        `(lo + hi) / 2`; then one with no array from a start that may be negative, where
+        `hi - lo` can wrap, stopped after 40 rounds. From a start of 0 the halving is a shift
+        (range-simplify orders `lo < hi` in the body); from a negative one it rounds."""
+        arr, lo, hi, mid, key, s = (self.fresh(q) for q in ("bs", "l", "h", "m", "k", "s"))
+        size = self.r.randint(3, 40)
+        self.func.cost += self.multiplier * (size * 4 + 40 * 8)
+        self.line(f"int {arr}[{size}] = {{}};")
+        self.line(f"int {lo} = 0;")
+        self.line(f"while ({lo} < {size}) {{ {arr}[{lo}] = {lo} * {self.r.randint(1, 5)} / {self.r.randint(1, 3)}; {lo} = {lo} + 1; }}")
+        self.line(f"int {key} = {self.int_expr(1)} % {size * 3};")
+        closed = self.chance(0.4)
+        self.line(f"{lo} = {'0' if self.chance(0.7) else f'idx({self.int_expr(1)}, {size})'};")
+        self.line(f"int {hi} = {size - 1 if closed else size};")
+        midpoint = self.pick([f"{lo} + ({hi} - {lo}) / 2", f"({lo} + {hi}) / 2"])
+        self.line(f"while ({lo} {'<=' if closed else '<'} {hi}) {{")
+        self.indent += 1
+        self.line(f"int {mid} = {midpoint};")
+        test = self.pick(["<", "<="])
+        self.line(f"if ({arr}[{mid}] {test} {key}) {lo} = {mid} + 1;")
+        self.line(f"else {hi} = {mid}{' - 1' if closed else ''};")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{lo} * 7 + {hi}")
+        self.line(f"{lo} = {self.int_expr(1)};")
+        self.line(f"{hi} = {self.int_expr(1)};")
+        self.line(f"int {s} = 0;")
+        self.line(f"while ({lo} < {hi} && {s} < 40) {{")
+        self.indent += 1
+        self.line(f"int {mid} = {lo} + ({hi} - {lo}) / 2;")
+        self.line(f"if ({mid} % {self.r.randint(3, 9)} < {key}) {lo} = {mid} + 1;")
+        self.line(f"else {hi} = {mid};")
+        self.line(f"{s} = {s} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{lo} + {s}")
 
     def halving_loop(self):
         """A loop halving a value while it is even and otherwise stepping it as the Collatz map
@@ -2792,6 +2834,8 @@ FEATURES = [
     ("float absolute value by a branch", r"if \((f\d+) <=? 0\.0\) \1 = -\1;"),
     ("float running maximum by a branch", r"if \((f\d+) > (f\d+)\) \2 = \1;"),
     ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
+    ("bisection midpoint lo + (hi - lo) / 2", r"int m\d+ = (l\d+) \+ \((h\d+) - \1\) / 2;"),
+    ("closed bisection with hi = mid - 1", r"else h\d+ = m\d+ - 1;"),
     ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
     ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),

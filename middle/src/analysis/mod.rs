@@ -10,6 +10,7 @@ pub mod idf;
 pub mod loops;
 pub mod manager;
 pub mod module_facts;
+pub mod orders;
 pub mod postdom;
 pub mod ranges;
 pub mod scev;

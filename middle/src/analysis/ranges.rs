@@ -13,6 +13,14 @@
 //! on a comparison takes each of its values (the compared value, or it combined with a
 //! constant) only where the comparison lets it through.
 //!
+//! Two relations that intervals alone miss come from the branches before a block
+//! (`analysis::orders`). Where `x < y` holds, `y - x` is at least 1 and, when `y`'s greatest
+//! value less `x`'s least fits in `i32`, that at most: it cannot wrap. A midpoint
+//! `x + (y - x) / c` of such a difference (`c >= 2`, or a right shift by at least 1) lies in
+//! `[x, y - 1]` (`[x, y]` where only `x <= y` holds), though the sum of their intervals
+//! reaches past `y`: so a bisection's `lo = mid + 1` cannot wrap, `lo` stays non-negative
+//! and `(hi - lo) / 2` needs no rounding correction.
+//!
 //! So that loops end, a phi whose range has grown twice widens each bound that moves to the
 //! next threshold past it: the function's constants, their negations (a remainder's range
 //! is symmetric) and their neighbours, then the ends of `i32` and their neighbours (a
@@ -20,7 +28,9 @@
 //! so its step cannot wrap). There are finitely many thresholds, so every phi widens
 //! finitely often.
 
+use crate::analysis::orders::{order_at, Order};
 use crate::analysis::Cfg;
+use crate::fast_hash::FastHashMap;
 use crate::ir::{BinaryOp, Block, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
 
 /// A signed interval; `lo > hi` is the empty one (no value reaches here yet).
@@ -151,6 +161,14 @@ struct Solver<'a> {
     thresholds: Vec<i64>,
     worklist: Vec<Inst>,
     queued: Vec<bool>,
+    /// By instruction index: for a `sub y, x` where the branches before it order `x` and
+    /// `y`, that order.
+    ordered_differences: Vec<Option<Order>>,
+    /// Midpoints `x + (y - x) / c` of ordered differences, each with its difference.
+    midpoints: FastHashMap<Inst, Inst>,
+    /// For each `y` of an ordered difference, the midpoints whose range its range bounds
+    /// (it is not their operand, so growing would not reach them).
+    midpoint_bounds: FastHashMap<Inst, Vec<Inst>>,
 }
 
 impl<'a> Solver<'a> {
@@ -170,7 +188,7 @@ impl<'a> Solver<'a> {
         thresholds.sort_unstable();
         thresholds.dedup();
         let n = f.inst_capacity();
-        Solver {
+        let mut solver = Solver {
             f,
             cfg,
             of: vec![Range::EMPTY; n],
@@ -178,6 +196,72 @@ impl<'a> Solver<'a> {
             thresholds,
             worklist: Vec::new(),
             queued: vec![false; n],
+            ordered_differences: vec![None; n],
+            midpoints: FastHashMap::default(),
+            midpoint_bounds: FastHashMap::default(),
+        };
+        solver.find_relations();
+        solver
+    }
+
+    /// Fills `ordered_differences`, `midpoints` and `midpoint_bounds`.
+    fn find_relations(&mut self) {
+        let f = self.f;
+        for &b in self.cfg.rpo() {
+            for i in f.block_insts(b) {
+                if let InstKind::Binary {
+                    op: BinaryOp::Sub,
+                    args: [y, x],
+                } = *f.kind(i)
+                {
+                    self.ordered_differences[i.index()] = order_at(f, self.cfg, b, x, y);
+                }
+            }
+        }
+        for &b in self.cfg.rpo() {
+            for i in f.block_insts(b) {
+                let InstKind::Binary {
+                    op: BinaryOp::Add,
+                    args: [p, q],
+                } = *f.kind(i)
+                else {
+                    continue;
+                };
+                let found = self
+                    .halved_difference(q, p)
+                    .or(self.halved_difference(p, q));
+                if let Some((d, y)) = found {
+                    self.midpoints.insert(i, d);
+                    if let Value::Inst(y) = y {
+                        self.midpoint_bounds.entry(y).or_default().push(i);
+                    }
+                }
+            }
+        }
+    }
+
+    /// For `q = (y - x) / c` (`c >= 2`, or a right shift by at least 1) of an ordered
+    /// difference, that difference and `y`.
+    fn halved_difference(&self, q: Value, x: Value) -> Option<(Inst, Value)> {
+        let InstKind::Binary {
+            op,
+            args: [Value::Inst(d), Value::Int(c)],
+        } = *self.f.kind(q.as_inst()?)
+        else {
+            return None;
+        };
+        let halves = match op {
+            BinaryOp::SDiv => c >= 2,
+            BinaryOp::AShr | BinaryOp::LShr => (1..32).contains(&c),
+            _ => false,
+        };
+        self.ordered_differences[d.index()]?;
+        match *self.f.kind(d) {
+            InstKind::Binary {
+                op: BinaryOp::Sub,
+                args: [y, dx],
+            } if halves && dx == x => Some((d, y)),
+            _ => None,
         }
     }
 
@@ -202,6 +286,9 @@ impl<'a> Solver<'a> {
                 new
             };
             self.of[i.index()] = new;
+            for m in self.midpoint_bounds.get(&i).cloned().unwrap_or_default() {
+                self.push(m);
+            }
             for u in self.f.uses(Value::Inst(i)) {
                 self.push(u.inst);
                 if matches!(self.f.kind(u.inst), InstKind::Icmp { .. }) {
@@ -326,11 +413,18 @@ impl<'a> Solver<'a> {
                     })
             }
             InstKind::Binary { op, args: [a, b] } => {
-                let (a, b) = (self.get(*a), self.get(*b));
-                if a.is_empty() || b.is_empty() {
+                let (ra, rb) = (self.get(*a), self.get(*b));
+                if ra.is_empty() || rb.is_empty() {
                     return Range::EMPTY;
                 }
-                binary(*op, a, b)
+                let r = binary(*op, ra, rb);
+                if let Some(order) = self.ordered_differences[i.index()] {
+                    difference(r, ra, rb, order)
+                } else if let Some(&d) = self.midpoints.get(&i) {
+                    self.midpoint(r, d)
+                } else {
+                    r
+                }
             }
             InstKind::Select { args: [c, a, b] } => self.select(*c, *a, *b),
             InstKind::Icmp { .. } | InstKind::Fcmp { .. } => Range::new(0, 1),
@@ -341,6 +435,23 @@ impl<'a> Solver<'a> {
             } => self.get(*a).meet(0, 1),
             _ => Range::FULL,
         }
+    }
+
+    /// The range of a midpoint `x + (y - x) / c`, `r` by interval arithmetic, of the ordered
+    /// difference `d = y - x`: within `[x, y - 1]` (`[x, y]` for `x <= y`) when `d` cannot
+    /// wrap, for the quotient is then at least 0 and below `d` (at most `d`).
+    fn midpoint(&self, r: Range, d: Inst) -> Range {
+        let InstKind::Binary { args: [y, x], .. } = *self.f.kind(d) else {
+            return r;
+        };
+        let (ry, rx) = (self.get(y), self.get(x));
+        let Some(order) = self.ordered_differences[d.index()] else {
+            return r;
+        };
+        if ry.is_empty() || rx.is_empty() || ry.hi - rx.lo > MAX {
+            return r;
+        }
+        Range::new(r.lo.max(rx.lo), r.hi.min(ry.hi - order.least_gap()))
     }
 
     /// `select c, a, b`: either operand's values, or when `c` compares `a` with `b` so that
@@ -396,6 +507,17 @@ impl<'a> Solver<'a> {
             r
         }
     }
+}
+
+/// The range of `y - x`, `r` by interval arithmetic, where `order` holds between `x` and `y`:
+/// from the least gap the order allows up to `y`'s greatest less `x`'s least, when that
+/// fits in `i32` (then the difference cannot wrap).
+fn difference(r: Range, ry: Range, rx: Range, order: Order) -> Range {
+    let hi = ry.hi - rx.lo;
+    if hi > MAX {
+        return r;
+    }
+    Range::new((ry.lo - rx.hi).max(order.least_gap()), hi)
 }
 
 /// The values of `r` that can satisfy `r pred other`, kept whole when there are none.
