@@ -794,6 +794,9 @@ class Gen:
         if r < 0.21:
             self.bisection_loop()
             return
+        if r < 0.22:
+            self.two_bound_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1433,6 +1436,40 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"f2i({acc}) + f2i(fclamp({mx}))")
+
+    def two_bound_loop(self):
+        """A counter tested against two bounds read before the loop, both of which must hold
+        to go on (`k < a && k <= b` up from 0, `k > a && k >= b` down from 0, sometimes a
+        third constant bound), or an `if` on two bounds inside a counted loop:
+        merge-bound-tests makes one test against the tighter bound. The bounds are small
+        and may be negative."""
+        k, a, b, acc = (self.fresh(q) for q in ("i", "v", "v", "v"))
+        self.func.cost += self.multiplier * 60 * 4
+        self.line(f"int {a} = {self.int_expr(1)} % {self.r.randint(5, 60)};")
+        self.line(f"int {b} = {self.int_expr(1)} % {self.r.randint(5, 60)};")
+        self.line(f"int {acc} = 0;")
+        self.line(f"int {k} = 0;")
+        shape = self.r.randrange(3)
+        if shape == 2:
+            self.line(f"while ({k} < 30) {{")
+            self.indent += 1
+            first, second = self.pick(["<", "<="]), self.pick(["<", "<=", ">", ">="])
+            self.line(f"if ({k} {first} {a} && {k} {second} {b}) {acc} = {acc} + {k};")
+            self.line(f"else {acc} = {acc} - 1;")
+            self.line(f"{k} = {k} + 1;")
+        else:
+            up = shape == 0
+            ops = ["<", "<="] if up else [">", ">="]
+            tests = [f"{k} {self.pick(ops)} {a}", f"{b} {self.pick(['>', '>='] if up else ['<', '<='])} {k}"]
+            if self.chance(0.3):
+                tests.append(f"{k} {ops[0]} {self.r.randint(-40, 40)}")
+            self.line(f"while ({' && '.join(tests)}) {{")
+            self.indent += 1
+            self.line(f"{acc} = {acc} + {k} * {self.r.randint(1, 9)};")
+            self.line(f"{k} = {k} {'+' if up else '-'} 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{acc} + {k}")
 
     def bisection_loop(self):
         """A binary search over a sorted local array, `lo = mid + 1` or `hi = mid` (or
@@ -2836,6 +2873,9 @@ FEATURES = [
     ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
     ("bisection midpoint lo + (hi - lo) / 2", r"int m\d+ = (l\d+) \+ \((h\d+) - \1\) / 2;"),
     ("closed bisection with hi = mid - 1", r"else h\d+ = m\d+ - 1;"),
+    ("counter under two bounds", r"while \((i\d+) (<|<=) v\d+ && v\d+ (>|>=) \1"),
+    ("counter above two bounds", r"while \((i\d+) (>|>=) v\d+ && v\d+ (<|<=) \1"),
+    ("if on two bounds of a counter", r"if \((i\d+) <=? v\d+ && \1 [<>]=? v\d+\) v\d+ ="),
     ("halving under an even test", r"if \((n\d+) % 2 == 0\) \1 = \1 / 2;"),
     ("inner loop up to the outer counter", r"^\s+while \((j\d+) <=? (i\d+)\) \{ "),
     ("inner loop from past the outer counter", r"^\s+(j\d+) = (i\d+) \+ 1;\r?\n\s+while \(\1 < \w+\) \{ "),

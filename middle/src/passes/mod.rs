@@ -44,6 +44,7 @@ pub mod loop_unswitch;
 mod manager;
 pub mod mem2reg;
 pub mod memoize;
+pub mod merge_bound_tests;
 pub mod merge_functions;
 mod phi_edits;
 pub mod pipeline;
@@ -298,6 +299,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "merge-bound-tests",
+        description: "two tests of one value against loop-invariant bounds as one test against the tighter bound",
+        kind: PassKind::Function(merge_bound_tests::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "loop-rotate",
         description: "test while loops at the bottom, behind a guard: one branch per iteration",
         kind: PassKind::Function(loop_rotate::run),
@@ -409,7 +416,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,constant-loads,",
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,",
             "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm"
         ),
     }
