@@ -797,6 +797,9 @@ class Gen:
         if r < 0.22:
             self.two_bound_loop()
             return
+        if r < 0.23:
+            self.knapsack_rows_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1436,6 +1439,42 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"f2i({acc}) + f2i(fclamp({mx}))")
+
+    def knapsack_rows_loop(self):
+        """Knapsack rows: `t[i][c] = max(t[i - 1][c], t[i - 1][c - w] + v)` for `c` from a
+        weight `w = ws[i]` read before the loop (the counter less a fixed value: a stepped
+        pointer from `t[i - 1] - w`), then counts kept in one row walked down while
+        `c >= ws[j]` (a load from a fixed address in the loop's test, which loop rotation
+        leaves at one address)."""
+        t, ws, cnt, i, c, w, take = (self.fresh(q) for q in ("kt", "kw", "kc", "i", "j", "v", "v"))
+        rows, cols = self.r.randint(2, 6), self.r.randint(4, 24)
+        self.func.cost += self.multiplier * rows * cols * 12
+        self.line(f"int {t}[{rows}][{cols}] = {{}};")
+        self.line(f"int {ws}[{rows}] = {{}};")
+        self.line(f"int {cnt}[{cols}] = {{}};")
+        self.line(f"{cnt}[0] = 1;")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {rows}) {{ {ws}[{i}] = ({self.int_expr(1)} + {i}) % {cols - 1}; if ({ws}[{i}] < 0) {ws}[{i}] = -{ws}[{i}]; {ws}[{i}] = {ws}[{i}] + 1; {i} = {i} + 1; }}")
+        self.line(f"{i} = 1;")
+        self.line(f"while ({i} < {rows}) {{")
+        self.indent += 1
+        self.line(f"int {w} = {ws}[{i}];")
+        self.line(f"int {c} = 0;")
+        self.line(f"while ({c} < {w}) {{ {t}[{i}][{c}] = {t}[{i} - 1][{c}]; {c} = {c} + 1; }}")
+        self.line(f"while ({c} < {cols}) {{")
+        self.indent += 1
+        self.line(f"int {take} = {t}[{i} - 1][{c} - {w}] + {i} * {self.r.randint(1, 9)};")
+        self.line(f"if ({take} > {t}[{i} - 1][{c}]) {t}[{i}][{c}] = {take};")
+        self.line(f"else {t}[{i}][{c}] = {t}[{i} - 1][{c}];")
+        self.line(f"{c} = {c} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{c} = {cols - 1};")
+        self.line(f"while ({c} >= {ws}[{i}]) {{ {cnt}[{c}] = ({cnt}[{c}] + {cnt}[{c} - {ws}[{i}]]) % 1009; {c} = {c} - 1; }}")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{t}[{rows - 1}][{cols - 1}] + {cnt}[{cols - 1}]")
 
     def two_bound_loop(self):
         """A counter tested against two bounds read before the loop, both of which must hold
@@ -2873,6 +2912,8 @@ FEATURES = [
     ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
     ("bisection midpoint lo + (hi - lo) / 2", r"int m\d+ = (l\d+) \+ \((h\d+) - \1\) / 2;"),
     ("closed bisection with hi = mid - 1", r"else h\d+ = m\d+ - 1;"),
+    ("knapsack row read at the counter less a weight", r"(kt\d+)\[(i\d+) - 1\]\[(j\d+) - v\d+\]"),
+    ("counts walked down while above a loaded weight", r"while \((j\d+) >= (kw\d+)\[i\d+\]\)"),
     ("counter under two bounds", r"while \((i\d+) (<|<=) v\d+ && v\d+ (>|>=) \1"),
     ("counter above two bounds", r"while \((i\d+) (>|>=) v\d+ && v\d+ (<|<=) \1"),
     ("if on two bounds of a counter", r"if \((i\d+) <=? v\d+ && \1 [<>]=? v\d+\) v\d+ ="),

@@ -55,7 +55,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 /// below the address that computed it.
 struct Address {
     base: Value,
-    fixed: Vec<(Value, u32)>,
+    fixed: Vec<Term>,
     counter: (Value, u32),
     bytes: i32,
     parts: Vec<Inst>,
@@ -93,6 +93,14 @@ fn decompose(f: &Function, loops: &LoopInfo, k: usize, gep: Inst) -> Option<Addr
     })
 }
 
+/// A fixed term of an address: `value` times `stride` bytes, subtracted where `negated`.
+#[derive(Clone, Copy)]
+struct Term {
+    value: Value,
+    stride: u32,
+    negated: bool,
+}
+
 /// How many sums up `only_in_addresses` follows the uses of a value.
 const MAX_DEPTH: u32 = 3;
 
@@ -101,7 +109,7 @@ struct Walk<'a> {
     loops: &'a LoopInfo,
     k: usize,
     base: Option<Value>,
-    fixed: Vec<(Value, u32)>,
+    fixed: Vec<Term>,
     counter: Option<(Value, u32)>,
     bytes: i32,
     parts: Vec<Inst>,
@@ -127,7 +135,8 @@ impl Walk<'_> {
             .all(|u| match self.f.kind(u.inst) {
                 InstKind::Gep { .. } => true,
                 InstKind::Binary {
-                    op: BinaryOp::Add, ..
+                    op: BinaryOp::Add | BinaryOp::Sub,
+                    ..
                 } => depth < MAX_DEPTH && self.only_in_addresses(u.inst, depth + 1),
                 _ => false,
             })
@@ -157,7 +166,7 @@ impl Walk<'_> {
             self.parts.push(i);
         }
         self.pointer(b, false)?;
-        self.index(x, stride)
+        self.index(x, stride, false)
     }
 
     /// Whether `gep` is `gep F, i` or `gep (gep F, i), c` with `F` fixed for the loop and
@@ -177,39 +186,49 @@ impl Walk<'_> {
         }
     }
 
-    /// The terms of the index `x`, counted `stride` bytes each.
-    fn index(&mut self, x: Value, stride: u32) -> Option<()> {
+    /// The terms of the index `x`, counted `stride` bytes each, subtracted where `negated`
+    /// (the counter never is: its address would step backwards).
+    fn index(&mut self, x: Value, stride: u32, negated: bool) -> Option<()> {
         if let Value::Int(c) = x {
-            self.bytes = self.bytes.wrapping_add(c.wrapping_mul(stride as i32));
+            let bytes = c.wrapping_mul(stride as i32);
+            self.bytes = if negated {
+                self.bytes.wrapping_sub(bytes)
+            } else {
+                self.bytes.wrapping_add(bytes)
+            };
             return Some(());
         }
         if self.is_counter(x) {
-            if self.counter.is_some() {
+            if self.counter.is_some() || negated {
                 return None;
             }
             self.counter = Some((x, stride));
             return Some(());
         }
         if self.is_fixed(x) {
-            self.fixed.push((x, stride));
+            self.fixed.push(Term {
+                value: x,
+                stride,
+                negated,
+            });
             return Some(());
         }
         let i = x.as_inst()?;
         let InstKind::Binary {
-            op: BinaryOp::Add,
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
             args: [a, b],
         } = *self.f.kind(i)
         else {
             return None;
         };
-        let next_counter =
-            (a.is_constant() && self.is_counter(b)) || (b.is_constant() && self.is_counter(a));
+        let next_counter = op == BinaryOp::Add
+            && ((a.is_constant() && self.is_counter(b)) || (b.is_constant() && self.is_counter(a)));
         if !next_counter && !self.only_in_addresses(i, 0) {
             return None;
         }
         self.parts.push(i);
-        self.index(a, stride)?;
-        self.index(b, stride)
+        self.index(a, stride, negated)?;
+        self.index(b, stride, negated != (op == BinaryOp::Sub))
     }
 }
 
@@ -218,10 +237,19 @@ impl Walk<'_> {
 fn rebuild(f: &mut Function, preheader: crate::ir::Block, gep: Inst, address: Address) {
     let end = f.terminator(preheader).expect("a preheader ends in a jump");
     let mut fixed = address.base;
-    for (x, stride) in address.fixed {
+    for term in address.fixed {
+        let x = if term.negated {
+            let kind = InstKind::Binary {
+                op: BinaryOp::Sub,
+                args: [Value::Int(0), term.value],
+            };
+            Value::Inst(f.insert_inst_before(end, kind, Type::I32))
+        } else {
+            term.value
+        };
         let kind = InstKind::Gep {
             args: [fixed, x],
-            stride,
+            stride: term.stride,
         };
         fixed = Value::Inst(f.insert_inst_before(end, kind, Type::Ptr));
     }

@@ -12,7 +12,9 @@
 //!
 //! H's code runs once on each path where H ran: in P for the first test, in L for each later
 //! one. Its values are then the copy's in P or L, and in the body a phi of the two in B; at
-//! E, reached from P or L, a phi of the two as well. H goes.
+//! E, reached from P or L, a phi of the two as well. H goes. An instruction that reads no
+//! memory and computes the same from the same operands in both places (an address fixed
+//! for the loop, `gep @w, i`) is not copied into L: P's copy serves the whole loop.
 //!
 //! A loop is rotated when it has a preheader P, one latch L that ends in `br H`, H leaves
 //! the loop for one exit E, H's successor in the loop (B) has H as its only predecessor,
@@ -218,6 +220,7 @@ fn rotate(f: &mut Function, loops: &LoopInfo, dom: Option<&DomTree>, k: usize, s
                 let x = f.phi_incoming(v, s.l).expect("from the latch");
                 mapped(x, &at_b)
             }
+            _ if same_in_both(f, v, &at_p, &at_l) => at_p[&v],
             _ => copy_before(f, v, term_l, &at_l),
         };
         at_l.insert(v, value);
@@ -287,15 +290,31 @@ fn rotate(f: &mut Function, loops: &LoopInfo, dom: Option<&DomTree>, k: usize, s
         }
     }
     f.remove_block(s.h);
-    // Phis of B nothing uses (values of H only H used).
+    // Phis of B nothing uses (values of H only H used), and those of a value the same in
+    // P and L: the value itself.
     for v in &values {
         if let Some(phi) = at_b.get(v).and_then(|phi| phi.as_inst()) {
+            if at_p[v] == at_l[v] {
+                f.replace_all_uses(Value::Inst(phi), at_p[v]);
+            }
             if f.uses(Value::Inst(phi)).is_empty() {
                 f.remove_inst(phi);
             }
         }
     }
     true
+}
+
+/// Whether `v`, an instruction of H that neither reads memory nor has effects, computes
+/// the same in P and in L: its operands there are the same values. Then L takes P's copy,
+/// and the body sees it where it saw a phi of two equal values (an address fixed for the
+/// loop: `licm` and alias analysis see through it).
+fn same_in_both(f: &Function, v: Inst, at_p: &ValueMap, at_l: &ValueMap) -> bool {
+    let op = f.kind(v).opcode();
+    !op.reads_memory()
+        && !op.has_side_effects()
+        && !op.may_fault()
+        && mapped_kind(f, v, at_p) == mapped_kind(f, v, at_l)
 }
 
 /// A copy of instruction `v` of H before `before`, its operands from H replaced through
