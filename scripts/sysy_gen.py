@@ -800,6 +800,9 @@ class Gen:
         if r < 0.23:
             self.knapsack_rows_loop()
             return
+        if r < 0.24:
+            self.alignment_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1439,6 +1442,43 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"f2i({acc}) + f2i(fclamp({mx}))")
+
+    def alignment_loop(self):
+        """A longest-common-subsequence table with an edit cost: the arms of an if store to
+        the table, then the same letters are compared again (their loads look past both
+        arms' stores to another array), and one arm reads `sa[i]` again, which was read
+        before the inner loop (licm may read it there: the address was read already)."""
+        la, sa, ta, i, j, d, acc = (self.fresh(q) for q in ("al", "as", "at", "i", "j", "v", "v"))
+        rows, cols = self.r.randint(2, 8), self.r.randint(2, 12)
+        alpha = self.r.randint(2, 5)
+        self.func.cost += self.multiplier * rows * cols * 16
+        self.line(f"int {la}[{rows + 1}][{cols + 1}] = {{}};")
+        self.line(f"int {sa}[{rows + 1}] = {{}};")
+        self.line(f"int {ta}[{cols + 1}] = {{}};")
+        self.line(f"int {acc} = 0;")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} <= {rows}) {{ {sa}[{i}] = ({i} * {self.r.randint(1, 7)} + {self.int_expr(1)} % 7) % {alpha}; {i} = {i} + 1; }}")
+        self.line(f"{i} = 0;")
+        self.line(f"while ({i} <= {cols}) {{ {ta}[{i}] = {i} * {self.r.randint(1, 7)} % {alpha}; {i} = {i} + 1; }}")
+        self.line(f"{i} = 1;")
+        self.line(f"while ({i} <= {rows}) {{")
+        self.indent += 1
+        self.line(f"int {j} = 1;")
+        self.line(f"while ({j} <= {cols}) {{")
+        self.indent += 1
+        self.line(f"if ({sa}[{i}] == {ta}[{j}]) {la}[{i}][{j}] = {la}[{i} - 1][{j} - 1] + 1;")
+        self.line(f"else if ({la}[{i} - 1][{j}] >= {la}[{i}][{j} - 1]) {la}[{i}][{j}] = {la}[{i} - 1][{j}];")
+        self.line(f"else {la}[{i}][{j}] = {la}[{i}][{j} - 1];")
+        self.line(f"int {d} = 0;")
+        self.line(f"if ({sa}[{i}] != {ta}[{j}]) {{ {d} = 3; if ({sa}[{i}] - {ta}[{j}] == 1 || {ta}[{j}] - {sa}[{i}] == 1) {d} = 1; }}")
+        self.line(f"{acc} = {acc} + {d};")
+        self.line(f"{j} = {j} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{la}[{rows}][{cols}] * 100 + {acc}")
 
     def knapsack_rows_loop(self):
         """Knapsack rows: `t[i][c] = max(t[i - 1][c], t[i - 1][c - w] + v)` for `c` from a
@@ -2912,6 +2952,7 @@ FEATURES = [
     ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
     ("bisection midpoint lo + (hi - lo) / 2", r"int m\d+ = (l\d+) \+ \((h\d+) - \1\) / 2;"),
     ("closed bisection with hi = mid - 1", r"else h\d+ = m\d+ - 1;"),
+    ("alignment table stored on every arm", r"else (al\d+)\[(i\d+)\]\[(j\d+)\] = \1\[\2\]\[\3 - 1\];"),
     ("knapsack row read at the counter less a weight", r"(kt\d+)\[(i\d+) - 1\]\[(j\d+) - v\d+\]"),
     ("counts walked down while above a loaded weight", r"while \((j\d+) >= (kw\d+)\[i\d+\]\)"),
     ("counter under two bounds", r"while \((i\d+) (<|<=) v\d+ && v\d+ (>|>=) \1"),

@@ -10,7 +10,9 @@
 //!   alias it and no call that may write it (`analysis::alias`). It must also be safe to
 //!   run when the original would not have: either it reads inside a global or an `alloca`
 //!   at a known offset, or its block dominates every block that leaves the loop, so the
-//!   loop runs it before any way out.
+//!   loop runs it before any way out, or a load or store through the same address runs
+//!   before every entry to the loop (`s[i]` read before an inner loop that reads it again
+//!   in one arm).
 //! - A call of a pure function (no visible memory access, no I/O, always returns) with
 //!   invariant arguments moves when its block dominates every block that leaves the loop:
 //!   it gives the same result each time, and the loop ran it at least once anyway.
@@ -29,7 +31,7 @@
 use crate::analysis::alias::Location;
 use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate, may_alias_in};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
-use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind};
+use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Value};
 use crate::passes::gcm::is_pinned;
 use crate::passes::loop_accesses::loop_accesses;
 use crate::passes::FunctionContext;
@@ -102,7 +104,8 @@ enum Candidate {
     Pure,
     /// A call of a function without visible memory access or I/O that always returns.
     PureCall,
-    Load(Location),
+    /// A load of this location, through this address.
+    Load(Location, Value),
     Store(Inst, Location),
 }
 
@@ -123,7 +126,7 @@ impl Licm<'_> {
     /// may move, if any.
     fn destination(&self, f: &Function, b: Block, inner: usize, i: Inst) -> Option<usize> {
         let candidate = match f.kind(i) {
-            InstKind::Load { args } => Candidate::Load(locate(f, args[0])),
+            InstKind::Load { args } => Candidate::Load(locate(f, args[0]), args[0]),
             InstKind::Store { args } => Candidate::Store(i, locate(f, args[1])),
             InstKind::Call {
                 callee: Callee::Function(g),
@@ -169,8 +172,10 @@ impl Licm<'_> {
         match candidate {
             Candidate::Pure => true,
             Candidate::PureCall => self.runs_before_leaving(k, b),
-            Candidate::Load(loc) => {
-                (is_in_bounds(f, self.facts, loc) || self.runs_before_leaving(k, b))
+            Candidate::Load(loc, addr) => {
+                (is_in_bounds(f, self.facts, loc)
+                    || self.runs_before_leaving(k, b)
+                    || self.accessed_before(f, k, addr))
                     && accesses(&|a| match *a {
                         Access::Load(_) => true,
                         Access::Store(_, at) => !self.may_alias(at, loc),
@@ -189,6 +194,24 @@ impl Licm<'_> {
                     })
             }
         }
+    }
+
+    /// Whether a load or store through `addr` outside loop `k` runs before every entry to
+    /// it: reading `addr` before the loop then cannot fault.
+    fn accessed_before(&self, f: &Function, k: usize, addr: Value) -> bool {
+        let Some(pre) = self.loops.loops[k].preheader else {
+            return false;
+        };
+        f.uses(addr).iter().any(|u| {
+            let through = match f.kind(u.inst) {
+                InstKind::Load { .. } => u.index == 0,
+                InstKind::Store { .. } => u.index == 1,
+                _ => false,
+            };
+            through
+                && f.inst_block(u.inst)
+                    .is_some_and(|ub| !self.loops.contains(k, ub) && self.dom.dominates(ub, pre))
+        })
     }
 
     /// Whether block `b` dominates every block of loop `k` with a successor outside it.

@@ -47,10 +47,11 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 }
 
 /// A version of memory: where it starts, and the version before it for a store or call.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Version {
-    /// Memory on entry to the function, or where paths with different versions meet.
-    Merge,
+    /// Memory on entry to the function (no predecessors), or where paths with different
+    /// versions meet: at a block other than a loop header, its predecessors.
+    Merge { preds: Vec<Block> },
     /// After a store or a call, `before` being the version it changed.
     Access { inst: Inst, before: u32 },
 }
@@ -59,6 +60,8 @@ enum Version {
 struct Versions {
     list: Vec<Version>,
     read_by: FastHashMap<Inst, u32>,
+    /// By block: the version at its end.
+    exit: Vec<u32>,
 }
 
 impl Versions {
@@ -81,14 +84,26 @@ impl Versions {
             merges[b.index()] = true;
         }
         let mut versions = Versions {
-            list: vec![Version::Merge],
+            list: vec![Version::Merge { preds: Vec::new() }],
             read_by: FastHashMap::default(),
+            exit: vec![0; f.block_capacity()],
         };
         // A walk over the dominator tree, each block starting from its parent's last version.
         let mut stack = vec![(entry, 0u32)];
         while let Some((b, inherited)) = stack.pop() {
             let mut current = if merges[b.index()] {
-                versions.list.push(Version::Merge);
+                let preds = cfg.preds(b);
+                let header = preds.iter().any(|&p| dom.dominates(b, p));
+                let preds = if header {
+                    Vec::new()
+                } else {
+                    preds
+                        .iter()
+                        .copied()
+                        .filter(|&p| cfg.is_reachable(p))
+                        .collect()
+                };
+                versions.list.push(Version::Merge { preds });
                 versions.list.len() as u32 - 1
             } else {
                 inherited
@@ -108,6 +123,7 @@ impl Versions {
                     _ => {}
                 }
             }
+            versions.exit[b.index()] = current;
             stack.extend(dom.children(b).iter().map(|&c| (c, current)));
         }
         versions
@@ -115,33 +131,75 @@ impl Versions {
 
     /// The oldest version a load of `loc` reads: back from `v`, the version it reads, over
     /// the stores and calls that cannot change `loc`; and whether the walk passed a call.
+    /// A merge where paths meet is passed when the walk back from the end of each
+    /// predecessor reaches one and the same version (the arms of an `if` that store to
+    /// other arrays): `loc` then holds that version's value on every path.
     fn clobber(
         &self,
         f: &Function,
-        (facts, id): (&ModuleFacts, FuncId),
+        memory: (&ModuleFacts, FuncId),
         loc: Location,
-        mut v: u32,
+        v: u32,
     ) -> (u32, bool) {
-        let mut past_call = false;
-        for _ in 0..MAX_WALK {
-            let Version::Access { inst, before } = self.list[v as usize] else {
-                break;
-            };
-            let untouched = match f.kind(inst) {
-                InstKind::Store { args: [_, addr] } => {
-                    !may_alias_in(facts, id, locate(f, *addr), loc)
+        let mut walk = Walk {
+            f,
+            memory,
+            loc,
+            steps: MAX_WALK,
+            past_call: false,
+        };
+        let v = walk.back_from(self, v);
+        (v, walk.past_call)
+    }
+}
+
+/// A walk back over versions for one location, with the steps it has left.
+struct Walk<'a> {
+    f: &'a Function,
+    memory: (&'a ModuleFacts, FuncId),
+    loc: Location,
+    steps: usize,
+    past_call: bool,
+}
+
+impl Walk<'_> {
+    fn back_from(&mut self, versions: &Versions, mut v: u32) -> u32 {
+        let (facts, id) = self.memory;
+        while self.steps > 0 {
+            self.steps -= 1;
+            match &versions.list[v as usize] {
+                Version::Access { inst, before } => {
+                    let untouched = match self.f.kind(*inst) {
+                        InstKind::Store { args: [_, addr] } => {
+                            !may_alias_in(facts, id, locate(self.f, *addr), self.loc)
+                        }
+                        _ => {
+                            self.past_call = true;
+                            !call_may_write(self.f, facts, *inst, self.loc)
+                        }
+                    };
+                    if !untouched {
+                        return v;
+                    }
+                    v = *before;
                 }
-                _ => {
-                    past_call = true;
-                    !call_may_write(f, facts, inst, loc)
+                Version::Merge { preds } => {
+                    let mut common = None;
+                    for p in preds {
+                        let reached = self.back_from(versions, versions.exit[p.index()]);
+                        if common.is_some_and(|c| c != reached) {
+                            return v;
+                        }
+                        common = Some(reached);
+                    }
+                    match common {
+                        Some(c) if self.steps > 0 => v = c,
+                        _ => return v,
+                    }
                 }
-            };
-            if !untouched {
-                break;
             }
-            v = before;
         }
-        (v, past_call)
+        v
     }
 }
 
