@@ -803,6 +803,9 @@ class Gen:
         if r < 0.24:
             self.alignment_loop()
             return
+        if r < 0.25:
+            self.dispatch_loop()
+            return
         if r < 0.35:
             self.counted_loop()
             return
@@ -1442,6 +1445,34 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"f2i({acc}) + f2i(fclamp({mx}))")
+
+    def dispatch_loop(self):
+        """An interpreter's dispatch loop: `op = code[pc]`, then an `if`/`else if` chain
+        whose arms move `pc` and change two registers, joined level by level before the
+        jump back (bypass-phi-blocks sends each arm straight to the last join)."""
+        code, pc, ra, rb, steps, op = (self.fresh(q) for q in ("dc", "i", "v", "v", "i", "v"))
+        size = self.r.randint(4, 16)
+        rounds = self.r.randint(5, 60)
+        self.func.cost += self.multiplier * rounds * 10
+        self.line(f"int {code}[{size}] = {{}};")
+        self.line(f"int {pc} = 0;")
+        self.line(f"while ({pc} < {size}) {{ {code}[{pc}] = ({pc} * {self.r.randint(1, 9)} + {self.int_expr(1)} % 5) % 4; {pc} = {pc} + 1; }}")
+        self.line(f"{pc} = 0;")
+        self.line(f"int {ra} = {self.int_expr(1)} % 100;")
+        self.line(f"int {rb} = 0;")
+        self.line(f"int {steps} = 0;")
+        self.line(f"while ({steps} < {rounds}) {{")
+        self.indent += 1
+        self.line(f"int {op} = {code}[{pc}];")
+        self.line(f"if ({op} == 0) {{ {pc} = {pc} + 1; {ra} = {ra} + {rb}; }}")
+        self.line(f"else if ({op} == 1) {{ {pc} = {pc} + 2; {rb} = {rb} - {ra} % 7; }}")
+        self.line(f"else if ({op} == 2) {{ {pc} = {pc} + {self.r.randint(1, 3)}; }}")
+        self.line(f"else {{ {pc} = {pc} + 1; {ra} = {ra} * 3 % 1009; {rb} = {rb} + 1; }}")
+        self.line(f"if ({pc} >= {size}) {pc} = {pc} - {size};")
+        self.line(f"{steps} = {steps} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{ra} + {rb} * 3 + {pc}")
 
     def alignment_loop(self):
         """A longest-common-subsequence table with an edit cost: the arms of an if store to
@@ -2952,6 +2983,7 @@ FEATURES = [
     ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
     ("bisection midpoint lo + (hi - lo) / 2", r"int m\d+ = (l\d+) \+ \((h\d+) - \1\) / 2;"),
     ("closed bisection with hi = mid - 1", r"else h\d+ = m\d+ - 1;"),
+    ("dispatch loop over an if-else chain", r"else if \((v\d+) == 1\) \{ (i\d+) = \2 \+ 2;"),
     ("alignment table stored on every arm", r"else (al\d+)\[(i\d+)\]\[(j\d+)\] = \1\[\2\]\[\3 - 1\];"),
     ("knapsack row read at the counter less a weight", r"(kt\d+)\[(i\d+) - 1\]\[(j\d+) - v\d+\]"),
     ("counts walked down while above a loaded weight", r"while \((j\d+) >= (kw\d+)\[i\d+\]\)"),

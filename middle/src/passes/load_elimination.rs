@@ -133,7 +133,7 @@ impl Versions {
     /// the stores and calls that cannot change `loc`; and whether the walk passed a call.
     /// A merge where paths meet is passed when the walk back from the end of each
     /// predecessor reaches one and the same version (the arms of an `if` that store to
-    /// other arrays): `loc` then holds that version's value on every path.
+    /// other arrays), passing no call: `loc` then holds that version's value on every path.
     fn clobber(
         &self,
         f: &Function,
@@ -184,10 +184,14 @@ impl Walk<'_> {
                     v = *before;
                 }
                 Version::Merge { preds } => {
+                    // Past a call on some path the merge is where the walk stops, as it
+                    // would stop at the call: a value from before it is not worth keeping.
+                    let before = self.past_call;
                     let mut common = None;
                     for p in preds {
                         let reached = self.back_from(versions, versions.exit[p.index()]);
-                        if common.is_some_and(|c| c != reached) {
+                        if common.is_some_and(|c| c != reached) || (self.past_call && !before) {
+                            self.past_call = before;
                             return v;
                         }
                         common = Some(reached);

@@ -10,6 +10,7 @@ pub mod adce;
 mod arith_writer;
 pub mod bisect;
 mod budget;
+pub mod bypass_phi_blocks;
 pub mod const_fold;
 pub mod constant_loads;
 pub mod constant_local_arrays;
@@ -305,6 +306,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "bypass-phi-blocks",
+        description: "predecessors of a block of phis and a jump go straight to its target",
+        kind: PassKind::Function(bypass_phi_blocks::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "loop-rotate",
         description: "test while loops at the bottom, behind a guard: one branch per iteration",
         kind: PassKind::Function(loop_rotate::run),
@@ -417,7 +424,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks"
         ),
     }
 }
