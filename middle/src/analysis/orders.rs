@@ -11,7 +11,7 @@
 //! and the block, so the order holds there.
 
 use crate::analysis::Cfg;
-use crate::ir::{Block, Function, InstKind, IntPred, Value};
+use crate::ir::{Block, Function, Inst, InstKind, IntPred, Value};
 
 /// How far `order_at` follows single predecessors up from a block, and from each edge
 /// into a block with phis.
@@ -114,13 +114,7 @@ fn edge_order(
 }
 
 /// The order of `x` and `y` where the comparison `cond` came out `holds`.
-fn branch_order(
-    f: &Function,
-    cond: crate::ir::Inst,
-    holds: bool,
-    x: Value,
-    y: Value,
-) -> Option<Order> {
+fn branch_order(f: &Function, cond: Inst, holds: bool, x: Value, y: Value) -> Option<Order> {
     let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond) else {
         return None;
     };

@@ -255,12 +255,15 @@ impl<'a> Solver<'a> {
             BinaryOp::AShr | BinaryOp::LShr => (1..32).contains(&c),
             _ => false,
         };
+        if !halves {
+            return None;
+        }
         self.ordered_differences[d.index()]?;
         match *self.f.kind(d) {
             InstKind::Binary {
                 op: BinaryOp::Sub,
                 args: [y, dx],
-            } if halves && dx == x => Some((d, y)),
+            } if dx == x => Some((d, y)),
             _ => None,
         }
     }
@@ -448,7 +451,7 @@ impl<'a> Solver<'a> {
         let Some(order) = self.ordered_differences[d.index()] else {
             return r;
         };
-        if ry.is_empty() || rx.is_empty() || ry.hi - rx.lo > MAX {
+        if ry.is_empty() || rx.is_empty() || widest_gap(ry, rx).is_none() {
             return r;
         }
         Range::new(r.lo.max(rx.lo), r.hi.min(ry.hi - order.least_gap()))
@@ -513,11 +516,17 @@ impl<'a> Solver<'a> {
 /// from the least gap the order allows up to `y`'s greatest less `x`'s least, when that
 /// fits in `i32` (then the difference cannot wrap).
 fn difference(r: Range, ry: Range, rx: Range, order: Order) -> Range {
-    let hi = ry.hi - rx.lo;
-    if hi > MAX {
-        return r;
+    match widest_gap(ry, rx) {
+        Some(hi) => Range::new((ry.lo - rx.hi).max(order.least_gap()), hi),
+        None => r,
     }
-    Range::new((ry.lo - rx.hi).max(order.least_gap()), hi)
+}
+
+/// `y`'s greatest value less `x`'s least, when it fits in `i32`: then `y - x` with
+/// `x <= y` cannot wrap.
+fn widest_gap(ry: Range, rx: Range) -> Option<i64> {
+    let gap = ry.hi - rx.lo;
+    (gap <= MAX).then_some(gap)
 }
 
 /// The values of `r` that can satisfy `r pred other`, kept whole when there are none.

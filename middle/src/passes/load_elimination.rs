@@ -47,7 +47,6 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 }
 
 /// A version of memory: where it starts, and the version before it for a store or call.
-#[derive(Clone)]
 enum Version {
     /// Memory on entry to the function (no predecessors), or where paths with different
     /// versions meet: at a block other than a loop header, its predecessors.

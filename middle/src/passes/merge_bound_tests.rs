@@ -101,7 +101,9 @@ fn find(f: &Function, loops: &LoopInfo, preds: &[usize], first: Block) -> Option
     if !same_exit_values {
         return None;
     }
-    let (p, q) = operands(f, c1)?;
+    let InstKind::Icmp { args: [p, q], .. } = *f.kind(c1) else {
+        return None;
+    };
     [p, q].into_iter().find_map(|x| {
         let test = bound_test(f, c1, on, x)?;
         let other = bound_test(f, c2, on2, x)?;
@@ -127,13 +129,6 @@ fn branch(f: &Function, b: Block) -> Option<(Inst, [Block; 2])> {
             args: [Value::Inst(c)],
             targets: [yes, no],
         } if yes != no => Some((c, [yes, no])),
-        _ => None,
-    }
-}
-
-fn operands(f: &Function, cmp: Inst) -> Option<(Value, Value)> {
-    match *f.kind(cmp) {
-        InstKind::Icmp { args: [p, q], .. } => Some((p, q)),
         _ => None,
     }
 }
