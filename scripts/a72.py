@@ -322,7 +322,7 @@ def false_chains(blocks, texts, last):
     at = {}
     for k, b in enumerate(blocks):
         at.setdefault(b.vaddr, k)
-    writes = [a72_chains.block_writes(b.text) for b in blocks]
+    texts_of = [b.text for b in blocks]
     succ = [successors(b) for b in blocks]
     out = []
     for k, text in enumerate(texts):
@@ -330,32 +330,32 @@ def false_chains(blocks, texts, last):
         carried = a72_chains.carried(text) if leaving is not None else None
         broken = set()
         for r in carried or ():
-            if not reaches_back(k, leaving, r, at, writes, succ):
+            if not reaches_back(k, leaving, r, at, texts_of, succ):
                 broken.add(r)
         out.append(broken)
     return out
 
 
-def reaches_back(k, leaving, r, at, writes, succ):
-    """Whether some way out of block `k` (the addresses `leaving`) comes back to it without
-    writing `r` first."""
-    seen, todo = set(), list(leaving)
+def reaches_back(k, leaving, r, at, texts, succ):
+    """Whether some way out of block `k` (the addresses `leaving`) comes back to it with the
+    value `k` left in `r` still in `r`, moved through copies or not."""
+    seen, todo = set(), [(addr, frozenset([r])) for addr in leaving]
     while todo:
-        addr = todo.pop()
+        addr, held = todo.pop()
         j = at.get(addr)
         if j is None:
             # No executed block starts there: the way was never taken.
             continue
-        if len(seen) > MAX_SEARCH or j == k:
+        if len(seen) > MAX_SEARCH or j == k and r in held:
             return True
-        if j in seen:
+        if (j, held) in seen or j == k:
             continue
-        seen.add(j)
-        if writes[j] is not None and r in writes[j]:
-            continue
-        if succ[j] is None:
+        seen.add((j, held))
+        after = a72_chains.holders(texts[j], held)
+        if after is None or succ[j] is None:
             return True
-        todo += succ[j]
+        if after:
+            todo += [(a, frozenset(after)) for a in succ[j]]
     return False
 
 

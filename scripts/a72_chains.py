@@ -2,7 +2,7 @@
 loop of itself, so a register it reads before writing it, and writes later, carries a value
 from one modelled iteration to the next. When every way from the block back to itself
 writes that register first (the real program sets it in another block), the chain is not
-the program's, and it is broken: the block's later writes go to a register the block does
+the program's (a copy does not end it: the value goes on in the copy's destination), and it is broken: the block's later writes go to a register the block does
 not use (or, where the write also reads the old value, as `vmla`'s accumulator or a
 writeback base does, the block first sets the register from nothing).
 
@@ -124,15 +124,36 @@ def carried(lines):
     return {r: first_write[r] for r in live_in & written}
 
 
-def block_writes(lines):
-    """Every register the block may write; None when it is not understood."""
-    out = set()
+COPY = re.compile(r"^(mov|vmov|vmov\.f32|vmov\.f64)(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?$")
+
+
+def copy_of(text):
+    """(destination, source) of a move from one register to another, else None."""
+    mnemonic, operands = split(text)
+    parts = [part.strip() for part in operands.split(",")]
+    if not COPY.match(mnemonic) or len(parts) != 2:
+        return None
+    regs = [registers(part) for part in parts]
+    if any(len(r) != 1 or r[0] != ALIASES.get(part, part) for r, part in zip(regs, parts)):
+        return None
+    return regs[0][0], regs[1][0]
+
+
+def holders(lines, held):
+    """The registers that hold, after the block, the value that the registers `held` held
+    before it: a copy from a holder makes its destination one, any other write of a holder
+    ends it; None when an instruction is not understood."""
+    held = set(held)
     for text in lines:
         a = accesses(text)
         if a is None:
             return None
-        out |= a[1]
-    return out
+        copy = copy_of(text)
+        if copy is not None and copy[1] in held:
+            held.add(copy[0])
+        else:
+            held -= a[1]
+    return held
 
 
 def rename(lines, r, fresh, at):

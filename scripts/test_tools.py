@@ -369,6 +369,25 @@ int main() {
         self.assertEqual(a72_chains.break_false_chains(["vmla.f32\ts3, s1, s2"], {"s3"}),
                          ["vmov.f32\ts3, #1.000000e+00", "vmla.f32\ts3, s1, s2"])
 
+    def test_a_chain_moved_through_copies_is_kept(self):
+        # A block run once per outer round reads a hash from r3 and writes the new one back;
+        # the inner loop between its runs holds the hash in r0. The copies move the value,
+        # they do not end it, so the chain is the program's whichever registers hold it.
+        mix = ["eor\tr3, r3, r1", "mul\tr3, r3, r2", "cmp\tr1, r4", "bge\t0x1020 <main+0x20>"]
+        inner = ["add\tr5, r5, #1", "cmp\tr5, r6", "blt\t0x1020 <main+0x20>"]
+        for there, back, broken in (("mov\tr0, r3", "mov\tr3, r0", set()),
+                                    ("mov\tr0, r3", "mov\tr3, r5", {"r3"}),
+                                    ("mov\tr0, r3, lsl #1", "mov\tr3, r0", {"r3"})):
+            blocks = [a72.Block(0x1000, 4, 16, 9, 9, mode="arm", text=mix),
+                      a72.Block(0x1010, 2, 8, 9, 9, mode="arm", text=[there, "b\t0x1020 <main+0x20>"]),
+                      a72.Block(0x1020, 3, 12, 90, 90, mode="arm", text=inner),
+                      a72.Block(0x102c, 2, 8, 9, 9, mode="arm", text=[back, "b\t0x1000 <main>"])]
+            blocks[0].text[-1] = "bge\t0x1010 <main+0x10>"
+            chains = a72.false_chains(blocks, [b.text for b in blocks], [0, 1, 2, 3])
+            self.assertEqual(chains[0], broken, (there, back))
+        self.assertEqual(a72_chains.copy_of("vmov.f32\ts2, s5"), ("s2", "s5"))
+        self.assertEqual(a72_chains.copy_of("mov\tr2, #5"), None)
+
     def test_block_counts_add_up_to_the_instruction_counts(self):
         with tempfile.TemporaryDirectory() as d:
             sy, asm, exe = Path(d) / "p.sy", Path(d) / "p.s", Path(d) / "p"
