@@ -19,6 +19,7 @@ pub mod passes;
 mod peephole;
 mod pre_schedule;
 pub mod regalloc;
+mod repeated_compares;
 mod schedule;
 mod share_constants;
 pub mod symbols;

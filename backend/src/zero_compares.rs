@@ -7,7 +7,7 @@
 //! The computing instruction is an unpredicated data-processing operation, at most
 //! `MAX_DISTANCE` instructions before the compare, with nothing between that writes the
 //! register or sets or reads the flags. The flags never pass from one block to another
-//! (selection emits each comparison in the block that reads it), so their readers are the
+//! before `repeated-compares` (selection emits each comparison in the block that reads it), so their readers are the
 //! instructions after the compare up to the next that sets them, or the block's end.
 //!
 //! Needs: nothing. Preserves: behaviour.
