@@ -351,9 +351,11 @@ def reaches_back(k, leaving, r, at, texts, succ):
         if (j, held) in seen or j == k:
             continue
         seen.add((j, held))
-        after = a72_chains.holders(texts[j], held)
-        if after is None or succ[j] is None:
+        if succ[j] is None:
             return True
+        # A block this cannot read (a return's `pop {..., pc}`) is taken to keep the value.
+        after = a72_chains.holders(texts[j], held)
+        after = held if after is None else after
         if after:
             todo += [(a, frozenset(after)) for a in succ[j]]
     return False
