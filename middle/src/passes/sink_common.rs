@@ -12,8 +12,8 @@
 //! Stores sink the same way (LLVM's store merging into a successor): when every predecessor
 //! of a block only jumps to it and stores, just before that jump, to the same address, the
 //! block stores a phi of the values once, at its top. The address is one value, or in each
-//! predecessor a `gep` of the same operands used by that store alone (the block makes it
-//! again), and no operand is defined in a predecessor. No memory access happens between
+//! predecessor a `gep` of the same operands, made there or before (the block makes it
+//! again; one that nothing else uses goes), and no operand is defined in a predecessor. No memory access happens between
 //! the old stores and the new one, so memory sees the same writes in the same order. Then
 //! `if (c) a[i] = x; else a[i] = y;` is one store of a value that `if-to-select` picks.
 //!
@@ -144,11 +144,9 @@ fn common_store(f: &Function, preds: &[Block]) -> Option<Vec<Store>> {
     let kind = f.kind(gep);
     let alike = matches!(kind, InstKind::Gep { .. })
         && !kind.operands().iter().any(|&x| defined_in_preds(x))
-        && stores.iter().all(|&(s, _, a)| {
-            a.as_inst().is_some_and(|g| {
-                f.kind(g) == kind && f.uses(Value::Inst(g)).iter().all(|u| u.inst == s)
-            })
-        });
+        && stores
+            .iter()
+            .all(|&(_, _, a)| a.as_inst().is_some_and(|g| f.kind(g) == kind));
     alike.then_some(stores)
 }
 
@@ -187,10 +185,12 @@ fn sink_store(f: &mut Function, b: Block, preds: &[Block], stores: &[Store]) {
         },
         Type::Void,
     );
-    for &(s, _, a) in stores {
+    for &(s, _, _) in stores {
         f.remove_inst(s);
-        if a != addr {
-            if let Some(g) = a.as_inst() {
+    }
+    for &(_, _, a) in stores {
+        if let Some(g) = a.as_inst().filter(|_| a != addr) {
+            if f.inst_block(g).is_some() && f.uses(a).is_empty() {
                 f.remove_inst(g);
             }
         }
