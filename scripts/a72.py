@@ -29,12 +29,13 @@ first and writes later would chain one modelled execution to the next. Where eve
 from the block back to itself, over the blocks that ran, writes that register first (a
 copy moves the value on, it does not end it), the chain is not the program's and is broken
 before modelling (`a72_chains`); chains the program has (a loop's counter or sum that its
-latch block carries) stay. A way back through an inner loop (a block that ran at least
-`INNER_LOOP_RATIO` times as often) counts as writing the register too: the chain's latency
-then overlaps that loop's work, which does not wait for it, so the block costs its issue
-and not its latency. Modelled as a loop of itself, a hash updated once per outer round
-would cost its latency in one register assignment and its issue in another (where the
-value moves through a copy on the way back), for the same program.
+latch block carries) stay. So do only chains a short way back carries: a way back that
+issues at least `WORK` times as many instructions as the block counts as writing the
+register, since the chain's latency then overlaps that work, which does not wait for it,
+and the block costs its issue, not its latency. Modelled as a loop of itself, a hash
+updated once per outer round would otherwise cost its latency in one register assignment
+and its issue in another (where the value moves through a copy on the way back), for the
+same program.
 """
 
 import bisect
@@ -288,9 +289,9 @@ def continuations(blocks):
 TARGET_ADDRESS = re.compile(r"0x([0-9a-f]+)")
 # How many blocks the search for a way back to a block may visit.
 MAX_SEARCH = 400
-# How many times as often as a block a block on its way back must run to be an inner loop
-# whose work hides the block's chains.
-INNER_LOOP_RATIO = 4
+# How many times as many instructions as a block a way back to it must issue to hide the
+# latency of the block's chains (the A72 dispatches three a cycle).
+WORK = 3
 
 
 RETURN = re.compile(r"^(bx\tlr|pop\w*\t\{.*\bpc\}|ldr\w*\tpc, \[sp\], #4)")
@@ -322,10 +323,10 @@ def successors(b):
     return out
 
 
-def false_chains(blocks, texts, last, counts):
+def false_chains(blocks, texts, last):
     """Per block, the registers it reads first and writes later whose every way back to the
-    block, over the blocks that ran, writes them first or passes an inner loop (a block
-    run `INNER_LOOP_RATIO` times as often, by `counts`): the chains to break.
+    block, over the blocks that ran, writes them first or issues `WORK` times as many
+    instructions as the block: the chains to break.
     A way this cannot follow (an indirect branch, a block it cannot read) keeps the chain.
     `texts[k]` is block `k` joined with its continuations up to block `last[k]`, whose
     branch is where the ways out of the joined text start."""
@@ -340,36 +341,38 @@ def false_chains(blocks, texts, last, counts):
         carried = a72_chains.carried(text) if leaving is not None else None
         broken = set()
         for r in carried or ():
-            inner = lambda j: counts[j] >= INNER_LOOP_RATIO * max(counts[k], 1)
-            if not reaches_back(k, leaving, r, at, texts_of, succ, inner):
+            if not reaches_back(k, leaving, r, at, texts_of, succ, WORK * len(text)):
                 broken.add(r)
         out.append(broken)
     return out
 
 
-def reaches_back(k, leaving, r, at, texts, succ, inner):
+def reaches_back(k, leaving, r, at, texts, succ, work):
     """Whether some way out of block `k` (the addresses `leaving`) comes back to it with the
-    value `k` left in `r` still in `r`, moved through copies or not, and without passing a
-    block `inner` holds an inner loop."""
-    seen, todo = set(), [(addr, frozenset([r])) for addr in leaving]
+    value `k` left in `r` still in `r`, moved through copies or not, issuing fewer than
+    `work` instructions on the way."""
+    # The fewest instructions a way found so far issued to reach a block holding the value
+    # in a set of registers.
+    fewest, todo = {}, [(addr, frozenset([r]), 0) for addr in leaving]
     while todo:
-        addr, held = todo.pop()
+        addr, held, issued = todo.pop()
         j = at.get(addr)
         if j is None:
             # No executed block starts there: the way was never taken.
             continue
-        if len(seen) > MAX_SEARCH or j == k and r in held:
+        if len(fewest) > MAX_SEARCH or j == k and r in held:
             return True
-        if (j, held) in seen or j == k or inner(j):
+        if j == k or fewest.get((j, held), work) <= issued:
             continue
-        seen.add((j, held))
+        fewest[(j, held)] = issued
         if succ[j] is None:
             return True
         # A block this cannot read (a return's `pop {..., pc}`) is taken to keep the value.
         after = a72_chains.holders(texts[j], held)
         after = held if after is None else after
-        if after:
-            todo += [(a, frozenset(after)) for a in succ[j]]
+        issued += len(texts[j])
+        if after and issued < work:
+            todo += [(a, frozenset(after), issued) for a in succ[j]]
     return False
 
 
@@ -405,7 +408,7 @@ def model(exe, blocks_file, cache_model, timed):
             c, depth = follows[end], depth + 1
         texts.append(text)
         last.append(end)
-    broken = false_chains(blocks, texts, last, [count(b) for b in blocks])
+    broken = false_chains(blocks, texts, last)
     key = lambda b, text: Model.key(b.mode, [line for t in text for line in normalise(t)])
     keys = [key(b, t) if t else None for b, t in zip(blocks, texts)]
     unchained = [key(b, a72_chains.break_false_chains(t, f)) if t and f else None
