@@ -46,6 +46,7 @@ fn is_pure(inst: &MInst) -> bool {
             | MInst::Alu { cond: None, .. }
             | MInst::Mvn { .. }
             | MInst::Movw { .. }
+            | MInst::VMovImm { .. }
             | MInst::LoadSym { .. }
             | MInst::SlotAddr { .. }
             | MInst::Mul { .. }

@@ -33,11 +33,14 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         MInst::VStr { .. } | MInst::VStm { .. } => CostClass::VfpStore,
         MInst::VBin { op: VOp::Div, .. } => CostClass::VfpDivide,
         MInst::VMla { .. } => CostClass::VfpMulAcc,
-        MInst::VBin { .. } | MInst::VNeg { .. } | MInst::VMovIf { .. } => CostClass::VfpArith,
+        MInst::VBin { .. } | MInst::VNeg { .. } | MInst::VMovIf { .. } | MInst::VMovImm { .. } => {
+            CostClass::VfpArith
+        }
         MInst::VCvtToFloat { .. } | MInst::VCvtToInt { .. } => CostClass::VfpConvert,
         MInst::VMovFromCore { .. }
         | MInst::VMovToCore { .. }
         | MInst::VCmp { .. }
+        | MInst::VCmpZero { .. }
         | MInst::VToDoubleCore { .. } => CostClass::Transfer,
         MInst::Copy { dst, .. } if is_float(*dst, vreg_classes) => CostClass::VfpArith,
         MInst::Mov {

@@ -237,12 +237,21 @@ impl Emitter {
             MInst::VMovIf { cond, sd, sm } => {
                 self.line(format_args!("vmov{}.f32 {}, {}", cond.name(), sd, sm))
             }
+            MInst::VMovImm { sd, bits } => self.line(format_args!(
+                "vmov.f32 {}, #{:?}",
+                sd,
+                f32::from_bits(*bits)
+            )),
             MInst::VMovFromCore { sd, rn } => self.line(format_args!("vmov {}, {}", sd, rn)),
             MInst::VMovToCore { rd, sn } => self.line(format_args!("vmov {}, {}", rd, sn)),
             MInst::VCvtToFloat { sd, sm } => self.line(format_args!("vcvt.f32.s32 {}, {}", sd, sm)),
             MInst::VCvtToInt { sd, sm } => self.line(format_args!("vcvt.s32.f32 {}, {}", sd, sm)),
             MInst::VCmp { sn, sm } => {
                 self.line(format_args!("vcmp.f32 {}, {}", sn, sm));
+                self.line("vmrs APSR_nzcv, fpscr");
+            }
+            MInst::VCmpZero { sn } => {
+                self.line(format_args!("vcmp.f32 {}, #0", sn));
                 self.line("vmrs APSR_nzcv, fpscr");
             }
             MInst::VToDoubleCore { lo, hi, sm } => {

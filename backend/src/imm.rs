@@ -15,6 +15,15 @@ pub fn fits_vldr_offset(off: i32) -> bool {
     (-1020..=1020).contains(&off) && off % 4 == 0
 }
 
+/// Whether the float with these bits is a VFPv3 `vmov.f32` immediate: `±n/16 * 2^e` for
+/// `n` in 16..=31 and `e` in -3..=4 (an 8-bit sign, 3-bit exponent, 4-bit fraction). Its
+/// single-precision pattern has the 19 low fraction bits clear and the exponent's top bits
+/// `10000` or `01111` (ARM ARM, VFPExpandImm).
+pub fn vfp_immediate(bits: u32) -> bool {
+    let top = (bits >> 25) & 0x3f;
+    bits & 0x7_ffff == 0 && (top == 0b10_0000 || top == 0b01_1111)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,6 +45,28 @@ mod tests {
         }
         for v in [257, 0x1fe0_0000 + 1, 0xffff, 0x102, 0x1234_5678, u32::MAX] {
             assert!(!is_operand2(v), "{v:#x}");
+        }
+    }
+
+    #[test]
+    fn vfp_immediates() {
+        for x in [
+            1.0f32, 2.0, 0.5, -3.0, 0.125, 31.0, 1.9375, -0.1328125, 4.0, 10.0,
+        ] {
+            assert!(vfp_immediate(x.to_bits()), "{x}");
+        }
+        for x in [
+            0.0f32,
+            -0.0,
+            0.1,
+            32.0,
+            0.0625,
+            1.96875,
+            100.0,
+            f32::INFINITY,
+            f32::NAN,
+        ] {
+            assert!(!vfp_immediate(x.to_bits()), "{x}");
         }
     }
 

@@ -7,7 +7,7 @@
 use crate::abi::{self, ArgKind, ArgLoc};
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::const_division::{self, DivPlan};
-use crate::imm::{fits_ldr_offset, fits_vldr_offset, is_operand2};
+use crate::imm::{fits_ldr_offset, fits_vldr_offset, is_operand2, vfp_immediate};
 use crate::mir::loops::loop_depths;
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
@@ -369,9 +369,13 @@ impl Selector<'_> {
 
     fn float_const(&mut self, bits: u32) -> Reg {
         self.constant(RegClass::Float, bits, |s, bits| {
-            let core = s.materialize_int(bits);
             let r = s.new_vreg(RegClass::Float);
-            s.emit(MInst::VMovFromCore { sd: r, rn: core });
+            if vfp_immediate(bits) {
+                s.emit(MInst::VMovImm { sd: r, bits });
+            } else {
+                let core = s.materialize_int(bits);
+                s.emit(MInst::VMovFromCore { sd: r, rn: core });
+            }
             r
         })
     }
@@ -1300,8 +1304,19 @@ impl Selector<'_> {
                 vec![int_cond(pred)]
             }
             InstKind::Fcmp { pred, args: [a, b] } => {
-                let (sn, sm) = (self.reg(a), self.reg(b));
-                self.emit(MInst::VCmp { sn, sm });
+                let zero = |v: Value| matches!(v, Value::Float(bits) if bits << 1 == 0);
+                let (pred, a, b) = if zero(a) && !zero(b) {
+                    (pred.swapped(), b, a)
+                } else {
+                    (pred, a, b)
+                };
+                let sn = self.reg(a);
+                if zero(b) {
+                    self.emit(MInst::VCmpZero { sn });
+                } else {
+                    let sm = self.reg(b);
+                    self.emit(MInst::VCmp { sn, sm });
+                }
                 float_conds(pred).to_vec()
             }
             _ => unreachable!("not a comparison"),

@@ -10,7 +10,8 @@
 //! value to `0..2^k-1` as one `usat`; and a quotient by a constant added once, folded into
 //! the addition; selects keeping a loop's value copy it first, and an operation under a
 //! select's condition reads an earlier select that equals its operand there; and masks
-//! compared with zero tested in place; and shifts by a value and `ctz` (`rbit` then `clz`).
+//! compared with zero tested in place; and shifts by a value and `ctz` (`rbit` then `clz`);
+//! and float constants that VFP encodes as `vmov.f32` immediates.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -1076,4 +1077,59 @@ bb0:
         "{body:#?}"
     );
     assert!(cmp < mov, "{body:#?}");
+}
+
+#[test]
+fn float_constants_that_vfp_encodes_are_immediates() {
+    // 2.0 and -0.375 fit `vmov.f32`'s immediate; 0.1 and 0.0 are built in a core register.
+    let lines = selected(
+        "func @f(%a0: f32) -> f32 {
+bb0:
+  %0 = fmul %a0, 2.0
+  %1 = fadd %0, -0.375
+  %2 = fmul %1, 0.1
+  %3 = fadd %2, 0.0
+  ret %3
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    for line in [
+        "vmov.f32 %v5, #2.0",
+        "vmov.f32 %v6, #-0.375",
+        "movw %v8, #52429",
+        "mov %v10, #0",
+    ] {
+        assert!(body.contains(&line), "{line} in {body:#?}");
+    }
+    assert_eq!(body.iter().filter(|l| l.starts_with("vmov %")).count(), 2);
+}
+
+#[test]
+fn a_float_compared_with_zero_uses_vcmps_zero_form() {
+    // `x > 0.0` and `-0.0 > x` (swapped: `x < -0.0`) test against #0; `x > 1.0` needs 1.0.
+    let lines = selected(
+        "func @f(%a0: f32) -> i32 {
+bb0:
+  %0 = fcmp ogt %a0, 0.0
+  %1 = fcmp ogt -0.0, %a0
+  %2 = fcmp ogt %a0, 1.0
+  %3 = select i32 %0, 1, 0
+  %4 = select i32 %1, 2, %3
+  %5 = select i32 %2, 4, %4
+  ret %5
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let compares: Vec<&&str> = body.iter().filter(|l| l.starts_with("vcmp")).collect();
+    assert_eq!(compares.len(), 3, "{body:#?}");
+    assert_eq!(*compares[0], "vcmp.f32 %v0, #0", "{body:#?}");
+    assert_eq!(*compares[1], "vcmp.f32 %v0, #0", "{body:#?}");
+    assert!(compares[2].starts_with("vcmp.f32 %v0, %v"), "{body:#?}");
+    assert!(
+        body.iter()
+            .any(|l| l.starts_with("movlt") || l.starts_with("movmi")),
+        "{body:#?}"
+    );
 }

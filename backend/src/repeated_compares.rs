@@ -36,7 +36,11 @@ pub fn run(mf: &mut MFunction) {
 fn is_compare(inst: &MInst) -> bool {
     matches!(
         inst,
-        MInst::Cmp { .. } | MInst::Cmn { .. } | MInst::Tst { .. } | MInst::VCmp { .. }
+        MInst::Cmp { .. }
+            | MInst::Cmn { .. }
+            | MInst::Tst { .. }
+            | MInst::VCmp { .. }
+            | MInst::VCmpZero { .. }
     )
 }
 

@@ -379,6 +379,12 @@ pub enum MInst {
         sd: Reg,
         sm: Reg,
     },
+    /// `vmov.f32 sd, #imm`: a float constant that VFPv3's 8-bit immediate encodes (`bits`
+    /// passes `vfp_immediate`: 1.0, 2.0, 0.5, -3.0, ...).
+    VMovImm {
+        sd: Reg,
+        bits: u32,
+    },
     /// Core register to VFP register (bits unchanged).
     VMovFromCore {
         sd: Reg,
@@ -403,6 +409,11 @@ pub enum MInst {
     VCmp {
         sn: Reg,
         sm: Reg,
+    },
+    /// `vcmp.f32 sn, #0` then `vmrs APSR_nzcv, fpscr`: a comparison with zero (of either
+    /// sign: they compare equal).
+    VCmpZero {
+        sn: Reg,
     },
     VLdr {
         sd: Reg,
@@ -536,9 +547,10 @@ macro_rules! visit_operands {
                 op2!(src);
                 $g(rd, Def);
             }
-            MInst::Movw { rd, .. } | MInst::LoadSym { rd, .. } | MInst::SlotAddr { rd, .. } => {
-                $g(rd, Def)
-            }
+            MInst::Movw { rd, .. }
+            | MInst::LoadSym { rd, .. }
+            | MInst::SlotAddr { rd, .. }
+            | MInst::VMovImm { sd: rd, .. } => $g(rd, Def),
             MInst::Movt { rd, .. } => $g(rd, UseDef),
             MInst::Alu {
                 rd, rn, src, cond, ..
@@ -643,6 +655,7 @@ macro_rules! visit_operands {
                 $g(sn, Use);
                 $g(sm, Use);
             }
+            MInst::VCmpZero { sn } => $g(sn, Use),
             MInst::VToDoubleCore { lo, hi, sm } => {
                 $g(sm, Use);
                 $g(lo, Def);
@@ -692,6 +705,7 @@ impl MInst {
                 | MInst::Cmn { .. }
                 | MInst::Tst { .. }
                 | MInst::VCmp { .. }
+                | MInst::VCmpZero { .. }
                 | MInst::AluS { .. }
                 | MInst::Bl { .. }
                 | MInst::TailCall { .. }

@@ -134,11 +134,15 @@ impl fmt::Display for MInst {
             MInst::VMla { sd, sn, sm } => write!(f, "vmla.f32 {sd}, {sn}, {sm}"),
             MInst::VNeg { sd, sm } => write!(f, "vneg.f32 {sd}, {sm}"),
             MInst::VMovIf { cond, sd, sm } => write!(f, "vmov{}.f32 {sd}, {sm}", cond.name()),
+            MInst::VMovImm { sd, bits } => {
+                write!(f, "vmov.f32 {sd}, #{:?}", f32::from_bits(*bits))
+            }
             MInst::VMovFromCore { sd, rn } => write!(f, "vmov {sd}, {rn}"),
             MInst::VMovToCore { rd, sn } => write!(f, "vmov {rd}, {sn}"),
             MInst::VCvtToFloat { sd, sm } => write!(f, "vcvt.f32.s32 {sd}, {sm}"),
             MInst::VCvtToInt { sd, sm } => write!(f, "vcvt.s32.f32 {sd}, {sm}"),
             MInst::VCmp { sn, sm } => write!(f, "vcmp.f32 {sn}, {sm}"),
+            MInst::VCmpZero { sn } => write!(f, "vcmp.f32 {sn}, #0"),
             MInst::VLdr { sd, addr } => write!(f, "vldr {sd}, {addr}"),
             MInst::VStr { ss, addr } => write!(f, "vstr {ss}, {addr}"),
             MInst::Ldm {

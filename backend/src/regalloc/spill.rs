@@ -33,6 +33,7 @@ fn is_rematerializable(inst: &MInst) -> bool {
             ..
         } | MInst::Movw { .. }
             | MInst::Movt { .. }
+            | MInst::VMovImm { .. }
             | MInst::LoadSym { .. }
             | MInst::SlotAddr { .. }
     )
