@@ -341,19 +341,20 @@ def false_chains(blocks, texts, last):
         carried = a72_chains.carried(text) if leaving is not None else None
         broken = set()
         for r in carried or ():
-            if not reaches_back(k, leaving, r, at, texts_of, succ, WORK * len(text)):
+            held = a72_chains.left_in(text, r)
+            if not reaches_back(k, leaving, r, held, at, texts_of, succ, WORK * len(text)):
                 broken.add(r)
         out.append(broken)
     return out
 
 
-def reaches_back(k, leaving, r, at, texts, succ, work):
+def reaches_back(k, leaving, r, held, at, texts, succ, work):
     """Whether some way out of block `k` (the addresses `leaving`) comes back to it with the
-    value `k` left in `r` still in `r`, moved through copies or not, issuing fewer than
-    `work` instructions on the way."""
+    value `k` last wrote to `r`, which the registers `held` hold as `k` ends, in `r` again,
+    moved through copies or not, issuing fewer than `work` instructions on the way."""
     # The fewest instructions a way found so far issued to reach a block holding the value
     # in a set of registers.
-    fewest, todo = {}, [(addr, frozenset([r]), 0) for addr in leaving]
+    fewest, todo = {}, [(addr, frozenset(held), 0) for addr in leaving]
     while todo:
         addr, held, issued = todo.pop()
         j = at.get(addr)

@@ -156,6 +156,15 @@ def holders(lines, held):
     return held
 
 
+def left_in(lines, r):
+    """The registers holding, as the block ends, the value its last write of `r` made."""
+    last = max((k for k, text in enumerate(lines) if r in (accesses(text) or ((), ()))[1]),
+               default=None)
+    if last is None:
+        return {r}
+    return holders(lines[last + 1:], {r}) or set()
+
+
 def rename(lines, r, fresh, at):
     """The block with register `r` written at `at` and read after it as `fresh`."""
     pattern = re.compile(rf"\b{r}\b")

@@ -389,6 +389,14 @@ int main() {
                       a72.Block(0x102c, 2, 8, 9, 9, mode="arm", text=work + [back, "b\t0x1000 <main>"])]
             chains = a72.false_chains(blocks, [b.text for b in blocks], [0, 1, 2, 3])
             self.assertEqual(chains[0], broken, (there, back, more_work))
+        # The block itself copies the new hash away at its end, and the way back copies it
+        # back: the chain is kept.
+        ends_in_copy = ["eor\tr3, r3, r1", "mul\tr3, r3, r2", "mov\tr0, r3", "bge\t0x1010 <main+0x10>"]
+        self.assertEqual(a72_chains.left_in(ends_in_copy, "r3"), {"r3", "r0"})
+        blocks = [a72.Block(0x1000, 4, 16, 9, 9, mode="arm", text=ends_in_copy),
+                  a72.Block(0x1010, 3, 12, 9, 9, mode="arm",
+                            text=["add\tr5, r5, #1", "mov\tr3, r0", "b\t0x1000 <main>"])]
+        self.assertEqual(a72.false_chains(blocks, [b.text for b in blocks], [0, 1])[0], set())
         self.assertEqual(a72_chains.copy_of("vmov.f32\ts2, s5"), ("s2", "s5"))
         self.assertEqual(a72_chains.copy_of("mov\tr2, #5"), None)
 
