@@ -601,6 +601,32 @@ impl Irc<'_> {
         self.freeze_moves(u);
     }
 
+    /// The colour of a node that `u` has a move with, already coloured, if no neighbour of
+    /// `u` has it (`taken`) and it is allocatable: giving `u` that colour makes the move a
+    /// no-op where coalescing was refused (biased colouring). The first such move, in the
+    /// order of `u`'s move list.
+    fn partner_color(&mut self, u: usize, taken: &[bool; PHYS_NODES]) -> Option<PReg> {
+        for k in 0..self.move_list[u].len() {
+            let (a, b) = self.moves[self.move_list[u][k] as usize];
+            let (a, b) = (self.alias_of(a as usize), self.alias_of(b as usize));
+            let other = if a == u { b } else { a };
+            if other == u
+                || !matches!(
+                    self.state[other],
+                    NodeState::Colored | NodeState::Precolored
+                )
+            {
+                continue;
+            }
+            if let Some(c) = self.color[other] {
+                if !taken[c.0 as usize] && self.colors.contains(&c) {
+                    return Some(c);
+                }
+            }
+        }
+        None
+    }
+
     fn assign_colors(mut self) -> Result {
         let mut spilled = Vec::new();
         while let Some(u) = self.select.pop() {
@@ -614,8 +640,10 @@ impl Irc<'_> {
                     }
                 }
             }
-            match self.colors.iter().find(|c| !taken[c.0 as usize]) {
-                Some(&c) => {
+            let partner = self.partner_color(u, &taken);
+            let first_free = || self.colors.iter().copied().find(|c| !taken[c.0 as usize]);
+            match partner.or_else(first_free) {
+                Some(c) => {
                     self.state[u] = NodeState::Colored;
                     self.color[u] = Some(c);
                 }
