@@ -2537,11 +2537,12 @@ class Gen:
 
     def tree_recursion(self):
         """A pure function of small int arguments whose recursion revisits them (Fibonacci,
-        binomial coefficients, a self-call in a loop, the same self-call twice), for
-        memoisation and value numbering of calls. main calls it with
+        binomial coefficients, a self-call in a loop, the same self-call twice, a backtracking
+        search whose self-call in a loop keeps eight values live across it), for
+        memoisation, value numbering of calls and inlining into itself. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(4)
+        kind = self.r.randrange(5)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -2560,7 +2561,7 @@ class Gen:
             self.line(f"  while (i <= n) {{ s = (s + {name}(n - i) * i) % 997; i = i + 1; }}")
             self.line("  return s;")
             arity = 1
-        else:
+        elif kind == 3:
             # The same call twice (value numbering keeps one), as in a recursive power.
             self.line(f"int {name}(int a, int n) {{")
             self.line(f"  if (n <= 0) return a % 7 + {c};")
@@ -2568,8 +2569,21 @@ class Gen:
             self.line(f"  if (n % 2 == 1) return (h * {name}(a, n / 2) + a) % 1000;")
             self.line(f"  return (h + {name}(a, n / 2) * {c}) % 1000;")
             arity = 2
+        else:
+            # Choices not taken yet, as bits of `used`, each tried in a loop around the call.
+            self.line(f"int {name}(int k, int n, int used) {{")
+            self.line("  if (k >= n) return 1;")
+            self.line(f"  int count = 0, v = 0, bit = 1, w = k * {c} + 1, z = n - k;")
+            self.line("  while (v < n) {")
+            self.line("    if ((used / bit) % 2 == 0 && (v + w) % 3 != z % 3)")
+            self.line(f"      count = (count + {name}(k + 1, n, used + bit) * (v + 1) + w) % 10007;")
+            self.line("    bit = bit * 2;")
+            self.line("    v = v + 1;")
+            self.line("  }")
+            self.line("  return count + z;")
+            arity = 3
         self.line("}")
-        largest = [17, 17, 12, 17][kind]
+        largest = [17, 17, 12, 17, 6][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def digit_printer(self):
@@ -2905,6 +2919,7 @@ FEATURES = [
     ("predicate returning 0 or 1 tested by an if", r"^if \(pred\d+\(|^\s+if \(pred\d+\("),
     ("parameter passed the same constant everywhere", r"^int cp\d+\(int x, int k, int unused\)"),
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
+    ("backtracking search with its self-call in a loop", r"^int memo\d+\(int k, int n, int used\) \{"),
     ("function copied under another name", r"^(int|float|void) f\d+_copy\("),
     ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),

@@ -10,7 +10,9 @@
 //! call site `MAX_CALLER_SIZE_FOR_ONLY_CALL`) and the module within
 //! `2 * original + MODULE_SLACK`. A function that calls itself, alone in its
 //! component, is first inlined into itself a few levels deep (`SELF_INLINE_LEVELS`), which
-//! divides its calls by the number of self-calls per level to the power of the levels.
+//! divides its calls by the number of self-calls per level to the power of the levels; fewer
+//! levels where many values live across a self-call of a large body
+//! (`SELF_INLINE_PRESSURE`).
 //!
 //! The call's block is split after the call: the rest of it moves to a continuation block
 //! (phis in its successors now name the continuation). The callee's blocks are copied
@@ -21,7 +23,7 @@
 //! Needs: nothing (builds the call graph through the module facts). Preserves: behaviour;
 //! the functions keep their numbering, but every changed function's analyses are dropped.
 
-use crate::analysis::Preserved;
+use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::function_size;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Module, Type, Value};
 use crate::passes::{memoize, ModuleAnalyses};
@@ -54,6 +56,16 @@ const MODULE_SLACK: u32 = 2000;
 /// table, whose calls are the places the table is consulted.
 const SELF_INLINE_LEVELS: u32 = 4;
 const SELF_INLINE_SIZE: u32 = 400;
+
+/// When a self-call sits in a loop, each level inlined into itself keeps the values live
+/// across its self-call live through the next level's loop too, so `levels * across` values
+/// compete for registers over bodies of `size` instructions each; past this product of the
+/// three the allocator spills the outer levels' loop values inside their own loops (a
+/// backtracking search's digit, cell and count reloaded and stored every round), which
+/// costs more than the calls saved. A backtracking loop with 6 to 10 values across its call
+/// and 50 to 90 instructions gets one level or none; a permutation generator with 3 across
+/// and 23 instructions, four.
+const SELF_INLINE_PRESSURE: u32 = 500;
 
 pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
     let facts = am.facts(m);
@@ -118,8 +130,9 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
     let original = f.clone();
     let original_calls: Vec<(Inst, FuncId)> = original.calls().collect();
     let size = function_size(&original);
+    let levels = self_inline_levels(&original, g, size);
     let mut grown = 0;
-    for _ in 0..SELF_INLINE_LEVELS {
+    for _ in 0..levels {
         let self_calls: Vec<Inst> = f
             .calls()
             .filter(|&(_, h)| h == g)
@@ -142,6 +155,36 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
         grown += growth;
     }
     grown
+}
+
+/// How many levels `f`, function `g` of `size` instructions, may be inlined into itself: by
+/// the pressure on registers it makes when a self-call is in a loop
+/// (`SELF_INLINE_PRESSURE`); 0 when not even one copy fits `SELF_INLINE_SIZE`.
+fn self_inline_levels(f: &Function, g: FuncId, size: u32) -> u32 {
+    if 2 * size > SELF_INLINE_SIZE {
+        return 0;
+    }
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let loops = LoopInfo::new(f, &cfg, &dom);
+    let self_calls: Vec<Inst> = f
+        .calls()
+        .filter(|&(_, h)| h == g)
+        .map(|(call, _)| call)
+        .collect();
+    let in_a_loop = self_calls
+        .iter()
+        .any(|&call| f.inst_block(call).is_some_and(|b| loops.depth(b) > 0));
+    if !in_a_loop {
+        return SELF_INLINE_LEVELS;
+    }
+    let across = self_calls
+        .iter()
+        .map(|&call| live_across(f, &cfg, &dom, call))
+        .max()
+        .unwrap_or(0);
+    let per_level = (across as u32).max(1) * size.max(1);
+    (SELF_INLINE_PRESSURE / per_level).min(SELF_INLINE_LEVELS)
 }
 
 /// The caller mutably and the callee shared; they are different functions.
@@ -275,4 +318,60 @@ fn map_value(v: Value, args: &[Value], inst_map: &[Option<Inst>], callee: &Funct
         },
         _ => v,
     }
+}
+
+/// How many values live across `call`: parameters and results made before it that
+/// something after it reads, on a way from the call that does not make them again.
+fn live_across(f: &Function, cfg: &Cfg, dom: &DomTree, call: Inst) -> usize {
+    let Some(at) = f.inst_block(call) else {
+        return 0;
+    };
+    let order: Vec<Inst> = f.block_insts(at).collect();
+    let index = |i: Inst| order.iter().position(|&x| x == i);
+    let call_index = index(call).unwrap_or(0);
+    let made_before = |v: Value| match v {
+        Value::Param(_) => true,
+        Value::Inst(i) if i == call => false,
+        Value::Inst(i) => match f.inst_block(i) {
+            Some(b) if b == at => index(i).is_some_and(|k| k < call_index),
+            Some(b) => dom.dominates(b, at),
+            None => false,
+        },
+        _ => false,
+    };
+    let read_after = |v: Value| {
+        // The blocks a way from the end of the call's block reaches before `v` is made again.
+        let made_in = v.as_inst().and_then(|i| f.inst_block(i));
+        let mut reached = vec![false; f.block_capacity()];
+        let mut todo: Vec<Block> = cfg.succs(at).to_vec();
+        while let Some(b) = todo.pop() {
+            if reached[b.index()] || Some(b) == made_in {
+                continue;
+            }
+            reached[b.index()] = true;
+            todo.extend_from_slice(cfg.succs(b));
+        }
+        f.uses(v).iter().any(|u| {
+            let Some(b) = f.inst_block(u.inst) else {
+                return false;
+            };
+            match f.kind(u.inst) {
+                // A phi reads its operand at the end of the block it comes from.
+                InstKind::Phi { blocks, .. } => {
+                    let from = blocks[u.index as usize];
+                    from == at || reached[from.index()]
+                }
+                _ => reached[b.index()] || b == at && index(u.inst).is_some_and(|k| k > call_index),
+            }
+        })
+    };
+    let params = (0..f.params.len() as u32).map(Value::Param);
+    let results = f
+        .all_insts()
+        .map(Value::Inst)
+        .filter(|&v| f.value_type(v) != Type::Void);
+    params
+        .chain(results)
+        .filter(|&v| made_before(v) && read_after(v))
+        .count()
 }
