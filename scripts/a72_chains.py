@@ -193,7 +193,8 @@ def break_false_chains(lines, false):
             continue
         at = chains[r]
         _, writes, tied = accesses(lines[at])
-        fresh = unused(lines + prefix, r[0]) if r[0] in "rs" and r not in ("sp", "pc") else None
+        kind = "s" if r.startswith("s") else "r"
+        fresh = unused(lines + prefix, kind) if r not in ("sp", "pc") else None
         if r not in tied and fresh is not None:
             lines = rename(lines, r, fresh, at)
         elif r.startswith("s"):

@@ -397,6 +397,10 @@ int main() {
                   a72.Block(0x1010, 3, 12, 9, 9, mode="arm",
                             text=["add\tr5, r5, #1", "mov\tr3, r0", "b\t0x1000 <main>"])]
         self.assertEqual(a72.false_chains(blocks, [b.text for b in blocks], [0, 1])[0], set())
+        # A broken chain through lr is renamed like any core register's, adding nothing.
+        rotate = ["mov\tr5, lr", "mov\tlr, r8", "cmp\tr0, #40", "blt\t0x1000 <main>"]
+        self.assertEqual(a72_chains.break_false_chains(rotate, {"lr"}),
+                         ["mov\tr5, lr", "mov\tr1, r8", "cmp\tr0, #40", "blt\t0x1000 <main>"])
         self.assertEqual(a72_chains.copy_of("vmov.f32\ts2, s5"), ("s2", "s5"))
         self.assertEqual(a72_chains.copy_of("mov\tr2, #5"), None)
 
