@@ -4,6 +4,7 @@
 
 use super::run;
 use crate::emit::Emitter;
+use crate::mir::test_build::{b, bcond};
 use crate::mir::verifier::verify;
 use crate::mir::*;
 
@@ -36,19 +37,6 @@ fn emitted(mf: &MFunction) -> Vec<String> {
         .filter(|l| l.starts_with('\t') || l.starts_with(".L"))
         .map(|l| l.trim().to_string())
         .collect()
-}
-
-fn b(target: u32) -> MInst {
-    MInst::B {
-        target: MBlockId(target),
-    }
-}
-
-fn bcond(cond: Cond, target: u32) -> MInst {
-    MInst::BCond {
-        cond,
-        target: MBlockId(target),
-    }
 }
 
 fn cmp(imm: u32) -> MInst {

@@ -3,7 +3,7 @@
 //! the two, and only where that block is the only way in.
 
 use super::run;
-use crate::mir::test_build::{add, func, mov, r};
+use crate::mir::test_build::{add, b, bcond, func, mov, r, ret};
 use crate::mir::verifier::verify;
 use crate::mir::*;
 
@@ -11,19 +11,6 @@ fn cmp(rn: Reg, rm: Reg) -> MInst {
     MInst::Cmp {
         rn,
         src: Operand2::Reg(rm),
-    }
-}
-
-fn bcond(cond: Cond, to: u32) -> MInst {
-    MInst::BCond {
-        cond,
-        target: MBlockId(to),
-    }
-}
-
-fn b(to: u32) -> MInst {
-    MInst::B {
-        target: MBlockId(to),
     }
 }
 
@@ -35,10 +22,6 @@ fn addle(rd: Reg) -> MInst {
         rn: rd,
         src: Operand2::Imm(1),
     }
-}
-
-fn ret() -> MInst {
-    MInst::Ret { uses: vec![r(0)] }
 }
 
 /// Each block's instructions, as text, after the pass.

@@ -75,6 +75,21 @@ pub fn vstr(ss: Reg, base: Reg, off: i32) -> MInst {
     }
 }
 
+/// A jump to block `target`.
+pub fn b(target: u32) -> MInst {
+    MInst::B {
+        target: MBlockId(target),
+    }
+}
+
+/// A branch to block `target` under `cond`.
+pub fn bcond(cond: Cond, target: u32) -> MInst {
+    MInst::BCond {
+        cond,
+        target: MBlockId(target),
+    }
+}
+
 pub fn ret() -> MInst {
     MInst::Ret { uses: vec![r(0)] }
 }
