@@ -312,7 +312,8 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "13) writeback",
             "14) schedule",
             "15) branches",
-            "16) emit"
+            "16) repeated-compares",
+            "17) emit"
         ],
         "{stderr}"
     );
@@ -339,7 +340,8 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: NOT running pass (13) writeback\n\
          BISECT: NOT running pass (14) schedule\n\
          BISECT: NOT running pass (15) branches\n\
-         BISECT: running pass (16) emit\n"
+         BISECT: NOT running pass (16) repeated-compares\n\
+         BISECT: running pass (17) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=9"]);
     assert!(
