@@ -2,9 +2,10 @@
 loop of itself, so a register it reads before writing it, and writes later, carries a value
 from one modelled iteration to the next. When every way from the block back to itself
 writes that register first (the real program sets it in another block), the chain is not
-the program's (a copy does not end it: the value goes on in the copy's destination), and it is broken: the block's later writes go to a register the block does
-not use (or, where the write also reads the old value, as `vmla`'s accumulator or a
-writeback base does, the block first sets the register from nothing).
+the program's (a copy does not end it: the value goes on in the copy's destination), and
+it is broken: the block's later writes go to a register the block does not use (or, where
+the write also reads the old value, as `vmla`'s accumulator or a writeback base does, the
+block first sets the register from nothing).
 
 Register reads and writes are read off the instruction text as llvm-objdump prints ARM and
 Thumb-2 code; an instruction this does not know (or an indirect branch) leaves every chain
@@ -157,9 +158,9 @@ def holders(lines, held):
 
 
 def left_in(lines, r):
-    """The registers holding, as the block ends, the value its last write of `r` made."""
-    last = max((k for k, text in enumerate(lines) if r in (accesses(text) or ((), ()))[1]),
-               default=None)
+    """The registers holding, as the block ends, the value its last write of `r` made; for
+    a block whose every instruction is understood (`carried` is not None)."""
+    last = max((k for k, text in enumerate(lines) if r in accesses(text)[1]), default=None)
     if last is None:
         return {r}
     return holders(lines[last + 1:], {r}) or set()
@@ -192,7 +193,7 @@ def break_false_chains(lines, false):
         if chains is None or r not in chains:
             continue
         at = chains[r]
-        _, writes, tied = accesses(lines[at])
+        _, _, tied = accesses(lines[at])
         kind = "s" if r.startswith("s") else "r"
         fresh = unused(lines + prefix, kind) if r not in ("sp", "pc") else None
         if r not in tied and fresh is not None:

@@ -32,24 +32,9 @@ pub fn run(mf: &mut MFunction) {
     }
 }
 
-/// Whether an instruction is a compare: it sets the flags and writes no register.
-fn is_compare(inst: &MInst) -> bool {
-    matches!(
-        inst,
-        MInst::Cmp { .. }
-            | MInst::Cmn { .. }
-            | MInst::Tst { .. }
-            | MInst::VCmp { .. }
-            | MInst::VCmpZero { .. }
-    )
-}
-
 /// Whether `inst` writes one of the registers `compare` reads.
 fn writes_operand(inst: &MInst, compare: &MInst) -> bool {
-    let read = compare.regs();
-    inst.regs()
-        .iter()
-        .any(|&(r, role)| role != Role::Use && read.iter().any(|&(x, _)| x == r))
+    compare.regs().iter().any(|&(r, _)| inst.writes(r))
 }
 
 /// The compare whose flags a block leaves, when its registers still hold the compared
@@ -57,7 +42,7 @@ fn writes_operand(inst: &MInst, compare: &MInst) -> bool {
 fn flags_at_end(block: &MBlock) -> Option<MInst> {
     let k = block.insts.iter().rposition(MInst::sets_flags)?;
     let compare = &block.insts[k];
-    let kept = is_compare(compare)
+    let kept = compare.is_compare()
         && !block.insts[k + 1..]
             .iter()
             .any(|inst| writes_operand(inst, compare));

@@ -61,11 +61,7 @@ pub fn run(mf: &mut MFunction) {
 /// `r` is, if nothing after it writes `r` or touches the flags.
 fn computed_at(before: &[MInst], r: Reg) -> Option<usize> {
     for (k, inst) in before.iter().enumerate().rev().take(MAX_DISTANCE) {
-        let writes = inst
-            .regs()
-            .iter()
-            .any(|&(x, role)| x == r && role != Role::Use);
-        if writes {
+        if inst.writes(r) {
             return matches!(inst, MInst::Alu { cond: None, .. }).then_some(k);
         }
         if inst.sets_flags() || inst.flags_read().is_some() {

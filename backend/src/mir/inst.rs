@@ -696,9 +696,8 @@ impl MInst {
         visit_operands!(self, g)
     }
 
-    /// Whether the instruction sets the flags (compares, flag-setting operations) or leaves
-    /// them undefined (a call).
-    pub fn sets_flags(&self) -> bool {
+    /// Whether the instruction is a compare: it sets the flags and writes no register.
+    pub fn is_compare(&self) -> bool {
         matches!(
             self,
             MInst::Cmp { .. }
@@ -706,10 +705,17 @@ impl MInst {
                 | MInst::Tst { .. }
                 | MInst::VCmp { .. }
                 | MInst::VCmpZero { .. }
-                | MInst::AluS { .. }
-                | MInst::Bl { .. }
-                | MInst::TailCall { .. }
         )
+    }
+
+    /// Whether the instruction sets the flags (compares, flag-setting operations) or leaves
+    /// them undefined (a call).
+    pub fn sets_flags(&self) -> bool {
+        self.is_compare()
+            || matches!(
+                self,
+                MInst::AluS { .. } | MInst::Bl { .. } | MInst::TailCall { .. }
+            )
     }
 
     /// The condition under which the instruction reads the flags, if it does (a
@@ -749,6 +755,14 @@ impl MInst {
             } => Some((false, *rs, (*s, *o))),
             _ => None,
         }
+    }
+
+    /// Whether the instruction writes register `r` (a definition, or a use that it also
+    /// redefines).
+    pub fn writes(&self, r: Reg) -> bool {
+        let mut writes = false;
+        self.for_each_reg(|x, role| writes |= x == r && role != Role::Use);
+        writes
     }
 
     /// Every register operand with its role.

@@ -11,7 +11,7 @@
 //! `2 * original + MODULE_SLACK`. A function that calls itself, alone in its
 //! component, is first inlined into itself a few levels deep (`SELF_INLINE_LEVELS`), which
 //! divides its calls by the number of self-calls per level to the power of the levels; fewer
-//! levels where many values live across a self-call of a large body
+//! levels where a self-call in a loop keeps many values live across it in a large body
 //! (`SELF_INLINE_PRESSURE`).
 //!
 //! The call's block is split after the call: the rest of it moves to a continuation block
@@ -339,18 +339,24 @@ fn live_across(f: &Function, cfg: &Cfg, dom: &DomTree, call: Inst) -> usize {
         },
         _ => false,
     };
-    let read_after = |v: Value| {
-        // The blocks a way from the end of the call's block reaches before `v` is made again.
+    // Per block making a value (the first entry for parameters), the blocks a way from the
+    // end of the call's block reaches before that block makes it again.
+    let mut reached_before: Vec<Option<Vec<bool>>> = vec![None; f.block_capacity() + 1];
+    let mut read_after = |v: Value| {
         let made_in = v.as_inst().and_then(|i| f.inst_block(i));
-        let mut reached = vec![false; f.block_capacity()];
-        let mut todo: Vec<Block> = cfg.succs(at).to_vec();
-        while let Some(b) = todo.pop() {
-            if reached[b.index()] || Some(b) == made_in {
-                continue;
-            }
-            reached[b.index()] = true;
-            todo.extend_from_slice(cfg.succs(b));
-        }
+        let reached =
+            reached_before[made_in.map_or(0, |b| b.index() + 1)].get_or_insert_with(|| {
+                let mut reached = vec![false; f.block_capacity()];
+                let mut todo: Vec<Block> = cfg.succs(at).to_vec();
+                while let Some(b) = todo.pop() {
+                    if reached[b.index()] || Some(b) == made_in {
+                        continue;
+                    }
+                    reached[b.index()] = true;
+                    todo.extend_from_slice(cfg.succs(b));
+                }
+                reached
+            });
         f.uses(v).iter().any(|u| {
             let Some(b) = f.inst_block(u.inst) else {
                 return false;

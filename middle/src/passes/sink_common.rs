@@ -13,8 +13,9 @@
 //! of a block only jumps to it and stores, just before that jump, to the same address, the
 //! block stores a phi of the values once, at its top. The address is one value, or in each
 //! predecessor a `gep` of the same operands, made there or before (the block makes it
-//! again; one that nothing else uses goes), and no operand is defined in a predecessor. No memory access happens between
-//! the old stores and the new one, so memory sees the same writes in the same order. Then
+//! again; one that nothing else uses goes), and no operand is defined in a predecessor. No
+//! memory access happens between the old stores and the new one, so memory sees the same
+//! writes in the same order. Then
 //! `if (c) a[i] = x; else a[i] = y;` is one store of a value that `if-to-select` picks.
 //!
 //! Needs: the CFG. Preserves: behaviour and the CFG.
