@@ -2,7 +2,7 @@
 //! the data of globals and format strings.
 
 use crate::frame::Frame;
-use crate::imm::{fits_ldr_offset, fits_vldr_offset, is_operand2};
+use crate::imm::is_operand2;
 use crate::isel::string_label;
 use crate::mir::*;
 use crate::symbols::symbol;
@@ -37,23 +37,23 @@ impl Emitter {
         let _ = writeln!(self.out, "\t{s}");
     }
 
-    /// `ip = v`.
-    fn load_ip(&mut self, v: u32) {
-        self.line(format_args!("movw ip, #{}", v & 0xffff));
+    /// `rd = v`.
+    fn load_imm(&mut self, rd: &str, v: u32) {
+        self.line(format_args!("movw {rd}, #{}", v & 0xffff));
         if v >> 16 != 0 {
-            self.line(format_args!("movt ip, #{}", v >> 16));
+            self.line(format_args!("movt {rd}, #{}", v >> 16));
         }
     }
 
-    /// `rd = rn + v` for any v, using ip when it does not encode.
+    /// `rd = rn + v` for any v, building v in rd (never rn) when it does not encode.
     fn add_imm(&mut self, rd: &str, rn: &str, v: i32) {
         if is_operand2(v as u32) {
             self.line(format_args!("add {rd}, {rn}, #{v}"));
         } else if is_operand2(v.wrapping_neg() as u32) {
             self.line(format_args!("sub {rd}, {rn}, #{}", v.wrapping_neg()));
         } else {
-            self.load_ip(v as u32);
-            self.line(format_args!("add {rd}, {rn}, ip"));
+            self.load_imm(rd, v as u32);
+            self.line(format_args!("add {rd}, {rn}, {rd}"));
         }
     }
 
@@ -92,7 +92,7 @@ impl Emitter {
         if is_operand2(bytes) {
             self.line(format_args!("{op} sp, sp, #{bytes}"));
         } else {
-            self.load_ip(bytes);
+            self.load_imm("ip", bytes);
             self.line(format_args!("{op} sp, sp, ip"));
         }
     }
@@ -126,38 +126,33 @@ impl Emitter {
         }
     }
 
-    /// The base register and offset of an address; large offsets are added into ip.
-    /// Indexed addresses are written as they are: `writeback` made them with offsets that
-    /// encode.
+    /// The memory operand of a load or store; a far offset (`Frame::is_far`) is added into
+    /// ip, which allocation then left free. Indexed addresses are written as they are:
+    /// `writeback` made them with offsets that encode.
     fn mem_operand(&mut self, addr: Addr, frame: &Frame, float: bool) -> String {
-        let (base, off) = match addr {
-            Addr::PostIndex(..) | Addr::PreIndex(..) => return addr.to_string(),
-            Addr::Index(b, i, s) => {
-                return if s == 0 {
-                    format!("[{}, {}]", b, i)
-                } else {
-                    format!("[{}, {}, lsl #{s}]", b, i)
-                };
-            }
-            Addr::Imm(b, off) => (b.to_string(), off),
-            Addr::Slot(slot, off) => ("sp".to_string(), frame.slot_offset(slot) as i32 + off),
+        let Some((base, off)) = frame.base_offset(addr) else {
+            return match addr {
+                Addr::Index(b, i, 0) => format!("[{b}, {i}]"),
+                Addr::Index(b, i, s) => format!("[{b}, {i}, lsl #{s}]"),
+                _ => addr.to_string(),
+            };
         };
-        let fits = if float {
-            fits_vldr_offset(off)
-        } else {
-            fits_ldr_offset(off)
-        };
-        if fits {
-            if off == 0 {
+        if !frame.is_far(addr, float) {
+            return if off == 0 {
                 format!("[{base}]")
             } else {
                 format!("[{base}, #{off}]")
-            }
-        } else if float {
-            self.add_imm("ip", &base, off);
+            };
+        }
+        assert!(
+            !frame.ip_allocated,
+            "a far stack offset in a function whose registers include ip"
+        );
+        if float {
+            self.add_imm("ip", &base.to_string(), off);
             "[ip]".to_string()
         } else {
-            self.load_ip(off as u32);
+            self.load_imm("ip", off as u32);
             format!("[{base}, ip]")
         }
     }

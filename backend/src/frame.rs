@@ -9,7 +9,11 @@
 //! ```
 //!
 //! sp stays 8-byte aligned. Everything is addressed from sp; there is no frame pointer.
+//! Local objects lie in ascending order of size from the outgoing arguments up, so that
+//! spill slots and scalars stay within reach of a load's immediate offset when the frame
+//! also holds large arrays.
 
+use crate::imm::{fits_ldr_offset, fits_vldr_offset};
 use crate::mir::*;
 
 pub struct Frame {
@@ -20,6 +24,8 @@ pub struct Frame {
     /// Bytes `sub sp` reserves below the saved registers.
     pub frame_bytes: u32,
     object_offsets: Vec<u32>,
+    /// Whether the function's code uses ip as a register of its own.
+    pub ip_allocated: bool,
 }
 
 impl Frame {
@@ -45,12 +51,15 @@ impl Frame {
             .max()
             .unwrap_or(0);
         let mut offset = mf.outgoing_bytes;
-        let mut object_offsets = Vec::with_capacity(mf.objects.len());
-        for obj in &mf.objects {
-            let align = if obj.size >= 8 { 8 } else { 4 };
+        let mut object_offsets = vec![0; mf.objects.len()];
+        let mut by_size: Vec<usize> = (0..mf.objects.len()).collect();
+        by_size.sort_by_key(|&i| mf.objects[i].size);
+        for i in by_size {
+            let size = mf.objects[i].size;
+            let align = if size >= 8 { 8 } else { 4 };
             offset = offset.next_multiple_of(align);
-            object_offsets.push(offset);
-            offset += obj.size;
+            object_offsets[i] = offset;
+            offset += size;
         }
         let pushed = 4 * (saved_core.len() as u32 + saved_float as u32);
         let frame_bytes = (pushed + offset).next_multiple_of(8) - pushed;
@@ -59,6 +68,7 @@ impl Frame {
             saved_float,
             frame_bytes,
             object_offsets,
+            ip_allocated: written[PReg::IP.0 as usize],
         }
     }
 
@@ -73,5 +83,37 @@ impl Frame {
             Slot::Local(i) => self.object_offsets[i as usize],
             Slot::Incoming(o) => self.frame_bytes + self.pushed_bytes() + o,
         }
+    }
+
+    /// The base register and byte offset of an address with an immediate offset (sp for a
+    /// stack slot).
+    pub fn base_offset(&self, addr: Addr) -> Option<(Reg, i32)> {
+        match addr {
+            Addr::Imm(base, off) => Some((base, off)),
+            Addr::Slot(slot, off) => Some((Reg::Phys(PReg::SP), self.slot_offset(slot) as i32 + off)),
+            Addr::Index(..) | Addr::PostIndex(..) | Addr::PreIndex(..) => None,
+        }
+    }
+
+    /// Whether a load or store at `addr` (`float`: `vldr`/`vstr`) cannot take its offset as
+    /// an immediate, so that emission builds the address in ip.
+    pub fn is_far(&self, addr: Addr, float: bool) -> bool {
+        self.base_offset(addr).is_some_and(|(_, off)| {
+            if float {
+                !fits_vldr_offset(off)
+            } else {
+                !fits_ldr_offset(off)
+            }
+        })
+    }
+
+    /// Whether some load or store of `mf` is far (`is_far`): then allocation must leave ip
+    /// free.
+    pub fn needs_ip(&self, mf: &MFunction) -> bool {
+        mf.blocks.iter().flat_map(|b| &b.insts).any(|inst| match *inst {
+            MInst::Ldr { addr, .. } | MInst::Str { addr, .. } => self.is_far(addr, false),
+            MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } => self.is_far(addr, true),
+            _ => false,
+        })
     }
 }

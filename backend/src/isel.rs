@@ -435,7 +435,11 @@ impl Selector<'_> {
             (Value::Int(c), Some(obj)) => Some(AddrPlan::Slot(obj, c.wrapping_mul(stride as i32))),
             (Value::Int(c), None) => {
                 let off = c.wrapping_mul(stride as i32);
-                (!self.is_far_offset_computed(i, off)).then_some(AddrPlan::Imm(base, off))
+                match self.far_offset_plan(i, off) {
+                    FarOffset::Near => Some(AddrPlan::Imm(base, off)),
+                    FarOffset::Index if !float => Some(AddrPlan::Index(base, Value::Int(off), 0)),
+                    FarOffset::Index | FarOffset::Computed => None,
+                }
             }
             (_, None) if !float && stride.is_power_of_two() => {
                 Some(AddrPlan::Index(base, index, stride.trailing_zeros() as u8))
@@ -444,12 +448,12 @@ impl Selector<'_> {
         }
     }
 
-    /// Whether the address `gep b, off` (bytes) is computed once rather than folded into its
-    /// accesses: when some access cannot take `off` as its immediate, each would first move
-    /// it into a register (`movw ip, #off; ldr r, [b, ip]`), where one add serves them all
-    /// (`add a, b, #off; ldr r, [a]`) if the offset is an immediate of `add` or several
-    /// accesses share it.
-    fn is_far_offset_computed(&self, i: Inst, off: i32) -> bool {
+    /// How the accesses of `gep b, off` (bytes) address it: with `off` as their immediate
+    /// when every one can take it; else the address is computed once (`add a, b, #off;
+    /// ldr r, [a]`) if the offset is an immediate of `add` or several accesses share it;
+    /// else the one access, a core one, takes the offset from a register (`movw t, #off;
+    /// ldr r, [b, t]`).
+    fn far_offset_plan(&self, i: Inst, off: i32) -> FarOffset {
         let uses = self.f.uses(Value::Inst(i));
         let far = uses.iter().any(|u| {
             let float = match self.f.kind(u.inst) {
@@ -463,7 +467,13 @@ impl Selector<'_> {
                 !fits_ldr_offset(off)
             }
         });
-        far && (is_operand2(off as u32) || uses.len() > 1)
+        if !far {
+            FarOffset::Near
+        } else if is_operand2(off as u32) || uses.len() > 1 {
+            FarOffset::Computed
+        } else {
+            FarOffset::Index
+        }
     }
 
     fn is_folded_gep(&self, i: Inst) -> bool {
@@ -1916,6 +1926,16 @@ enum AddrPlan {
     Slot(u32, i32),
     Imm(Value, i32),
     Index(Value, Value, u8),
+}
+
+/// How the accesses of an address at a constant offset from a base take the offset.
+enum FarOffset {
+    /// As their immediate.
+    Near,
+    /// From a register holding it.
+    Index,
+    /// Not at all: the address is computed.
+    Computed,
 }
 
 /// The machine shift of a right shift `op` by `amount` (a constant: the verifier says so).

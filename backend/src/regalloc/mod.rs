@@ -15,14 +15,16 @@ mod spill_queue;
 #[cfg(test)]
 mod tests;
 
+use crate::frame::Frame;
 use crate::mir::*;
 
 /// Allocatable registers of a class, in order of preference: the caller-saved ones first,
-/// since they cost no save in the prologue. ip stays reserved for frame-offset arithmetic;
-/// lr is allocatable (the prologue saves it when it is written).
+/// since they cost no save in the prologue. lr is allocatable (the prologue saves it when
+/// it is written), and so is ip unless a load or store needs it for an offset it cannot
+/// encode (`graph`).
 pub fn allocatable(class: RegClass) -> Vec<PReg> {
     match class {
-        RegClass::Int => [0, 1, 2, 3, 14, 4, 5, 6, 7, 8, 9, 10, 11]
+        RegClass::Int => [0, 1, 2, 3, 12, 14, 4, 5, 6, 7, 8, 9, 10, 11]
             .map(PReg)
             .to_vec(),
         RegClass::Float => (0..32).map(PReg::s).collect(),
@@ -37,7 +39,19 @@ fn spill_weight(block: &MBlock) -> f64 {
 
 /// Graph-colouring allocation of both register classes: for each class, relieve extreme
 /// pressure, then colour, spilling and colouring again until every register has a colour.
+/// Where the frame that results has a load or store too far from sp for its immediate
+/// offset, emission needs ip, so the function is allocated again without it.
 pub fn graph(mf: &mut MFunction) {
+    let unallocated = mf.clone();
+    color(mf, |_| true);
+    if Frame::new(mf).needs_ip(mf) {
+        *mf = unallocated;
+        color(mf, |p| p != PReg::IP);
+    }
+}
+
+/// Colours both classes with the allocatable registers that `usable` accepts.
+fn color(mf: &mut MFunction, usable: impl Fn(PReg) -> bool) {
     // Per virtual register, whether spilling created it.
     let mut unspillable: Vec<bool> = Vec::new();
     let mut assignment: Vec<Option<PReg>> = Vec::new();
@@ -46,7 +60,7 @@ pub fn graph(mf: &mut MFunction) {
         if !mf.vreg_classes.contains(&class) {
             continue;
         }
-        let colors = allocatable(class);
+        let colors: Vec<PReg> = allocatable(class).into_iter().filter(|&p| usable(p)).collect();
         loop {
             let liveness = liveness::Liveness::new(mf, class);
             let relief = pressure::relief(mf, class, &liveness, &unspillable);
