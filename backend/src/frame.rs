@@ -90,7 +90,9 @@ impl Frame {
     pub fn base_offset(&self, addr: Addr) -> Option<(Reg, i32)> {
         match addr {
             Addr::Imm(base, off) => Some((base, off)),
-            Addr::Slot(slot, off) => Some((Reg::Phys(PReg::SP), self.slot_offset(slot) as i32 + off)),
+            Addr::Slot(slot, off) => {
+                Some((Reg::Phys(PReg::SP), self.slot_offset(slot) as i32 + off))
+            }
             Addr::Index(..) | Addr::PostIndex(..) | Addr::PreIndex(..) => None,
         }
     }
@@ -110,10 +112,13 @@ impl Frame {
     /// Whether some load or store of `mf` is far (`is_far`): then allocation must leave ip
     /// free.
     pub fn needs_ip(&self, mf: &MFunction) -> bool {
-        mf.blocks.iter().flat_map(|b| &b.insts).any(|inst| match *inst {
-            MInst::Ldr { addr, .. } | MInst::Str { addr, .. } => self.is_far(addr, false),
-            MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } => self.is_far(addr, true),
-            _ => false,
-        })
+        mf.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|inst| match *inst {
+                MInst::Ldr { addr, .. } | MInst::Str { addr, .. } => self.is_far(addr, false),
+                MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } => self.is_far(addr, true),
+                _ => false,
+            })
     }
 }

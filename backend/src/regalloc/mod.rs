@@ -60,7 +60,10 @@ fn color(mf: &mut MFunction, usable: impl Fn(PReg) -> bool) {
         if !mf.vreg_classes.contains(&class) {
             continue;
         }
-        let colors: Vec<PReg> = allocatable(class).into_iter().filter(|&p| usable(p)).collect();
+        let colors: Vec<PReg> = allocatable(class)
+            .into_iter()
+            .filter(|&p| usable(p))
+            .collect();
         loop {
             let liveness = liveness::Liveness::new(mf, class);
             let relief = pressure::relief(mf, class, &liveness, &unspillable);

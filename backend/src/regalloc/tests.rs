@@ -411,3 +411,51 @@ fn copies_of_values_with_over_a_thousand_neighbours_stay_right() {
     assert!(all_physical(&mf));
     assert_eq!(evaluate(&mf).0, 7 + n * (n - 1) / 2);
 }
+
+/// Fourteen values live at once, as many as there are core registers with ip, each stored
+/// into a local array of 2,000 words at byte `offset + 4k` and summed. Returns the
+/// allocated function and whether it gives ip a value.
+fn fourteen_live_and_an_array_store(offset: i32) -> (MFunction, bool) {
+    let n = 14;
+    let mut insts: Vec<MInst> = (0..n).map(|k| mov(v(k), k + 1)).collect();
+    for k in 0..n {
+        insts.push(MInst::Str {
+            cond: None,
+            rs: v(k),
+            addr: Addr::Slot(Slot::Local(0), offset + 4 * k as i32),
+        });
+    }
+    insts.push(mov(v(n), 0));
+    for k in 0..n {
+        insts.push(add(v(n + 1 + k), v(n + k), v(k)));
+    }
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(2 * n),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&vec![RegClass::Int; 2 * n as usize + 1], vec![insts]);
+    mf.new_object(8000);
+    graph(&mut mf);
+    let (result, _) = evaluate(&mf);
+    assert_eq!(result, (1..=n).sum::<u32>());
+    let uses_ip = mf
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|i| i.regs().iter().any(|(r, _)| *r == Reg::Phys(PReg::IP)));
+    (mf, uses_ip)
+}
+
+#[test]
+fn ip_holds_a_value_unless_a_stack_offset_needs_it() {
+    // Stores near sp: ip is a register like the others, and nothing spills.
+    let (near, uses_ip) = fourteen_live_and_an_array_store(0);
+    assert!(uses_ip);
+    assert_eq!(near.objects.len(), 1, "nothing spilled");
+    // Stores 6,000 bytes up the array, beyond `str`'s immediate: emission adds the offset
+    // into ip, so allocation leaves it free (and rebuilds a constant where it is needed).
+    let (far, uses_ip) = fourteen_live_and_an_array_store(6000);
+    assert!(!uses_ip);
+    assert!(Frame::new(&far).needs_ip(&far));
+}
