@@ -25,7 +25,8 @@
 
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::function_size;
-use crate::ir::{Block, FuncId, Function, Inst, InstKind, Module, Type, Value};
+use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
+use crate::passes::simplify_cfg::remove_unreachable;
 use crate::passes::{memoize, ModuleAnalyses};
 
 /// Callees of at most this many machine instructions are inlined at every call site. A
@@ -154,7 +155,91 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
         }
         grown += growth;
     }
+    if let Some(guard) = base_case_guard(&original, g) {
+        let growth = function_size(&guard);
+        let self_calls: Vec<Inst> = f
+            .calls()
+            .filter(|&(_, h)| h == g)
+            .map(|(call, _)| call)
+            .collect();
+        for call in self_calls {
+            if size + grown + growth > SELF_INLINE_SIZE || grown + growth > room {
+                break;
+            }
+            inline_call(f, call, &guard);
+            grown += growth;
+        }
+    }
     grown
+}
+
+/// The base cases of `f`, function `g`, as a function to inline at its remaining
+/// self-calls: `f`'s way from its entry to its first conditional branch, one arm of which
+/// returns (the base case) and the other calls `g` again with the same arguments. A
+/// self-call whose arguments make a base case then runs it in place, with no call; the
+/// call that remains tests again in the callee, which is cheap since the way to the test
+/// has no effect and no call. `None` when `f` has no such shape, or when the way or the
+/// base case is not small.
+fn base_case_guard(f: &Function, g: FuncId) -> Option<Function> {
+    const MAX_WAY: usize = 8;
+    const MAX_BASE: usize = 8;
+    let cfg = Cfg::new(f);
+    let mut way = vec![f.entry()?];
+    let (test, arms) = loop {
+        let last = *way.last()?;
+        match *f.kind(f.terminator(last)?) {
+            InstKind::Br { targets: [next] } if way.len() < MAX_WAY && !way.contains(&next) => {
+                way.push(next)
+            }
+            InstKind::CondBr { targets, .. } => break (last, targets),
+            _ => return None,
+        }
+    };
+    let returns = |b: Block| {
+        cfg.preds(b) == [test]
+            && f
+                .terminator(b)
+                .is_some_and(|t| matches!(f.kind(t), InstKind::Ret { .. }))
+            && f.phis(b).next().is_none()
+            && f.block_insts(b).count() <= MAX_BASE
+            && f.block_insts(b).all(|i| !matches!(f.kind(i), InstKind::Call { .. }))
+    };
+    let recursive_arm = match arms {
+        [yes, _] if returns(yes) => 1,
+        [_, no] if returns(no) => 0,
+        _ => return None,
+    };
+    if arms[0] == arms[1] || way.contains(&arms[recursive_arm]) {
+        return None;
+    }
+    let way_insts: Vec<Inst> = way.iter().flat_map(|&b| f.block_insts(b)).collect();
+    let without_effects = way_insts.iter().all(|&i| {
+        !matches!(
+            f.kind(i),
+            InstKind::Call { .. } | InstKind::Store { .. } | InstKind::Alloca { .. }
+        )
+    });
+    if !without_effects || way_insts.len() > MAX_WAY {
+        return None;
+    }
+    let mut guard = f.clone();
+    let again = guard.add_block();
+    let args = (0..f.params.len() as u32).map(Value::Param).collect();
+    let call = guard.append_inst(
+        again,
+        InstKind::Call {
+            callee: Callee::Function(g),
+            args,
+        },
+        f.ret,
+    );
+    let result = (f.ret != Type::Void).then_some(Value::Inst(call));
+    guard.append_inst(again, InstKind::Ret { args: result }, Type::Void);
+    let branch = guard.terminator(test)?;
+    guard.kind_mut_targets(branch)[recursive_arm] = again;
+    let guard_cfg = Cfg::new(&guard);
+    remove_unreachable(&mut guard, &guard_cfg);
+    Some(guard)
 }
 
 /// How many levels `f`, function `g` of `size` instructions, may be inlined into itself: by
