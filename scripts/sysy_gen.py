@@ -2538,11 +2538,12 @@ class Gen:
     def tree_recursion(self):
         """A pure function of small int arguments whose recursion revisits them (Fibonacci,
         binomial coefficients, a self-call in a loop, the same self-call twice, a backtracking
-        search whose self-call in a loop keeps eight values live across it), for
-        memoisation, value numbering of calls and inlining into itself. main calls it with
+        search whose self-call in a loop keeps eight values live across it, a recursion that
+        counts its calls in a global after its base-case test), for memoisation, value
+        numbering of calls, inlining into itself and base cases tested before the call. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(5)
+        kind = self.r.randrange(6)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -2569,6 +2570,15 @@ class Gen:
             self.line(f"  if (n % 2 == 1) return (h * {name}(a, n / 2) + a) % 1000;")
             self.line(f"  return (h + {name}(a, n / 2) * {c}) % 1000;")
             arity = 2
+        elif kind == 5:
+            # The store keeps memoisation away; the base case is tested before it.
+            self.line(f"int {name}_calls;")
+            self.line(f"int {name}(int k, int n) {{")
+            self.line(f"  if (k >= n) return (k + {name}_calls) % 5 + {c};")
+            self.line(f"  {name}_calls = {name}_calls + 1;")
+            self.line(f"  int first = {name}(k + 1, n);")
+            self.line(f"  return (first + {name}(k + 2, n) * {c}) % 1000;")
+            arity = 2
         else:
             # Choices not taken yet, as bits of `used`, each tried in a loop around the call.
             self.line(f"int {name}(int k, int n, int used) {{")
@@ -2583,7 +2593,7 @@ class Gen:
             self.line("  return count + z;")
             arity = 3
         self.line("}")
-        largest = [17, 17, 12, 17, 6][kind]
+        largest = [17, 17, 12, 17, 6, 16][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def digit_printer(self):
@@ -2920,6 +2930,7 @@ FEATURES = [
     ("parameter passed the same constant everywhere", r"^int cp\d+\(int x, int k, int unused\)"),
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
     ("backtracking search with its self-call in a loop", r"^int memo\d+\(int k, int n, int used\) \{"),
+    ("recursion counting its calls after its base case", r"^int (memo\d+)_calls;\r?\nint \1\(int k, int n\) \{"),
     ("function copied under another name", r"^(int|float|void) f\d+_copy\("),
     ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),

@@ -12,7 +12,9 @@
 //! component, is first inlined into itself a few levels deep (`SELF_INLINE_LEVELS`), which
 //! divides its calls by the number of self-calls per level to the power of the levels; fewer
 //! levels where a self-call in a loop keeps many values live across it in a large body
-//! (`SELF_INLINE_PRESSURE`).
+//! (`SELF_INLINE_PRESSURE`). The self-calls left then test the base case first: a small
+//! returning arm behind an effect-free test at the entry runs in place of the call
+//! (`base_case_guard`).
 //!
 //! The call's block is split after the call: the rest of it moves to a continuation block
 //! (phis in its successors now name the continuation). The callee's blocks are copied
@@ -197,12 +199,12 @@ fn base_case_guard(f: &Function, g: FuncId) -> Option<Function> {
     };
     let returns = |b: Block| {
         cfg.preds(b) == [test]
-            && f
-                .terminator(b)
+            && f.terminator(b)
                 .is_some_and(|t| matches!(f.kind(t), InstKind::Ret { .. }))
             && f.phis(b).next().is_none()
             && f.block_insts(b).count() <= MAX_BASE
-            && f.block_insts(b).all(|i| !matches!(f.kind(i), InstKind::Call { .. }))
+            && f.block_insts(b)
+                .all(|i| !matches!(f.kind(i), InstKind::Call { .. }))
     };
     let recursive_arm = match arms {
         [yes, _] if returns(yes) => 1,
