@@ -25,8 +25,11 @@ pub struct MBlock {
     pub insts: Vec<MInst>,
     /// Distinct branch targets, in the order the terminators name them.
     pub succs: Vec<MBlockId>,
-    /// Loop nesting depth, weighting spill costs.
+    /// Loop nesting depth.
     pub loop_depth: u32,
+    /// Estimated executions per call of the function (`loops::block_frequencies`),
+    /// weighting spill costs.
+    pub frequency: f64,
 }
 
 impl MBlock {
@@ -79,13 +82,15 @@ impl MFunction {
         }
     }
 
-    /// Adds an empty block at the end of storage and of the layout.
+    /// Adds an empty block at the end of storage and of the layout, run 10 times per
+    /// enclosing loop.
     pub fn add_block(&mut self, loop_depth: u32) -> MBlockId {
         let id = MBlockId(self.blocks.len() as u32);
         self.blocks.push(MBlock {
             insts: Vec::new(),
             succs: Vec::new(),
             loop_depth,
+            frequency: 10f64.powi(loop_depth as i32),
         });
         self.layout.push(id);
         id

@@ -31,10 +31,10 @@ pub fn allocatable(class: RegClass) -> Vec<PReg> {
     }
 }
 
-/// The weight of a register occurrence in `block` for spill costs: 10^loop depth, the depth
-/// capped at 6.
+/// The weight of a register occurrence in `block` for spill costs: its estimated
+/// executions, capped at a million.
 fn spill_weight(block: &MBlock) -> f64 {
-    10f64.powi(block.loop_depth.min(6) as i32)
+    block.frequency.min(1e6)
 }
 
 /// Graph-colouring allocation of both register classes: for each class, relieve extreme
