@@ -1,7 +1,7 @@
 //! Block structure of selected machine IR: stored successor lists match both the branches
 //! and the IR's control flow, the verifier notices when they do not, reordering the
-//! layout changes what is emitted but no branch target, and loop depths agree with the
-//! IR's loop analysis.
+//! layout changes what is emitted but no branch target, loop depths agree with the IR's
+//! loop analysis, and block frequencies follow tests and loops.
 
 use super::loops::loop_depths;
 use super::verifier::verify;
@@ -251,4 +251,31 @@ fn loop_depths_agree_with_the_ir_loop_analysis() {
         }
     }
     assert_eq!(deepest, 40);
+}
+
+#[test]
+fn block_frequencies_share_tests_evenly_and_run_loops_ten_rounds() {
+    use super::loops::block_frequencies;
+    use super::test_build::{b, bcond, func, ret};
+    // 0 -> outer loop 1..5 (header 1 exits to 6); in it, a test (2) enters the inner loop
+    // 3..4 on one arm and skips it (to 5) on the other.
+    let mf = func(
+        &[],
+        vec![
+            vec![b(1)],
+            vec![bcond(Cond::Eq, 6), b(2)],
+            vec![bcond(Cond::Eq, 3), b(5)],
+            vec![bcond(Cond::Eq, 5), b(4)],
+            vec![b(3)],
+            vec![b(1)],
+            vec![ret()],
+        ],
+    );
+    // The outer header runs 10 times, the test too; the inner loop is entered on half of
+    // those (5) and runs 10 rounds each time; the outer latch gets what skipped the inner
+    // loop and what left it; after the outer loop, what entered it.
+    assert_eq!(
+        block_frequencies(&mf),
+        vec![1.0, 10.0, 10.0, 50.0, 50.0, 10.0, 1.0]
+    );
 }
