@@ -133,18 +133,18 @@ impl LoopNest {
 const ROUNDS: f64 = 10.0;
 
 /// Estimated executions of each block per call of the function, for spill costs (0 for
-/// unreachable blocks). The entry runs once; a block passes its frequency to its
-/// successors inside the loops it is in, shared evenly among them and its edges back to a
-/// header; a header runs `ROUNDS` times what enters it from outside its loop; the edges
-/// leaving a loop share evenly what entered it. So a block under two tests inside a loop
-/// weighs a quarter of the loop's header, and a loop entered on one arm of a test in an
-/// outer loop weighs half as much as it would on the outer loop's every round: what a
-/// static weight of 10 per loop depth overstates in a recursive search, whose inner loops
-/// run only for the moves that pass the outer loop's tests.
+/// unreachable blocks): a block inside loops runs as often as its innermost loop's header,
+/// which runs `ROUNDS` times what enters the loop; other blocks run once. What enters a
+/// loop follows the edges from the entry: a block passes what reaches it to its successors
+/// inside the loops it is in, shared evenly among them and its edges back to a header, and
+/// the edges leaving a loop share evenly what entered it. So a loop entered on one arm of a
+/// test in an outer loop weighs half as much as it would on the outer loop's every round:
+/// what a static weight of 10 per loop depth overstates in a recursive search, whose inner
+/// loops run only for the moves that pass the outer loop's tests. Within a loop, both arms
+/// of a test keep the header's weight: which one runs more is not known.
 pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
     let n = mf.blocks.len();
     let nest = LoopNest::new(mf);
-    let mut freq = vec![0.0f64; n];
     // Per header: what entered its loop, and how many edges leave it.
     let mut entered = vec![0.0f64; n];
     let mut exits = vec![0u32; n];
@@ -155,13 +155,15 @@ pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
             }
         }
     }
+    // What reaches each block along the edges, and what it passes on.
     let mut inflow = vec![0.0f64; n];
+    let mut flow = vec![0.0f64; n];
     if n > 0 {
         inflow[0] = 1.0;
     }
-    for b in mf.postorder().into_iter().rev() {
-        let is_header = nest.innermost[b.index()] == Some(b);
-        freq[b.index()] = if is_header {
+    let order: Vec<MBlockId> = mf.postorder().into_iter().rev().collect();
+    for &b in &order {
+        flow[b.index()] = if nest.innermost[b.index()] == Some(b) {
             entered[b.index()] = inflow[b.index()];
             inflow[b.index()] * ROUNDS
         } else {
@@ -179,9 +181,16 @@ pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
             }
             inflow[s.index()] += match nest.left(b, s) {
                 Some(h) => entered[h.index()] / exits[h.index()] as f64,
-                None => freq[b.index()] / inside as f64,
+                None => flow[b.index()] / inside as f64,
             };
         }
+    }
+    let mut freq = vec![0.0f64; n];
+    for &b in &order {
+        freq[b.index()] = match nest.innermost[b.index()] {
+            Some(h) => flow[h.index()],
+            None => 1.0,
+        };
     }
     freq
 }

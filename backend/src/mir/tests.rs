@@ -254,7 +254,7 @@ fn loop_depths_agree_with_the_ir_loop_analysis() {
 }
 
 #[test]
-fn block_frequencies_share_tests_evenly_and_run_loops_ten_rounds() {
+fn loops_run_ten_rounds_of_what_the_tests_before_them_let_in() {
     use super::loops::block_frequencies;
     use super::test_build::{b, bcond, func, ret};
     // 0 -> outer loop 1..5 (header 1 exits to 6); in it, a test (2) enters the inner loop
@@ -271,11 +271,29 @@ fn block_frequencies_share_tests_evenly_and_run_loops_ten_rounds() {
             vec![ret()],
         ],
     );
-    // The outer header runs 10 times, the test too; the inner loop is entered on half of
-    // those (5) and runs 10 rounds each time; the outer latch gets what skipped the inner
-    // loop and what left it; after the outer loop, what entered it.
+    // The outer loop runs 10 times; the inner loop is entered on half of those (5) and
+    // runs 10 rounds each time; blocks outside loops run once.
     assert_eq!(
         block_frequencies(&mf),
         vec![1.0, 10.0, 10.0, 50.0, 50.0, 10.0, 1.0]
+    );
+    // Two tests in the outer loop before the inner loop: a quarter of its rounds enter it,
+    // while both arms of each test keep the outer loop's weight.
+    let mf = func(
+        &[],
+        vec![
+            vec![b(1)],
+            vec![bcond(Cond::Eq, 7), b(2)],
+            vec![bcond(Cond::Eq, 3), b(6)],
+            vec![bcond(Cond::Eq, 4), b(6)],
+            vec![bcond(Cond::Eq, 6), b(5)],
+            vec![b(4)],
+            vec![b(1)],
+            vec![ret()],
+        ],
+    );
+    assert_eq!(
+        block_frequencies(&mf),
+        vec![1.0, 10.0, 10.0, 10.0, 25.0, 25.0, 10.0, 1.0]
     );
 }
