@@ -41,6 +41,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         block: None,
         hoisted: vec![Vec::new(); f.block_capacity()],
         hoisted_consts: FastHashMap::default(),
+        block_consts: FastHashMap::default(),
         hoisted_count: vec![0; f.block_capacity()],
         in_place: false,
         recurrent: false,
@@ -123,6 +124,10 @@ struct Selector<'a> {
     hoisted: Vec<Vec<MInst>>,
     /// The register of each hoisted constant: by preheader, class and bits.
     hoisted_consts: FastHashMap<(Block, RegClass, u32), Reg>,
+    /// The constants materialised in place in the current block so far, by class and
+    /// bits: a later use in the block reads the same register (two divisions by 3 share
+    /// their multiplier).
+    block_consts: FastHashMap<(RegClass, u32), Reg>,
     /// How many constants each preheader holds.
     hoisted_count: Vec<usize>,
     /// Set while constants are materialised where they are needed: while materialising
@@ -183,6 +188,7 @@ impl Selector<'_> {
         for b in f.blocks().collect::<Vec<_>>() {
             self.block = Some(b);
             self.flags = None;
+            self.block_consts.clear();
             if Some(b) == f.entry() {
                 self.receive_params();
                 self.global_addresses();
@@ -324,7 +330,7 @@ impl Selector<'_> {
     /// The register of a constant of `class` with these bits, materialised by `make`: in a
     /// loop, once in the preheader of the outermost loop around it (see `hoisted`) unless
     /// `MAX_HOISTED` constants hoisted there or in inner preheaders already live through
-    /// this block; else here.
+    /// this block; else here, once per block (`block_consts`).
     fn constant(&mut self, class: RegClass, bits: u32, make: fn(&mut Self, u32) -> Reg) -> Reg {
         let chain = self.preheaders_around();
         for pre in &chain {
@@ -334,7 +340,15 @@ impl Selector<'_> {
         }
         let live: usize = chain.iter().map(|p| self.hoisted_count[p.index()]).sum();
         let Some(&pre) = chain.first().filter(|_| live < MAX_HOISTED) else {
-            return make(self, bits);
+            if self.in_place {
+                return make(self, bits);
+            }
+            if let Some(&r) = self.block_consts.get(&(class, bits)) {
+                return r;
+            }
+            let r = make(self, bits);
+            self.block_consts.insert((class, bits), r);
+            return r;
         };
         let here = std::mem::replace(
             &mut self.cur,

@@ -1135,3 +1135,27 @@ bb0:
         "{body:#?}"
     );
 }
+
+#[test]
+fn a_constant_is_built_once_per_block_outside_loops() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = sdiv %a0, 3
+  %1 = sdiv %a1, 3
+  %2 = add %0, %1
+  %3 = mul %2, 1000
+  %4 = mul %a0, 1000
+  %5 = add %3, %4
+  ret %5
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // Both divisions by 3 multiply by the one magic number 0x55555556, both products by
+    // one 1000.
+    let built = |text: &str| body.iter().filter(|l| l.contains(text)).count();
+    assert_eq!(built("movw %v"), 1, "{body:#?}");
+    assert_eq!(built("#21846"), 1, "{body:#?}");
+    assert_eq!(built("mov %v"), 1, "{body:#?}");
+}
