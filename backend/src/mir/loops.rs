@@ -137,11 +137,13 @@ const ROUNDS: f64 = 10.0;
 /// which runs `ROUNDS` times what enters the loop; other blocks run once. What enters a
 /// loop follows the edges from the entry: a block passes what reaches it to its successors
 /// inside the loops it is in, shared evenly among them and its edges back to a header, and
-/// the edges leaving a loop share evenly what entered it. So a loop entered on one arm of a
-/// test in an outer loop weighs half as much as it would on the outer loop's every round:
-/// what a static weight of 10 per loop depth overstates in a recursive search, whose inner
-/// loops run only for the moves that pass the outer loop's tests. Within a loop, both arms
-/// of a test keep the header's weight: which one runs more is not known.
+/// the edges leaving a loop share evenly what entered it; the edges into a loop (to its
+/// header or to a block leading only there) take all of a block's flow, as the test
+/// guarding a rotated loop mostly enters it. So a loop entered past two other tests in an outer loop
+/// weighs a quarter of what it would on the outer loop's every round: what a static weight
+/// of 10 per loop depth overstates in a recursive search, whose inner loops run only for
+/// the moves that pass the outer loop's tests. Within a loop, both arms of a test keep the
+/// header's weight: which one runs more is not known.
 pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
     let n = mf.blocks.len();
     let nest = LoopNest::new(mf);
@@ -161,6 +163,7 @@ pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
     if n > 0 {
         inflow[0] = 1.0;
     }
+    let is_header = |b: MBlockId| nest.innermost[b.index()] == Some(b);
     let order: Vec<MBlockId> = mf.postorder().into_iter().rev().collect();
     for &b in &order {
         flow[b.index()] = if nest.innermost[b.index()] == Some(b) {
@@ -169,19 +172,27 @@ pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
         } else {
             inflow[b.index()]
         };
-        let inside = mf
+        let enters_loop = |s: MBlockId| {
+            is_header(s) || matches!(mf.succs(s), [h] if is_header(*h) && !nest.contains(*h, s))
+        };
+        // The successors in b's loops that share its flow: those entering a loop if any.
+        let inside: Vec<MBlockId> = mf
             .succs(b)
             .iter()
-            .filter(|&&s| nest.left(b, s).is_none())
-            .count();
+            .copied()
+            .filter(|&s| nest.left(b, s).is_none())
+            .collect();
+        let entering = inside.iter().filter(|&&s| enters_loop(s)).count();
+        let sharing = if entering > 0 { entering } else { inside.len() };
         for &s in mf.succs(b) {
-            let back = nest.innermost[s.index()] == Some(s) && nest.contains(s, b);
+            let back = is_header(s) && nest.contains(s, b);
             if back {
                 continue;
             }
             inflow[s.index()] += match nest.left(b, s) {
                 Some(h) => entered[h.index()] / exits[h.index()] as f64,
-                None => flow[b.index()] / inside as f64,
+                None if entering == 0 || enters_loop(s) => flow[b.index()] / sharing as f64,
+                None => 0.0,
             };
         }
     }

@@ -209,7 +209,11 @@ impl fmt::Display for MFunction {
         }
         for &b in &self.layout {
             let block = self.block(b);
-            write!(f, "{b}:\t; loop depth {}", block.loop_depth)?;
+            write!(
+                f,
+                "{b}:\t; loop depth {}; frequency {}",
+                block.loop_depth, block.frequency
+            )?;
             if !block.succs.is_empty() {
                 f.write_str("; succs")?;
                 for s in &block.succs {
