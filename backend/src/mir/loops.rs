@@ -9,7 +9,8 @@
 //! step.
 
 use super::dominators::Dominators;
-use super::{MBlockId, MFunction};
+use super::{MBlockId, MFunction, MInst, Reg, Role};
+use middle::fast_hash::FastHashMap;
 
 /// The loop nesting depth of each block (0 outside loops and for unreachable blocks).
 pub fn loop_depths(mf: &MFunction) -> Vec<u32> {
@@ -133,75 +134,95 @@ impl LoopNest {
 const ROUNDS: f64 = 10.0;
 
 /// Estimated executions of each block per call of the function, for spill costs (0 for
-/// unreachable blocks): a block inside loops runs as often as its innermost loop's header,
-/// which runs `ROUNDS` times what enters the loop; other blocks run once. What enters a
-/// loop follows the edges from the entry: a block passes what reaches it to its successors
-/// inside the loops it is in, shared evenly among them and its edges back to a header, and
-/// the edges leaving a loop share evenly what entered it; the edges into a loop (to its
-/// header or to a block leading only there) take all of a block's flow, as the test
-/// guarding a rotated loop mostly enters it. So a loop entered past two other tests in an outer loop
-/// weighs a quarter of what it would on the outer loop's every round: what a static weight
-/// of 10 per loop depth overstates in a recursive search, whose inner loops run only for
-/// the moves that pass the outer loop's tests. Within a loop, both arms of a test keep the
-/// header's weight: which one runs more is not known.
+/// unreachable blocks). A block outside loops runs once; a block in a loop runs as often
+/// as its innermost loop's header. A loop outside loops runs `ROUNDS` times; a loop inside
+/// another runs `ROUNDS` times per round of the outer loop that enters it, which depends on
+/// the tests on the way from the outer header: a test of data (`tests_data`) passes half of
+/// what reaches it to each arm, any other test passes all of it to both (the guard of a
+/// rotated loop, the choice between an unrolled loop and its remainder: the way into the
+/// loop is the usual one), and a way through an inner loop passes on what entered it. So
+/// where a static weight of 10 per loop depth makes every inner loop ten times its outer
+/// one, an inner loop behind three tests of board cells in a recursive search weighs 1.25
+/// times its outer loop: it runs only for the moves that pass them.
 pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
     let n = mf.blocks.len();
     let nest = LoopNest::new(mf);
-    // Per header: what entered its loop, and how many edges leave it.
-    let mut entered = vec![0.0f64; n];
-    let mut exits = vec![0u32; n];
-    for b in mf.block_ids() {
-        for &s in mf.succs(b) {
-            if let Some(h) = nest.left(b, s) {
-                exits[h.index()] += 1;
-            }
-        }
-    }
-    // What reaches each block along the edges, and what it passes on.
-    let mut inflow = vec![0.0f64; n];
-    let mut flow = vec![0.0f64; n];
-    if n > 0 {
-        inflow[0] = 1.0;
-    }
+    let data = tests_data(mf);
     let is_header = |b: MBlockId| nest.innermost[b.index()] == Some(b);
-    let order: Vec<MBlockId> = mf.postorder().into_iter().rev().collect();
-    for &b in &order {
-        flow[b.index()] = if nest.innermost[b.index()] == Some(b) {
-            entered[b.index()] = inflow[b.index()];
-            inflow[b.index()] * ROUNDS
-        } else {
-            inflow[b.index()]
+    // The share of a round of the innermost enclosing loop (or of the call) that reaches
+    // each block, at most 1.
+    let mut reach = vec![0.0f64; n];
+    // What reached each header from outside its loop.
+    let mut entered = vec![0.0f64; n];
+    let mut freq = vec![0.0f64; n];
+    if n > 0 {
+        reach[0] = 1.0;
+    }
+    for b in mf.postorder().into_iter().rev() {
+        let share = reach[b.index()].min(1.0);
+        freq[b.index()] = match nest.innermost[b.index()] {
+            Some(h) if h == b => {
+                entered[b.index()] = share;
+                match nest.parent[b.index()] {
+                    Some(outer) => freq[outer.index()] * ROUNDS * share,
+                    None => ROUNDS,
+                }
+            }
+            Some(h) => freq[h.index()],
+            None => 1.0,
         };
-        let enters_loop = |s: MBlockId| {
-            is_header(s) || matches!(mf.succs(s), [h] if is_header(*h) && !nest.contains(*h, s))
-        };
-        // The successors in b's loops that share its flow: those entering a loop if any.
-        let inside: Vec<MBlockId> = mf
+        // A header starts a round of its own loop.
+        let passed = if is_header(b) { 1.0 } else { share };
+        let inside = mf
             .succs(b)
             .iter()
-            .copied()
-            .filter(|&s| nest.left(b, s).is_none())
-            .collect();
-        let entering = inside.iter().filter(|&&s| enters_loop(s)).count();
-        let sharing = if entering > 0 { entering } else { inside.len() };
+            .filter(|&&s| nest.left(b, s).is_none())
+            .count();
         for &s in mf.succs(b) {
-            let back = is_header(s) && nest.contains(s, b);
-            if back {
+            if is_header(s) && nest.contains(s, b) {
                 continue;
             }
-            inflow[s.index()] += match nest.left(b, s) {
-                Some(h) => entered[h.index()] / exits[h.index()] as f64,
-                None if entering == 0 || enters_loop(s) => flow[b.index()] / sharing as f64,
-                None => 0.0,
+            reach[s.index()] += match nest.left(b, s) {
+                Some(h) => entered[h.index()],
+                None if data[b.index()] => passed / inside as f64,
+                None => passed,
             };
         }
     }
-    let mut freq = vec![0.0f64; n];
-    for &b in &order {
-        freq[b.index()] = match nest.innermost[b.index()] {
-            Some(h) => flow[h.index()],
-            None => 1.0,
-        };
-    }
     freq
+}
+
+/// Per block, whether it ends in a test of a value read from memory, directly or through
+/// one more operation (a board cell, a flag in an array): such a test may go either way,
+/// where tests of counters and bounds mostly go one way.
+fn tests_data(mf: &MFunction) -> Vec<bool> {
+    let mut defs: FastHashMap<Reg, &MInst> = FastHashMap::default();
+    for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
+        for (r, role) in inst.regs() {
+            if role != Role::Use && matches!(r, Reg::Virt(_)) {
+                defs.entry(r).or_insert(inst);
+            }
+        }
+    }
+    fn loaded(defs: &FastHashMap<Reg, &MInst>, r: Reg, depth: u32) -> bool {
+        match defs.get(&r) {
+            Some(MInst::Ldr { .. } | MInst::VLdr { .. }) => true,
+            Some(inst) if depth > 0 => inst
+                .regs()
+                .into_iter()
+                .any(|(u, role)| role == Role::Use && loaded(defs, u, depth - 1)),
+            _ => false,
+        }
+    }
+    mf.blocks
+        .iter()
+        .map(|block| {
+            let last_test = block.insts.iter().rev().find(|i| i.sets_flags());
+            last_test.is_some_and(|test| {
+                test.regs()
+                    .into_iter()
+                    .any(|(r, role)| role == Role::Use && loaded(&defs, r, 1))
+            })
+        })
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! Block structure of selected machine IR: stored successor lists match both the branches
 //! and the IR's control flow, the verifier notices when they do not, reordering the
 //! layout changes what is emitted but no branch target, loop depths agree with the IR's
-//! loop analysis, and block frequencies follow tests and loops.
+//! loop analysis, and block frequencies follow loops and the tests of data before them.
 
 use super::loops::loop_depths;
 use super::verifier::verify;
@@ -254,46 +254,43 @@ fn loop_depths_agree_with_the_ir_loop_analysis() {
 }
 
 #[test]
-fn loops_run_ten_rounds_of_what_the_tests_before_them_let_in() {
+fn inner_loops_behind_tests_of_data_run_for_the_rounds_that_pass_them() {
     use super::loops::block_frequencies;
-    use super::test_build::{b, bcond, func, ret};
-    // 0 -> outer loop 1..5 (header 1 exits to 6); in it, a test (2) enters the inner loop
-    // 3..4 on one arm and skips it (to 5) on the other.
-    let mf = func(
-        &[],
-        vec![
-            vec![b(1)],
-            vec![bcond(Cond::Eq, 6), b(2)],
-            vec![bcond(Cond::Eq, 3), b(5)],
-            vec![bcond(Cond::Eq, 5), b(4)],
-            vec![b(3)],
-            vec![b(1)],
-            vec![ret()],
-        ],
-    );
-    // The outer loop runs 10 times; the inner loop is entered on half of those (5) and
-    // runs 10 rounds each time; blocks outside loops run once.
+    use super::test_build::{add, b, bcond, func, ldr, mov, r, ret, v};
+    let compare = |x: Reg| MInst::Cmp {
+        rn: x,
+        src: Operand2::Imm(0),
+    };
+    // 0 -> outer loop 1..6 (header 1 exits to 7); in it, two tests (2, 3) before the inner
+    // loop 4..5, each skipping it (to 6) on one arm. `tested` makes the two tests: of a
+    // loaded value, or of a value computed otherwise.
+    let nest = |tested: [MInst; 2]| {
+        let [first, second] = tested;
+        let mf = func(
+            &[RegClass::Int; 2],
+            vec![
+                vec![b(1)],
+                vec![bcond(Cond::Eq, 7), b(2)],
+                vec![first, compare(v(0)), bcond(Cond::Eq, 3), b(6)],
+                vec![second, compare(v(1)), bcond(Cond::Eq, 4), b(6)],
+                vec![bcond(Cond::Eq, 6), b(5)],
+                vec![b(4)],
+                vec![b(1)],
+                vec![ret()],
+            ],
+        );
+        block_frequencies(&mf)
+    };
+    // Cells of a board: each test passes half of the outer loop's rounds, so the inner loop
+    // runs 10 rounds on a quarter of the outer loop's 10.
     assert_eq!(
-        block_frequencies(&mf),
-        vec![1.0, 10.0, 10.0, 50.0, 50.0, 10.0, 1.0]
-    );
-    // Two tests in the outer loop before the inner loop: a quarter of its rounds enter it,
-    // while both arms of each test keep the outer loop's weight.
-    let mf = func(
-        &[],
-        vec![
-            vec![b(1)],
-            vec![bcond(Cond::Eq, 7), b(2)],
-            vec![bcond(Cond::Eq, 3), b(6)],
-            vec![bcond(Cond::Eq, 4), b(6)],
-            vec![bcond(Cond::Eq, 6), b(5)],
-            vec![b(4)],
-            vec![b(1)],
-            vec![ret()],
-        ],
-    );
-    assert_eq!(
-        block_frequencies(&mf),
+        nest([ldr(v(0), r(4), 0), ldr(v(1), r(4), 4)]),
         vec![1.0, 10.0, 10.0, 10.0, 25.0, 25.0, 10.0, 1.0]
+    );
+    // Counters and bounds (a loop's guard): the way into the inner loop is the usual one,
+    // 10 rounds on each of the outer loop's.
+    assert_eq!(
+        nest([mov(v(0), 1), add(v(1), v(0), v(0))]),
+        vec![1.0, 10.0, 10.0, 10.0, 100.0, 100.0, 10.0, 1.0]
     );
 }
