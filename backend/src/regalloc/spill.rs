@@ -5,7 +5,8 @@
 //! Any other spilled register gets a stack slot, a store after each definition and a load
 //! before each use, each into a fresh short-lived register that is never spilled again; a
 //! use at most `REUSE_WINDOW` instructions after the last one in its block (with no call
-//! between) reads the register that one loaded or defined instead of loading again.
+//! between) reads the register that one loaded, recomputed or defined instead of loading
+//! or recomputing again.
 
 use crate::mir::*;
 use middle::fast_hash::{FastHashMap, FastHashSet};
@@ -154,12 +155,20 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
                         drop = true;
                         continue;
                     }
-                    let t = new_temporary(mf, class, unspillable);
-                    for d in &defs[&v] {
-                        let mut copy = d.clone();
-                        replace(&mut copy, v, t);
-                        out.push(copy);
-                    }
+                    let recent = held
+                        .get(&v)
+                        .filter(|&&(_, last)| at - last <= REUSE_WINDOW)
+                        .map(|&(t, _)| t);
+                    let t = recent.unwrap_or_else(|| {
+                        let t = new_temporary(mf, class, unspillable);
+                        for d in &defs[&v] {
+                            let mut copy = d.clone();
+                            replace(&mut copy, v, t);
+                            out.push(copy);
+                        }
+                        t
+                    });
+                    held.insert(v, (t, at));
                     replace(&mut inst, v, t);
                     continue;
                 }

@@ -189,6 +189,39 @@ fn under_pressure_constants_are_rematerialised_before_computed_values_spill() {
 }
 
 #[test]
+fn a_rematerialised_constant_used_again_within_three_instructions_is_built_once() {
+    // Constant k is read by sums k - 1 and k, one after the other, and once more by the
+    // accumulation: under pressure it is rebuilt for the accumulation and once for the
+    // two sums, not once for each.
+    let mut insts: Vec<MInst> = (0..8).map(|k| mov(v(k), 10 + k)).collect();
+    for k in 0..8 {
+        insts.push(add(v(8 + k), v(k), v((k + 1) % 8)));
+    }
+    let mut acc = 16;
+    insts.push(mov(v(acc), 0));
+    for k in 0..16 {
+        insts.push(add(v(acc + 1), v(acc), v(k)));
+        acc += 1;
+    }
+    insts.push(MInst::Copy {
+        dst: r(0),
+        src: v(acc),
+    });
+    insts.push(MInst::Ret { uses: vec![r(0)] });
+    let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
+    graph(&mut mf);
+    assert_eq!(evaluate(&mf).0, 3 * (10..18).sum::<u32>());
+    for k in 11..18 {
+        let built = mf.blocks[0]
+            .insts
+            .iter()
+            .filter(|i| matches!(i, MInst::Mov { src: Operand2::Imm(x), .. } if *x == k))
+            .count();
+        assert!(built <= 2, "{k} built {built} times:\n{mf}");
+    }
+}
+
+#[test]
 fn a_spilled_value_used_again_within_three_instructions_is_loaded_once() {
     let (mut mf, sum) = fibonacci_pressure();
     graph(&mut mf);
