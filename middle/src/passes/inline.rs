@@ -12,9 +12,9 @@
 //! component, is first inlined into itself a few levels deep (`SELF_INLINE_LEVELS`), which
 //! divides its calls by the number of self-calls per level to the power of the levels; fewer
 //! levels where a self-call in a loop keeps many values live across it in a large body
-//! (`SELF_INLINE_PRESSURE`). The self-calls left then test the base case first: a small
-//! returning arm behind an effect-free test at the entry runs in place of the call
-//! (`base_case_guard`).
+//! (`SELF_INLINE_PRESSURE`). Where the recursion branches, the self-calls left then test
+//! the base case first: a small returning arm behind an effect-free test at the entry runs
+//! in place of the call (`base_case_guard`).
 //!
 //! The call's block is split after the call: the rest of it moves to a continuation block
 //! (phis in its successors now name the continuation). The callee's blocks are copied
@@ -136,11 +136,7 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
     let levels = self_inline_levels(&original, g, size);
     let mut grown = 0;
     for _ in 0..levels {
-        let self_calls: Vec<Inst> = f
-            .calls()
-            .filter(|&(_, h)| h == g)
-            .map(|(call, _)| call)
-            .collect();
+        let self_calls = self_calls(f, g);
         let growth = size * self_calls.len() as u32;
         if self_calls.is_empty()
             || size + grown + growth > SELF_INLINE_SIZE
@@ -157,14 +153,11 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
         }
         grown += growth;
     }
-    if let Some(guard) = base_case_guard(&original, g) {
+    let original_self_calls = self_calls(&original, g);
+    let branching = original_self_calls.len() > 1 || any_in_a_loop(&original, &original_self_calls);
+    if let Some(guard) = base_case_guard(&original, g).filter(|_| branching) {
         let growth = function_size(&guard);
-        let self_calls: Vec<Inst> = f
-            .calls()
-            .filter(|&(_, h)| h == g)
-            .map(|(call, _)| call)
-            .collect();
-        for call in self_calls {
+        for call in self_calls(f, g) {
             if size + grown + growth > SELF_INLINE_SIZE || grown + growth > room {
                 break;
             }
@@ -176,7 +169,9 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
 }
 
 /// The base cases of `f`, function `g`, as a function to inline at its remaining
-/// self-calls: `f`'s way from its entry to its first conditional branch, one arm of which
+/// self-calls when its recursion branches (two self-calls, or one in a loop: then about
+/// half the calls are base cases, where a chain of single self-calls reaches one at its
+/// end only): `f`'s way from its entry to its first conditional branch, one arm of which
 /// returns (the base case) and the other calls `g` again with the same arguments. A
 /// self-call whose arguments make a base case then runs it in place, with no call; the
 /// call that remains tests again in the callee, which is cheap since the way to the test
@@ -251,18 +246,10 @@ fn self_inline_levels(f: &Function, g: FuncId, size: u32) -> u32 {
     if 2 * size > SELF_INLINE_SIZE {
         return 0;
     }
+    let self_calls = self_calls(f, g);
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
-    let loops = LoopInfo::new(f, &cfg, &dom);
-    let self_calls: Vec<Inst> = f
-        .calls()
-        .filter(|&(_, h)| h == g)
-        .map(|(call, _)| call)
-        .collect();
-    let in_a_loop = self_calls
-        .iter()
-        .any(|&call| f.inst_block(call).is_some_and(|b| loops.depth(b) > 0));
-    if !in_a_loop {
+    if !any_in_a_loop(f, &self_calls) {
         return SELF_INLINE_LEVELS;
     }
     let across = self_calls
@@ -272,6 +259,24 @@ fn self_inline_levels(f: &Function, g: FuncId, size: u32) -> u32 {
         .unwrap_or(0);
     let per_level = (across as u32).max(1) * size.max(1);
     (SELF_INLINE_PRESSURE / per_level).min(SELF_INLINE_LEVELS)
+}
+
+/// The calls `f`, function `g`, makes of itself.
+fn self_calls(f: &Function, g: FuncId) -> Vec<Inst> {
+    f.calls()
+        .filter(|&(_, h)| h == g)
+        .map(|(call, _)| call)
+        .collect()
+}
+
+/// Whether one of `calls` sits in a loop of `f`.
+fn any_in_a_loop(f: &Function, calls: &[Inst]) -> bool {
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let loops = LoopInfo::new(f, &cfg, &dom);
+    calls
+        .iter()
+        .any(|&call| f.inst_block(call).is_some_and(|b| loops.depth(b) > 0))
 }
 
 /// The caller mutably and the callee shared; they are different functions.
