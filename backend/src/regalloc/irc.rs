@@ -627,6 +627,65 @@ impl Irc<'_> {
         None
     }
 
+    /// A colour free for `u` (`taken` are its neighbours' colours) and for a copy partner
+    /// of it still to be coloured, which then takes it too (`partner_color`) unless a
+    /// neighbour coloured in between takes it first. Scans at most `MAX_SCANNED` moves and
+    /// neighbours.
+    fn color_free_for_a_partner(&mut self, u: usize, taken: &[bool; PHYS_NODES]) -> Option<PReg> {
+        for k in 0..self.move_list[u].len().min(MAX_SCANNED) {
+            let (a, b) = self.moves[self.move_list[u][k] as usize];
+            let (a, b) = (self.alias_of(a as usize), self.alias_of(b as usize));
+            let p = if a == u { b } else { a };
+            if p == u || self.state[p] != NodeState::OnStack {
+                continue;
+            }
+            let mut both = *taken;
+            for j in 0..self.adj_list.len(p).min(MAX_SCANNED) {
+                let n = self.alias_of(self.adj_list.get(p, j));
+                if matches!(self.state[n], NodeState::Colored | NodeState::Precolored) {
+                    if let Some(c) = self.color[n] {
+                        both[c.0 as usize] = true;
+                    }
+                }
+            }
+            if let Some(c) = self.colors.iter().copied().find(|c| !both[c.0 as usize]) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// The colours that `u`'s neighbours still to be coloured would take from a copy
+    /// partner (`partner_color`): `u` leaves them to those neighbours when it has another
+    /// choice, so that a value and the phi register it is copied into can meet where
+    /// coalescing was refused. Scans at most `MAX_SCANNED` neighbours and moves of each.
+    fn colors_wanted_nearby(&mut self, u: usize) -> [bool; PHYS_NODES] {
+        let mut wanted = [false; PHYS_NODES];
+        for k in 0..self.adj_list.len(u).min(MAX_SCANNED) {
+            let w = self.alias_of(self.adj_list.get(u, k));
+            if self.state[w] != NodeState::OnStack {
+                continue;
+            }
+            for j in 0..self.move_list[w].len().min(MAX_SCANNED) {
+                let (a, b) = self.moves[self.move_list[w][j] as usize];
+                let (a, b) = (self.alias_of(a as usize), self.alias_of(b as usize));
+                let other = if a == w { b } else { a };
+                if other == w
+                    || !matches!(
+                        self.state[other],
+                        NodeState::Colored | NodeState::Precolored
+                    )
+                {
+                    continue;
+                }
+                if let Some(c) = self.color[other] {
+                    wanted[c.0 as usize] = true;
+                }
+            }
+        }
+        wanted
+    }
+
     fn assign_colors(mut self) -> Result {
         let mut spilled = Vec::new();
         while let Some(u) = self.select.pop() {
@@ -640,9 +699,18 @@ impl Irc<'_> {
                     }
                 }
             }
-            let partner = self.partner_color(u, &taken);
-            let first_free = || self.colors.iter().copied().find(|c| !taken[c.0 as usize]);
-            match partner.or_else(first_free) {
+            let partner = self
+                .partner_color(u, &taken)
+                .or_else(|| self.color_free_for_a_partner(u, &taken));
+            let wanted = self.colors_wanted_nearby(u);
+            let free = |c: &PReg| !taken[c.0 as usize];
+            let unwanted = || {
+                let mut free = self.colors.iter().copied().filter(free);
+                free.clone()
+                    .find(|c| !wanted[c.0 as usize])
+                    .or_else(|| free.next())
+            };
+            match partner.or_else(unwanted) {
                 Some(c) => {
                     self.state[u] = NodeState::Colored;
                     self.color[u] = Some(c);
