@@ -447,10 +447,34 @@ class Gen:
             self.reread_element()
         elif r < 0.9 and self.indent < 5:
             self.same_step_both_sides()
-        elif r < 0.95 and self.indent < 5:
+        elif r < 0.93 and self.indent < 5:
             self.constant_table()
+        elif r < 0.95 and self.loop_depth == 0 and not self.func.recursive:
+            self.far_local_arrays()
         else:
             self.repeated_subexpression()
+
+    def far_local_arrays(self):
+        """Local int and float arrays larger than a load's immediate reach (4 KB for `ldr`,
+        1 KB for `vldr`), filled by loops and then read and written at constant indices far
+        from their starts: the frame needs a register for those offsets."""
+        ints, floats, i = self.fresh("la"), self.fresh("la"), self.fresh("i")
+        n, m = self.r.randint(1100, 1300), self.r.randint(300, 400)
+        c = self.r.randint(2, 9)
+        self.line(f"int {ints}[{n}];")
+        self.line(f"float {floats}[{m}];")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {n}) {{ {ints}[{i}] = {i} * {c} % 97; {i} = {i} + 1; }}")
+        self.line(f"{i} = 0;")
+        self.line(f"while ({i} < {m}) {{ {floats}[{i}] = {i} % 13 * 0.25; {i} = {i} + 1; }}")
+        far = lambda k: self.r.randint(k * 3 // 4, k - 1)
+        self.line(f"{ints}[{far(n)}] = {ints}[{far(n)}] + {ints}[{far(n)}];")
+        self.line(f"{floats}[{far(m)}] = {floats}[{far(m)}] + {floats}[{far(m)}];")
+        read = self.fresh("v")
+        self.line(f"int {read} = {ints}[{far(n)}] + {ints}[idx({self.int_expr(1)}, {n})]"
+                  f" + {floats}[{far(m)}];")
+        self.use_result(read)
+        self.declare(Var(read, "int", []))
 
     def same_step_both_sides(self):
         """An if whose two sides end with the same computation of one variable (`t = x * 3`),
@@ -2976,6 +3000,7 @@ FEATURES = [
     ("counter times a loop-invariant value plus another", r"^\s+else (v\d+) = \1 \+ (i\d+) \* (n\d+) \+ -?\w+;"),
     ("loop skipping the rounds past another counter", r"^\s+if \((i\d+) < (i\d+)\) \{ \2 = \2 \+ 1; continue; \}"),
     ("unguarded bottom-tested loop testing its counter", r"^\s+(i\d+) = \1 \+ 1;\r?\n\s+if \(\1 < n\d+\) continue;\r?\n\s+break;"),
+    ("local arrays beyond a load's reach, at far constant indices", r"^\s+float la\d+\[\d+\];\r?\n\s+int i\d+ = 0;"),
     ("local array filled with constants before it is read", r"^\s+(la\d+)\[(i\d+)\] = \1\[\2 - 1\] \* \d \+ 1;"),
     ("place in memory updated on every iteration of a loop", r"^\s+(\w+(\[\d+\])*) = \1 \* (\d|0\.5) \+ i\d+;"),
     ("loop leaving on the value of the place it updates", r"^\s+if \((\w+(\[\d+\])*) > \d+\) break;\r?\n\s+(if [^\n]*\) )?\1 = \1 \* "),
