@@ -12,7 +12,8 @@ impl PReg {
     pub const R1: PReg = PReg(1);
     pub const R2: PReg = PReg(2);
     pub const R3: PReg = PReg(3);
-    /// The intra-procedure scratch register, reserved for frame-offset arithmetic.
+    /// The intra-procedure scratch register: allocatable, except in a function whose frame
+    /// needs it for an offset no load or store encodes (`Frame::needs_ip`).
     pub const IP: PReg = PReg(12);
     pub const SP: PReg = PReg(13);
     pub const LR: PReg = PReg(14);

@@ -655,37 +655,6 @@ impl Irc<'_> {
         None
     }
 
-    /// The colours that `u`'s neighbours still to be coloured would take from a copy
-    /// partner (`partner_color`): `u` leaves them to those neighbours when it has another
-    /// choice, so that a value and the phi register it is copied into can meet where
-    /// coalescing was refused. Scans at most `MAX_SCANNED` neighbours and moves of each.
-    fn colors_wanted_nearby(&mut self, u: usize) -> [bool; PHYS_NODES] {
-        let mut wanted = [false; PHYS_NODES];
-        for k in 0..self.adj_list.len(u).min(MAX_SCANNED) {
-            let w = self.alias_of(self.adj_list.get(u, k));
-            if self.state[w] != NodeState::OnStack {
-                continue;
-            }
-            for j in 0..self.move_list[w].len().min(MAX_SCANNED) {
-                let (a, b) = self.moves[self.move_list[w][j] as usize];
-                let (a, b) = (self.alias_of(a as usize), self.alias_of(b as usize));
-                let other = if a == w { b } else { a };
-                if other == w
-                    || !matches!(
-                        self.state[other],
-                        NodeState::Colored | NodeState::Precolored
-                    )
-                {
-                    continue;
-                }
-                if let Some(c) = self.color[other] {
-                    wanted[c.0 as usize] = true;
-                }
-            }
-        }
-        wanted
-    }
-
     fn assign_colors(mut self) -> Result {
         let mut spilled = Vec::new();
         while let Some(u) = self.select.pop() {
@@ -702,15 +671,8 @@ impl Irc<'_> {
             let partner = self
                 .partner_color(u, &taken)
                 .or_else(|| self.color_free_for_a_partner(u, &taken));
-            let wanted = self.colors_wanted_nearby(u);
-            let free = |c: &PReg| !taken[c.0 as usize];
-            let unwanted = || {
-                let mut free = self.colors.iter().copied().filter(free);
-                free.clone()
-                    .find(|c| !wanted[c.0 as usize])
-                    .or_else(|| free.next())
-            };
-            match partner.or_else(unwanted) {
+            let first_free = || self.colors.iter().copied().find(|c| !taken[c.0 as usize]);
+            match partner.or_else(first_free) {
                 Some(c) => {
                     self.state[u] = NodeState::Colored;
                     self.color[u] = Some(c);
