@@ -161,10 +161,11 @@ fn values_pressured_into_slots_are_stored_and_reloaded() {
     assert!(!mf.objects.is_empty());
 }
 
-#[test]
-fn under_pressure_constants_are_rematerialised_before_computed_values_spill() {
-    // Eight constants and eight sums of them are all live at once, more than the thirteen
-    // allocatable registers: spilling constants costs a `mov` at each use and no slot.
+/// Eight constants (10 to 17) and eight sums of neighbouring ones, all live at once, more
+/// than the allocatable registers, then their total: the allocated function and the total.
+/// Constant k is read by sums k - 1 and k, one after the other, and once more for the
+/// total.
+fn constants_and_sums() -> (MFunction, u32) {
     let mut insts: Vec<MInst> = (0..8).map(|k| mov(v(k), 10 + k)).collect();
     for k in 0..8 {
         insts.push(add(v(8 + k), v(k), v((k + 1) % 8)));
@@ -182,35 +183,23 @@ fn under_pressure_constants_are_rematerialised_before_computed_values_spill() {
     insts.push(MInst::Ret { uses: vec![r(0)] });
     let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
     graph(&mut mf);
+    (mf, 3 * (10..18).sum::<u32>())
+}
+
+#[test]
+fn under_pressure_constants_are_rematerialised_before_computed_values_spill() {
+    // Spilling constants costs a `mov` at each use and no slot.
+    let (mf, total) = constants_and_sums();
     let (result, traffic) = evaluate(&mf);
-    let constants: u32 = (10..18).sum();
-    assert_eq!(result, 3 * constants);
+    assert_eq!(result, total);
     assert_eq!(traffic, 0, "{mf}");
 }
 
 #[test]
 fn a_rematerialised_constant_used_again_within_three_instructions_is_built_once() {
-    // Constant k is read by sums k - 1 and k, one after the other, and once more by the
-    // accumulation: under pressure it is rebuilt for the accumulation and once for the
-    // two sums, not once for each.
-    let mut insts: Vec<MInst> = (0..8).map(|k| mov(v(k), 10 + k)).collect();
-    for k in 0..8 {
-        insts.push(add(v(8 + k), v(k), v((k + 1) % 8)));
-    }
-    let mut acc = 16;
-    insts.push(mov(v(acc), 0));
-    for k in 0..16 {
-        insts.push(add(v(acc + 1), v(acc), v(k)));
-        acc += 1;
-    }
-    insts.push(MInst::Copy {
-        dst: r(0),
-        src: v(acc),
-    });
-    insts.push(MInst::Ret { uses: vec![r(0)] });
-    let mut mf = func(&vec![RegClass::Int; acc as usize + 1], vec![insts]);
-    graph(&mut mf);
-    assert_eq!(evaluate(&mf).0, 3 * (10..18).sum::<u32>());
+    // A constant is rebuilt for the total and once for its two sums, not once for each.
+    let (mf, total) = constants_and_sums();
+    assert_eq!(evaluate(&mf).0, total);
     for k in 11..18 {
         let built = mf.blocks[0]
             .insts
