@@ -102,11 +102,11 @@ fn all_physical(mf: &MFunction) -> bool {
         .all(|i| i.regs().iter().all(|(r, _)| r.phys().is_some()))
 }
 
-#[test]
-fn more_live_values_than_registers_spill_and_still_add_up() {
-    // 30 values, all live until the end, summed: 13 int registers cannot hold them.
-    let n = 30;
+/// Constants 1 to `n` in `%v0`..., then `between`, then their sum in r0, returned: all `n`
+/// live at once.
+fn summed_constants(n: u32, between: Vec<MInst>) -> MFunction {
     let mut insts: Vec<MInst> = (0..n).map(|k| mov(v(k), k + 1)).collect();
+    insts.extend(between);
     insts.push(mov(v(n), 0));
     for k in 0..n {
         insts.push(add(v(n + 1 + k), v(n + k), v(k)));
@@ -116,7 +116,14 @@ fn more_live_values_than_registers_spill_and_still_add_up() {
         src: v(2 * n),
     });
     insts.push(MInst::Ret { uses: vec![r(0)] });
-    let mut mf = func(&vec![RegClass::Int; 2 * n as usize + 1], vec![insts]);
+    func(&vec![RegClass::Int; 2 * n as usize + 1], vec![insts])
+}
+
+#[test]
+fn more_live_values_than_registers_spill_and_still_add_up() {
+    // 30 values, all live until the end, summed: 14 int registers cannot hold them.
+    let n = 30;
+    let mut mf = summed_constants(n, Vec::new());
     graph(&mut mf);
     assert!(all_physical(&mf));
     let (result, _) = evaluate(&mf);
@@ -439,24 +446,14 @@ fn copies_of_values_with_over_a_thousand_neighbours_stay_right() {
 /// allocated function and whether it gives ip a value.
 fn fourteen_live_and_an_array_store(offset: i32) -> (MFunction, bool) {
     let n = 14;
-    let mut insts: Vec<MInst> = (0..n).map(|k| mov(v(k), k + 1)).collect();
-    for k in 0..n {
-        insts.push(MInst::Str {
+    let stores = (0..n)
+        .map(|k| MInst::Str {
             cond: None,
             rs: v(k),
             addr: Addr::Slot(Slot::Local(0), offset + 4 * k as i32),
-        });
-    }
-    insts.push(mov(v(n), 0));
-    for k in 0..n {
-        insts.push(add(v(n + 1 + k), v(n + k), v(k)));
-    }
-    insts.push(MInst::Copy {
-        dst: r(0),
-        src: v(2 * n),
-    });
-    insts.push(MInst::Ret { uses: vec![r(0)] });
-    let mut mf = func(&vec![RegClass::Int; 2 * n as usize + 1], vec![insts]);
+        })
+        .collect();
+    let mut mf = summed_constants(n, stores);
     mf.new_object(8000);
     graph(&mut mf);
     let (result, _) = evaluate(&mf);
