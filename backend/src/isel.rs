@@ -51,6 +51,10 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
     s.mf
 }
 
+/// How many instructions after building a constant outside loops the same block may read
+/// it again (`block_consts`).
+const CONSTANT_REACH: usize = 24;
+
 /// Constants are hoisted out of loops while fewer than this many hoisted ones live through
 /// the loop: more would only be spilled again, and each lengthens the allocator's work.
 const MAX_HOISTED: usize = 16;
@@ -125,9 +129,11 @@ struct Selector<'a> {
     /// The register of each hoisted constant: by preheader, class and bits.
     hoisted_consts: FastHashMap<(Block, RegClass, u32), Reg>,
     /// The constants materialised in place in the current block so far, by class and
-    /// bits: a later use in the block reads the same register (two divisions by 3 share
-    /// their multiplier).
-    block_consts: FastHashMap<(RegClass, u32), Reg>,
+    /// bits, with the number of instructions the block had then: a use within
+    /// `CONSTANT_REACH` instructions after reads the same register (two divisions by 3
+    /// share their multiplier), a later one builds it again rather than keep it live
+    /// through the block.
+    block_consts: FastHashMap<(RegClass, u32), (Reg, usize)>,
     /// How many constants each preheader holds.
     hoisted_count: Vec<usize>,
     /// Set while constants are materialised where they are needed: while materialising
@@ -330,7 +336,7 @@ impl Selector<'_> {
     /// The register of a constant of `class` with these bits, materialised by `make`: in a
     /// loop, once in the preheader of the outermost loop around it (see `hoisted`) unless
     /// `MAX_HOISTED` constants hoisted there or in inner preheaders already live through
-    /// this block; else here, once per block (`block_consts`).
+    /// this block; else here, once per few instructions of the block (`block_consts`).
     fn constant(&mut self, class: RegClass, bits: u32, make: fn(&mut Self, u32) -> Reg) -> Reg {
         let chain = self.preheaders_around();
         for pre in &chain {
@@ -343,11 +349,14 @@ impl Selector<'_> {
             if self.in_place {
                 return make(self, bits);
             }
-            if let Some(&r) = self.block_consts.get(&(class, bits)) {
-                return r;
+            let here = self.cur.len();
+            if let Some(&(r, at)) = self.block_consts.get(&(class, bits)) {
+                if here - at <= CONSTANT_REACH {
+                    return r;
+                }
             }
             let r = make(self, bits);
-            self.block_consts.insert((class, bits), r);
+            self.block_consts.insert((class, bits), (r, self.cur.len()));
             return r;
         };
         let here = std::mem::replace(

@@ -1159,3 +1159,50 @@ bb0:
     assert_eq!(built("#21846"), 1, "{body:#?}");
     assert_eq!(built("mov %v"), 1, "{body:#?}");
 }
+
+#[test]
+fn a_constant_far_down_the_block_is_built_again() {
+    // 74565 (0x12345) is no immediate: two adds of it 30 instructions apart each build it,
+    // rather than hold it live through the block.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %1 = add %a0, 74565
+  %2 = add %1, %a1
+  %3 = add %2, %a1
+  %4 = add %3, %a1
+  %5 = add %4, %a1
+  %6 = add %5, %a1
+  %7 = add %6, %a1
+  %8 = add %7, %a1
+  %9 = add %8, %a1
+  %10 = add %9, %a1
+  %11 = add %10, %a1
+  %12 = add %11, %a1
+  %13 = add %12, %a1
+  %14 = add %13, %a1
+  %15 = add %14, %a1
+  %16 = add %15, %a1
+  %17 = add %16, %a1
+  %18 = add %17, %a1
+  %19 = add %18, %a1
+  %20 = add %19, %a1
+  %21 = add %20, %a1
+  %22 = add %21, %a1
+  %23 = add %22, %a1
+  %24 = add %23, %a1
+  %25 = add %24, %a1
+  %26 = add %25, %a1
+  %27 = add %26, %a1
+  %28 = add %27, %a1
+  %29 = add %28, %a1
+  %30 = add %29, %a1
+  %31 = add %30, %a1
+  %32 = add %31, 74565
+  ret %32
+}
+",
+    );
+    let built = lines.iter().filter(|l| l.contains("#9029")).count();
+    assert_eq!(built, 2, "{lines:#?}");
+}
