@@ -133,7 +133,9 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
     let original = f.clone();
     let original_calls: Vec<(Inst, FuncId)> = original.calls().collect();
     let size = function_size(&original);
-    let levels = self_inline_levels(&original, g, size);
+    let original_self_calls = self_calls(&original, g);
+    let in_a_loop = any_in_a_loop(&original, &original_self_calls);
+    let levels = self_inline_levels(&original, &original_self_calls, in_a_loop, size);
     let mut grown = 0;
     for _ in 0..levels {
         let self_calls = self_calls(f, g);
@@ -153,8 +155,7 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
         }
         grown += growth;
     }
-    let original_self_calls = self_calls(&original, g);
-    let branching = original_self_calls.len() > 1 || any_in_a_loop(&original, &original_self_calls);
+    let branching = original_self_calls.len() > 1 || in_a_loop;
     if let Some(guard) = base_case_guard(&original, g).filter(|_| branching) {
         let growth = function_size(&guard);
         for call in self_calls(f, g) {
@@ -239,19 +240,19 @@ fn base_case_guard(f: &Function, g: FuncId) -> Option<Function> {
     Some(guard)
 }
 
-/// How many levels `f`, function `g` of `size` instructions, may be inlined into itself: by
-/// the pressure on registers it makes when a self-call is in a loop
-/// (`SELF_INLINE_PRESSURE`); 0 when not even one copy fits `SELF_INLINE_SIZE`.
-fn self_inline_levels(f: &Function, g: FuncId, size: u32) -> u32 {
+/// How many levels `f`, of `size` instructions, may be inlined into itself, given its
+/// `self_calls` and whether one of them sits in a loop: by the pressure on registers it
+/// makes when a self-call is in a loop (`SELF_INLINE_PRESSURE`); 0 when not even one copy
+/// fits `SELF_INLINE_SIZE`.
+fn self_inline_levels(f: &Function, self_calls: &[Inst], in_a_loop: bool, size: u32) -> u32 {
     if 2 * size > SELF_INLINE_SIZE {
         return 0;
     }
-    let self_calls = self_calls(f, g);
-    let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
-    if !any_in_a_loop(f, &self_calls) {
+    if !in_a_loop {
         return SELF_INLINE_LEVELS;
     }
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
     let across = self_calls
         .iter()
         .map(|&call| live_across(f, &cfg, &dom, call))
