@@ -8,7 +8,7 @@ use crate::abi::{self, ArgKind, ArgLoc};
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::const_division::{self, DivPlan};
 use crate::imm::{fits_ldr_offset, fits_vldr_offset, is_operand2, vfp_immediate};
-use crate::mir::loops::{block_frequencies, loop_depths};
+use crate::mir::loops::{block_frequencies, LoopNest};
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
 use crate::symbols::symbol;
@@ -215,8 +215,9 @@ impl Selector<'_> {
             block.succs = succs;
         }
         self.place_hoisted();
-        let depths = loop_depths(&self.mf);
-        let frequencies = block_frequencies(&self.mf);
+        let nest = LoopNest::new(&self.mf);
+        let depths = nest.depths();
+        let frequencies = block_frequencies(&self.mf, &nest);
         for ((block, depth), frequency) in self.mf.blocks.iter_mut().zip(depths).zip(frequencies) {
             block.loop_depth = depth;
             block.frequency = frequency;

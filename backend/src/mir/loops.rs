@@ -14,14 +14,11 @@ use middle::fast_hash::FastHashMap;
 
 /// The loop nesting depth of each block (0 outside loops and for unreachable blocks).
 pub fn loop_depths(mf: &MFunction) -> Vec<u32> {
-    let nest = LoopNest::new(mf);
-    (0..mf.blocks.len())
-        .map(|b| nest.innermost[b].map_or(0, |h| nest.header_depth[h.index()]))
-        .collect()
+    LoopNest::new(mf).depths()
 }
 
 /// Which loops hold each block.
-struct LoopNest {
+pub struct LoopNest {
     /// The header of the innermost loop holding each block.
     innermost: Vec<Option<MBlockId>>,
     /// The header of the loop enclosing each header's loop.
@@ -31,7 +28,7 @@ struct LoopNest {
 }
 
 impl LoopNest {
-    fn new(mf: &MFunction) -> LoopNest {
+    pub fn new(mf: &MFunction) -> LoopNest {
         let n = mf.blocks.len();
         let dom = Dominators::new(mf);
         let preds = mf.preds();
@@ -113,6 +110,14 @@ impl LoopNest {
         }
     }
 
+    /// The loop nesting depth of each block (0 outside loops and for unreachable blocks).
+    pub fn depths(&self) -> Vec<u32> {
+        self.innermost
+            .iter()
+            .map(|h| h.map_or(0, |h| self.header_depth[h.index()]))
+            .collect()
+    }
+
     /// The headers of the loops holding `b`, innermost first.
     fn loops_of(&self, b: MBlockId) -> impl Iterator<Item = MBlockId> + '_ {
         std::iter::successors(self.innermost[b.index()], |h| self.parent[h.index()])
@@ -133,20 +138,20 @@ impl LoopNest {
 /// Rounds a loop is taken to run each time it is entered.
 const ROUNDS: f64 = 10.0;
 
-/// Estimated executions of each block per call of the function, for spill costs (0 for
-/// unreachable blocks). A block outside loops runs once; a block in a loop runs as often
-/// as its innermost loop's header. A loop outside loops runs `ROUNDS` times; a loop inside
-/// another runs `ROUNDS` times per round of the outer loop that enters it, which depends on
-/// the tests on the way from the outer header: a test of data (`tests_data`) passes half of
-/// what reaches it to each arm, any other test passes all of it to both (the guard of a
-/// rotated loop, the choice between an unrolled loop and its remainder: the way into the
-/// loop is the usual one), and a way through an inner loop passes on what entered it. So
-/// where a static weight of 10 per loop depth makes every inner loop ten times its outer
-/// one, an inner loop behind three tests of board cells in a recursive search weighs 1.25
-/// times its outer loop: it runs only for the moves that pass them.
-pub fn block_frequencies(mf: &MFunction) -> Vec<f64> {
+/// Estimated executions of each block per call of the function whose loops are `nest`, for
+/// spill costs (0 for unreachable blocks). A block outside loops runs once; a block in a
+/// loop runs as often as its innermost loop's header. A loop outside loops runs `ROUNDS`
+/// times; a loop inside another runs `ROUNDS` times per round of the outer loop that enters
+/// it, which depends on the tests on the way from the outer header: a test of data
+/// (`tests_data`) passes half of what reaches it to each arm, any other test passes all of
+/// it to both (the guard of a rotated loop, the choice between an unrolled loop and its
+/// remainder: the way into the loop is the usual one), and a way through an inner loop
+/// passes on what entered it. So where a static weight of 10 per loop depth makes every
+/// inner loop ten times its outer one, an inner loop behind three tests of board cells in a
+/// recursive search weighs 1.25 times its outer loop: it runs only for the moves that pass
+/// them.
+pub fn block_frequencies(mf: &MFunction, nest: &LoopNest) -> Vec<f64> {
     let n = mf.blocks.len();
-    let nest = LoopNest::new(mf);
     let data = tests_data(mf);
     let is_header = |b: MBlockId| nest.innermost[b.index()] == Some(b);
     // The share of a round of the innermost enclosing loop (or of the call) that reaches

@@ -255,7 +255,7 @@ fn loop_depths_agree_with_the_ir_loop_analysis() {
 
 #[test]
 fn inner_loops_behind_tests_of_data_run_for_the_rounds_that_pass_them() {
-    use super::loops::block_frequencies;
+    use super::loops::{block_frequencies, LoopNest};
     use super::test_build::{add, b, bcond, func, ldr, mov, r, ret, v};
     let compare = |x: Reg| MInst::Cmp {
         rn: x,
@@ -279,7 +279,7 @@ fn inner_loops_behind_tests_of_data_run_for_the_rounds_that_pass_them() {
                 vec![ret()],
             ],
         );
-        block_frequencies(&mf)
+        block_frequencies(&mf, &LoopNest::new(&mf))
     };
     // Cells of a board: each test passes half of the outer loop's rounds, so the inner loop
     // runs 10 rounds on a quarter of the outer loop's 10.
