@@ -601,15 +601,38 @@ impl Irc<'_> {
         self.freeze_moves(u);
     }
 
+    /// The node at the other end of `u`'s `k`-th move, aliases resolved (`u` itself for a
+    /// move that coalescing made a no-op).
+    fn move_partner(&mut self, u: usize, k: usize) -> usize {
+        let (a, b) = self.moves[self.move_list[u][k] as usize];
+        let (a, b) = (self.alias_of(a as usize), self.alias_of(b as usize));
+        if a == u {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// Marks in `colors` the colours of those of `u`'s first `limit` neighbours that have
+    /// one.
+    fn mark_neighbour_colors(&mut self, u: usize, limit: usize, colors: &mut [bool; PHYS_NODES]) {
+        for k in 0..self.adj_list.len(u).min(limit) {
+            let a = self.alias_of(self.adj_list.get(u, k));
+            if matches!(self.state[a], NodeState::Colored | NodeState::Precolored) {
+                if let Some(c) = self.color[a] {
+                    colors[c.0 as usize] = true;
+                }
+            }
+        }
+    }
+
     /// The colour of a node that `u` has a move with, already coloured, if no neighbour of
     /// `u` has it (`taken`) and it is allocatable: giving `u` that colour makes the move a
     /// no-op where coalescing was refused (biased colouring). The first such move, in the
     /// order of `u`'s move list.
     fn partner_color(&mut self, u: usize, taken: &[bool; PHYS_NODES]) -> Option<PReg> {
         for k in 0..self.move_list[u].len() {
-            let (a, b) = self.moves[self.move_list[u][k] as usize];
-            let (a, b) = (self.alias_of(a as usize), self.alias_of(b as usize));
-            let other = if a == u { b } else { a };
+            let other = self.move_partner(u, k);
             if other == u
                 || !matches!(
                     self.state[other],
@@ -633,21 +656,12 @@ impl Irc<'_> {
     /// neighbours.
     fn color_free_for_a_partner(&mut self, u: usize, taken: &[bool; PHYS_NODES]) -> Option<PReg> {
         for k in 0..self.move_list[u].len().min(MAX_SCANNED) {
-            let (a, b) = self.moves[self.move_list[u][k] as usize];
-            let (a, b) = (self.alias_of(a as usize), self.alias_of(b as usize));
-            let p = if a == u { b } else { a };
+            let p = self.move_partner(u, k);
             if p == u || self.state[p] != NodeState::OnStack {
                 continue;
             }
             let mut both = *taken;
-            for j in 0..self.adj_list.len(p).min(MAX_SCANNED) {
-                let n = self.alias_of(self.adj_list.get(p, j));
-                if matches!(self.state[n], NodeState::Colored | NodeState::Precolored) {
-                    if let Some(c) = self.color[n] {
-                        both[c.0 as usize] = true;
-                    }
-                }
-            }
+            self.mark_neighbour_colors(p, MAX_SCANNED, &mut both);
             if let Some(c) = self.colors.iter().copied().find(|c| !both[c.0 as usize]) {
                 return Some(c);
             }
@@ -660,14 +674,7 @@ impl Irc<'_> {
         while let Some(u) = self.select.pop() {
             let u = u as usize;
             let mut taken = [false; PHYS_NODES];
-            for k in 0..self.adj_list.len(u) {
-                let a = self.alias_of(self.adj_list.get(u, k));
-                if matches!(self.state[a], NodeState::Colored | NodeState::Precolored) {
-                    if let Some(c) = self.color[a] {
-                        taken[c.0 as usize] = true;
-                    }
-                }
-            }
+            self.mark_neighbour_colors(u, usize::MAX, &mut taken);
             let partner = self
                 .partner_color(u, &taken)
                 .or_else(|| self.color_free_for_a_partner(u, &taken));
