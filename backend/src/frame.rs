@@ -13,7 +13,7 @@
 //! spill slots and scalars stay within reach of a load's immediate offset when the frame
 //! also holds large arrays.
 
-use crate::imm::{fits_ldr_offset, fits_vldr_offset};
+use crate::imm::fits_offset;
 use crate::mir::*;
 
 pub struct Frame {
@@ -100,13 +100,8 @@ impl Frame {
     /// Whether a load or store at `addr` (`float`: `vldr`/`vstr`) cannot take its offset as
     /// an immediate, so that emission builds the address in ip.
     pub fn is_far(&self, addr: Addr, float: bool) -> bool {
-        self.base_offset(addr).is_some_and(|(_, off)| {
-            if float {
-                !fits_vldr_offset(off)
-            } else {
-                !fits_ldr_offset(off)
-            }
-        })
+        self.base_offset(addr)
+            .is_some_and(|(_, off)| !fits_offset(off, float))
     }
 
     /// Whether some load or store of `mf` is far (`is_far`): then allocation must leave ip

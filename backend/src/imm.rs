@@ -11,8 +11,18 @@ pub fn fits_ldr_offset(off: i32) -> bool {
 }
 
 /// Whether `vldr`/`vstr` can use this offset directly (a multiple of 4 up to 1020).
-pub fn fits_vldr_offset(off: i32) -> bool {
+fn fits_vldr_offset(off: i32) -> bool {
     (-1020..=1020).contains(&off) && off % 4 == 0
+}
+
+/// Whether a load or store can use this offset directly: `vldr`/`vstr` when `float`, else
+/// `ldr`/`str`.
+pub fn fits_offset(off: i32, float: bool) -> bool {
+    if float {
+        fits_vldr_offset(off)
+    } else {
+        fits_ldr_offset(off)
+    }
 }
 
 /// Whether the float with these bits is a VFPv3 `vmov.f32` immediate: `±n/16 * 2^e` for

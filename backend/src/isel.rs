@@ -7,7 +7,7 @@
 use crate::abi::{self, ArgKind, ArgLoc};
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::const_division::{self, DivPlan};
-use crate::imm::{fits_ldr_offset, fits_vldr_offset, is_operand2, vfp_immediate};
+use crate::imm::{fits_offset, is_operand2, vfp_immediate};
 use crate::mir::loops::{block_frequencies, LoopNest};
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
@@ -487,11 +487,7 @@ impl Selector<'_> {
                 InstKind::Store { args: [x, _] } => self.f.value_type(*x) == Type::F32,
                 _ => false,
             };
-            if float {
-                !fits_vldr_offset(off)
-            } else {
-                !fits_ldr_offset(off)
-            }
+            !fits_offset(off, float)
         });
         if !far {
             FarOffset::Near

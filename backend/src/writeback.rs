@@ -32,7 +32,7 @@
 //! Needs: physical registers (after `regalloc`); runs before `schedule`, which then sees
 //! the access's new definition of `p`. Preserves: behaviour, blocks and successors.
 
-use crate::imm::{fits_ldr_offset, fits_vldr_offset};
+use crate::imm::{fits_ldr_offset, fits_offset};
 use crate::mir::*;
 
 /// How far from a bump the access taking it may be.
@@ -189,10 +189,7 @@ fn offset_access(inst: &MInst, p: Reg) -> Option<i32> {
 
 /// Whether `inst`, an access of `offset_access`, encodes with offset `off`.
 fn offset_fits(inst: &MInst, off: i32) -> bool {
-    match inst {
-        MInst::VLdr { .. } | MInst::VStr { .. } => fits_vldr_offset(off),
-        _ => fits_ldr_offset(off),
-    }
+    fits_offset(off, matches!(inst, MInst::VLdr { .. } | MInst::VStr { .. }))
 }
 
 /// Adds `shift` to the offset of an access of `offset_access`.
