@@ -149,16 +149,17 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
             let mut drop = false;
             for (v, used, defined) in mentioned {
                 let class = mf.class_of(v);
+                // The temporary that holds v since an access at most `REUSE_WINDOW` ago.
+                let recent = held
+                    .get(&v)
+                    .filter(|&&(_, last)| at - last <= REUSE_WINDOW)
+                    .map(|&(t, _)| t);
                 if remat.contains(&v) {
                     if defined {
                         // The original definitions go; each use recomputes the value.
                         drop = true;
                         continue;
                     }
-                    let recent = held
-                        .get(&v)
-                        .filter(|&&(_, last)| at - last <= REUSE_WINDOW)
-                        .map(|&(t, _)| t);
                     let t = recent.unwrap_or_else(|| {
                         let t = new_temporary(mf, class, unspillable);
                         for d in &defs[&v] {
@@ -173,10 +174,6 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
                     continue;
                 }
                 let addr = Addr::Slot(Slot::Local(slots[&v]), 0);
-                let recent = held
-                    .get(&v)
-                    .filter(|&&(_, last)| at - last <= REUSE_WINDOW)
-                    .map(|&(t, _)| t);
                 let t = match recent {
                     Some(t) => t,
                     None => {
