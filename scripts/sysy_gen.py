@@ -451,8 +451,36 @@ class Gen:
             self.constant_table()
         elif r < 0.95 and self.loop_depth == 0 and not self.func.recursive:
             self.far_local_arrays()
+        elif r < 0.97:
+            self.retested_join()
         else:
             self.repeated_subexpression()
+
+    def retested_join(self):
+        """Two values compared, the arms of the comparison joined by a block that stores what
+        they chose, then the same two values compared again by a related predicate (the
+        same, its inverse, or either one with its operands swapped), or `x == 1 || -x == 1`
+        of their difference: each arm knows the second test's outcome, and jump threading
+        copies the join into it."""
+        a, b, x, arr = self.fresh("m"), self.fresh("m"), self.fresh("m"), self.fresh("la")
+        self.line(f"int {a} = {self.int_expr(2)};")
+        self.line(f"int {b} = {self.pick([self.int_expr(2), a + ' + ' + str(self.r.randint(-1, 1))])};")
+        self.line(f"int {arr}[2] = {{{self.r.randint(-9, 9)}, {self.r.randint(-9, 9)}}};")
+        ops = ["<", ">", "<=", ">=", "==", "!="]
+        op = self.pick(ops)
+        self.line(f"int {x};")
+        self.line(f"if ({a} {op} {b}) {x} = {a} + {self.r.randint(1, 9)}; else {x} = {b} - {a};")
+        self.line(f"{arr}[{self.r.randint(0, 1)}] = {x};")
+        again = self.pick(ops)
+        first, second = self.pick([(a, b), (b, a)])
+        self.line(f"int {x}s = 3;")
+        self.line(f"if ({first} {again} {second}) {{")
+        if self.chance(0.5):
+            self.line(f"    {x}s = {self.r.randint(4, 9)};")
+        else:
+            self.line(f"    if ({a} - {b} == 1 || {b} - {a} == 1) {x}s = 1;")
+        self.line("}")
+        self.use_result(f"{arr}[0] + {arr}[1] * 3 + {x}s")
 
     def far_local_arrays(self):
         """Local int and float arrays larger than a load's immediate reach (4 KB for `ldr`,
@@ -3050,6 +3078,7 @@ FEATURES = [
     ("outer exit test shared by an if", r"^\s+if \((i\d+) (\+ 1 < \w+|< \w+ - 1)\) "),
     ("if on the outer loop's last round", r"^\s+if \((i\d+) (== \w+ - 1|\+ 1 == \w+)\) "),
     ("Gauss-Seidel sweep", r"^\s+while \((j\d+) < (i\d+)\) \{[^\n]*\}\r?\n\s+\1 = \2 \+ 1;\r?\n\s+while \(\1 < \w+\) \{[^\n]*\}\r?\n(?:\s+if [^\n]*\n)*\s+\w+\[\2\] = "),
+    ("join retested by a related comparison", r"^\s+if \(m\d+ [<>=!]+ m\d+\) m\d+ = m\d+ \+ \d+; else m\d+ = m\d+ - m\d+;\r?\n\s+la\d+\[[01]\] = m\d+;\r?\n\s+int m\d+s = 3;\r?\n\s+if \(m\d+ [<>=!]+ m\d+\) \{"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
 

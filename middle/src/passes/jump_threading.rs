@@ -1,27 +1,46 @@
 //! Jump threading (seed 002's FuseImmediatelyBranch, generalised): when a block's branch
-//! condition is a constant on an edge into it, that edge goes straight to the successor the
-//! branch would take. The typical source is an inlined predicate: `return 1` and `return 0`
-//! merged by a phi, then tested with `!= 0`; after threading, each return jumps to its side
-//! of the `if` and the phi goes.
+//! condition is known on an edge into it, that edge goes straight to the successor the
+//! branch would take. The typical sources are an inlined predicate (`return 1` and
+//! `return 0` merged by a phi, then tested with `!= 0`: after threading, each return jumps
+//! to its side of the `if` and the phi goes) and a test repeated after a join
+//! (`if (a == b) x = ...; else x = ...; if (a != b) ...`: each arm knows the answer).
+//!
+//! The condition of `b`'s branch is known on the edge from a predecessor `p` when it is a
+//! phi of `b` whose value from `p` is constant, a comparison of operands that are constants
+//! or phis of `b` with constant values from `p`, or a comparison (or value) that a branch
+//! decides on every path into `p`: `p`'s own branch into `b`, or the branch into one of
+//! `p`'s nearest dominators entered by a single edge. A comparison of the same two values
+//! is decided by the same predicate, its inverse, either way round, by `==`, and by a strict
+//! order for `!=` and the non-strict order.
 //!
 //! A block `b` is threaded when it holds nothing but phis used only inside it, possibly one
-//! comparison used only by the branch, and the `condbr`; the condition is known on the edge
-//! from a predecessor `p` when it is a phi of `b` whose value from `p` is constant, or the
-//! comparison of operands that are constants or phis of `b` with constant values from `p`.
-//! The edge `p -> b` becomes `p -> s`, `s`'s phis take from `p` what they took from `b`, and
-//! `b`'s phis drop `p`. Skipped: loop headers (threading a back edge could make a loop with
-//! two entries; any other new edge enters loops only where `b -> s` did, through their
-//! headers), and a `p` that already branches to `s`. A block left without predecessors
-//! goes.
+//! comparison used only by the branch, and the `condbr`: the edge `p -> b` becomes
+//! `p -> s`, `s`'s phis take from `p` what they took from `b`, and `b`'s phis drop `p`.
+//! A block with up to `DUPLICATE_LIMIT` further instructions (no calls, no allocas), whose
+//! values are used only inside it and by its successors' phis, is threaded from a
+//! predecessor that jumps to it unconditionally: that predecessor gets a copy of the block's
+//! instructions, then jumps to `s`. Skipped: loop headers (threading a back edge could make
+//! a loop with two entries; any other new edge enters loops only where `b -> s` did,
+//! through their headers), and a `p` that already branches to `s`. A block left without
+//! predecessors goes.
 //!
 //! Needs: the CFG and the dominator tree. Preserves: behaviour; changes the CFG.
 
-use crate::analysis::Preserved;
+use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::semantics;
-use crate::ir::{Block, Function, Inst, InstKind, Value};
+use crate::ir::{Block, Function, Inst, InstKind, IntPred, Value};
 use crate::passes::phi_edits::{Edit, PhiEdits};
 use crate::passes::simplify_cfg::remove_blocks;
+use crate::passes::value_map::{mapped, mapped_kind, ValueMap};
 use crate::passes::FunctionContext;
+
+/// The most instructions, besides phis, the comparison and the branch, a block may hold to
+/// be copied into a predecessor.
+const DUPLICATE_LIMIT: usize = 4;
+
+/// How many dominators of a predecessor are searched for a branch that decides the
+/// condition.
+const DOMINATOR_WALK: usize = 6;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
@@ -38,24 +57,48 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         let Some((cond, targets)) = branch(f, b) else {
             continue;
         };
-        if cfg.preds(b).iter().any(|&p| dom.dominates(b, p)) || !is_thin(f, b, cond) {
+        if cfg.preds(b).iter().any(|&p| dom.dominates(b, p)) {
             continue;
         }
+        let thin = is_thin(f, b, cond);
+        if !thin && !is_duplicable(f, b) {
+            continue;
+        }
+        let facts = Facts {
+            cfg: &cfg,
+            dom: &dom,
+            gained: &gained,
+        };
+        let mut threaded = Vec::new();
         let mut remaining = 0;
         for &p in cfg.preds(b) {
             if !f.is_in_layout(p) {
                 continue;
             }
             remaining += 1;
-            let Some(taken) = known_condition(f, b, cond, p) else {
+            let Some(taken) = facts.known_condition(f, b, cond, p) else {
                 continue;
             };
             let s = targets[usize::from(!taken)];
-            if p == b || f.successors(p).contains(&s) {
-                continue;
+            let fits = if thin {
+                !f.successors(p).contains(&s)
+            } else {
+                f.successors(p) == [b]
+            };
+            if fits {
+                threaded.push((p, s));
             }
-            let from_b: Vec<(Inst, Value)> =
-                f.phis(s).map(|phi| (phi, incoming(f, phi, b))).collect();
+        }
+        for (p, s) in threaded {
+            let map = if thin {
+                phis_on_edge(f, b, p)
+            } else {
+                copy_into(f, b, p, cond)
+            };
+            let from_b: Vec<(Inst, Value)> = f
+                .phis(s)
+                .map(|phi| (phi, mapped(incoming(f, phi, b), &map)))
+                .collect();
             let term = f.terminator(p).expect("a predecessor ends in a branch");
             for target in f.kind_mut_targets(term) {
                 if *target == b {
@@ -111,22 +154,179 @@ fn is_thin(f: &Function, b: Block, cond: Value) -> bool {
     })
 }
 
-/// The branch direction `cond` takes when `b` is entered from `p`, if it is known then.
-fn known_condition(f: &Function, b: Block, cond: Value, p: Block) -> Option<bool> {
-    let on_edge = |v: Value| match v {
-        Value::Inst(i) if f.inst_block(i) == Some(b) && f.kind(i).is_phi() => incoming(f, i, p),
-        other => other,
-    };
-    match on_edge(cond) {
-        Value::Bool(x) => return Some(x),
-        Value::Inst(i) if Value::Inst(i) == cond => {}
-        _ => return None,
+/// Whether a copy of `b`'s instructions may stand in for `b` at the end of a predecessor:
+/// few instructions, none a call or an alloca, and every value used only inside `b` or by
+/// a phi of a successor for the edge from `b`.
+fn is_duplicable(f: &Function, b: Block) -> bool {
+    let term = f.terminator(b).expect("a block ends in a terminator");
+    let mut body = 0;
+    for i in f.block_insts(b) {
+        let kind = f.kind(i);
+        if matches!(kind, InstKind::Call { .. } | InstKind::Alloca { .. }) {
+            return false;
+        }
+        if i != term && !kind.is_phi() && !is_branch_only_comparison(f, i, term) {
+            body += 1;
+        }
+        let used_inside_or_on_edge = f.uses(Value::Inst(i)).iter().all(|u| {
+            f.inst_block(u.inst) == Some(b)
+                || matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
+                    if blocks[u.index as usize] == b)
+        });
+        if !used_inside_or_on_edge {
+            return false;
+        }
     }
-    let InstKind::Icmp { pred, args: [x, y] } = *f.kind(cond.as_inst()?) else {
+    body <= DUPLICATE_LIMIT
+}
+
+/// Whether `i` is a comparison whose only use is the branch `term`.
+fn is_branch_only_comparison(f: &Function, i: Inst, term: Inst) -> bool {
+    matches!(f.kind(i), InstKind::Icmp { .. })
+        && f.uses(Value::Inst(i)).iter().all(|u| u.inst == term)
+}
+
+/// `b`'s phis mapped to their values on the edge from `p`.
+fn phis_on_edge(f: &Function, b: Block, p: Block) -> ValueMap {
+    f.phis(b)
+        .map(|phi| (phi, incoming(f, phi, p)))
+        .collect()
+}
+
+/// Copies `b`'s instructions, but for its phis and branch, to the end of `p`, which jumps
+/// to `b`; returns what stands for each of `b`'s values there.
+fn copy_into(f: &mut Function, b: Block, p: Block, cond: Value) -> ValueMap {
+    let mut map = phis_on_edge(f, b, p);
+    let term = f.terminator(b).expect("a block ends in a terminator");
+    let at = f.terminator(p).expect("a predecessor ends in a branch");
+    let body: Vec<Inst> = f
+        .block_insts(b)
+        .filter(|&i| i != term && !f.kind(i).is_phi())
+        .filter(|&i| !(Value::Inst(i) == cond && is_branch_only_comparison(f, i, term)))
+        .collect();
+    for i in body {
+        let kind = mapped_kind(f, i, &map);
+        let ty = f.inst(i).ty;
+        let copy = f.insert_inst_before(at, kind, ty);
+        map.insert(i, Value::Inst(copy));
+    }
+    map
+}
+
+/// What the dominator tree and the CFG, both as they were when the pass started, say about
+/// branch conditions on entry to a block.
+struct Facts<'a> {
+    cfg: &'a Cfg,
+    dom: &'a DomTree,
+    gained: &'a [bool],
+}
+
+impl Facts<'_> {
+    /// The branch direction `cond` takes when `b` is entered from `p`, if it is known then.
+    fn known_condition(&self, f: &Function, b: Block, cond: Value, p: Block) -> Option<bool> {
+        let on_edge = |v: Value| match v {
+            Value::Inst(i) if f.inst_block(i) == Some(b) && f.kind(i).is_phi() => {
+                incoming(f, i, p)
+            }
+            other => other,
+        };
+        let value = on_edge(cond);
+        if let Value::Bool(x) = value {
+            return Some(x);
+        }
+        let test = match cond.as_inst().map(|i| f.kind(i)) {
+            Some(&InstKind::Icmp { pred, args: [x, y] }) if value == cond => {
+                let (x, y) = (on_edge(x), on_edge(y));
+                if let (Value::Int(x), Value::Int(y)) = (x, y) {
+                    return Some(semantics::icmp(pred, x as u32, y as u32));
+                }
+                Some((pred, x, y))
+            }
+            _ => None,
+        };
+        let decide = |q: Block, into: Block| {
+            let (c, side) = branch_fact(f, q, into)?;
+            if c == value {
+                return Some(side);
+            }
+            let (pred, x, y) = test?;
+            decided_by(f, c, side, pred, x, y)
+        };
+        if let Some(known) = decide(p, b) {
+            return Some(known);
+        }
+        let mut x = p;
+        for _ in 0..DOMINATOR_WALK {
+            if self.gained[x.index()] || !f.is_in_layout(x) {
+                return None;
+            }
+            if let [q] = *self.cfg.preds(x) {
+                if q != x && f.is_in_layout(q) {
+                    if let Some(known) = decide(q, x) {
+                        return Some(known);
+                    }
+                }
+            }
+            x = self.dom.idom(x)?;
+        }
+        None
+    }
+}
+
+/// The condition of `q`'s two-way branch and whether `into`, one of its targets, is its
+/// true side.
+fn branch_fact(f: &Function, q: Block, into: Block) -> Option<(Value, bool)> {
+    let InstKind::CondBr {
+        args: [c],
+        targets: [t, e],
+    } = *f.kind(f.terminator(q)?)
+    else {
         return None;
     };
-    match (on_edge(x), on_edge(y)) {
-        (Value::Int(x), Value::Int(y)) => Some(semantics::icmp(pred, x as u32, y as u32)),
+    (t != e && (into == t || into == e)).then_some((c, into == t))
+}
+
+/// The outcome of `pred x, y` where comparison `c` is known to be `side`, if that decides it.
+fn decided_by(f: &Function, c: Value, side: bool, pred: IntPred, x: Value, y: Value) -> Option<bool> {
+    let InstKind::Icmp {
+        pred: tested,
+        args: [cx, cy],
+    } = *f.kind(c.as_inst()?)
+    else {
+        return None;
+    };
+    let pred = if [x, y] == [cx, cy] {
+        pred
+    } else if [y, x] == [cx, cy] {
+        pred.swapped()
+    } else {
+        return None;
+    };
+    implies(if side { tested } else { tested.inverse() }, pred)
+}
+
+/// Whether `known` holding for two values decides `pred` on them, and how.
+fn implies(known: IntPred, pred: IntPred) -> Option<bool> {
+    use IntPred::*;
+    if pred == known {
+        return Some(true);
+    }
+    if pred == known.inverse() {
+        return Some(false);
+    }
+    let weak = match known {
+        Eq => return Some(semantics::icmp(pred, 0, 0)),
+        Slt => Sle,
+        Sgt => Sge,
+        Ult => Ule,
+        Ugt => Uge,
+        _ => return None,
+    };
+    match pred {
+        Ne => Some(true),
+        Eq => Some(false),
+        _ if pred == weak => Some(true),
+        _ if pred == known.swapped() => Some(false),
         _ => None,
     }
 }
