@@ -11,7 +11,8 @@
 //! Integer rules are exact in wrapping 32-bit arithmetic. Float rules are exact in IEEE
 //! single precision, NaN payloads included: `x * 2.0` is `x + x`, a division by a power of
 //! two whose reciprocal is a normal float is the multiplication by that reciprocal, and
-//! `-(-x)` is `x`. Signed division and remainder by a power of two become shifts and masks
+//! `-(-x)` is `x`. A select of `-1` or `1` against `0` on the sign of a value is a shift of
+//! its sign bit (`x < 0 ? -1 : 0` is `x >> 31`). Signed division and remainder by a power of two become shifts and masks
 //! (`power_of_two_division`). Constant offsets of addresses move outward
 //! (`constant_offsets_outward`), and constant terms out of sums of variables
 //! (`constant_term_outward`). Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
@@ -160,6 +161,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             .or_else(|| exact_division(f, i, (&cfg, &dom)))
             .or_else(|| power_of_two_division(f, i, &full_remainders))
             .or_else(|| remainder_from_quotient(f, i))
+            .or_else(|| sign_bit_select(f, i))
             .or_else(|| constant_offsets_outward(f, i))
             .or_else(|| constant_term_outward(f, i))
             .or_else(|| RULES.apply(f, i));
@@ -640,6 +642,36 @@ fn only_compared_with_residues(f: &Function, i: Inst, magnitude: u32) -> bool {
             }
             _ => false,
         })
+}
+
+/// `select (x < 0), -1, 0` as `ashr x, 31`, and `select (x < 0), 1, 0` as `lshr x, 31`
+/// (either way round, and the test written `x <= -1`, `x >= 0` or `x > -1`).
+fn sign_bit_select(f: &mut Function, i: Inst) -> Option<Value> {
+    let InstKind::Select {
+        args: [Value::Inst(c), Value::Int(t), Value::Int(e)],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    let InstKind::Icmp {
+        pred,
+        args: [x, Value::Int(k)],
+    } = *f.kind(c)
+    else {
+        return None;
+    };
+    let negative = match (pred, k) {
+        (IntPred::Slt, 0) | (IntPred::Sle, -1) => true,
+        (IntPred::Sge, 0) | (IntPred::Sgt, -1) => false,
+        _ => return None,
+    };
+    let (when_negative, otherwise) = if negative { (t, e) } else { (e, t) };
+    let op = match (when_negative, otherwise) {
+        (-1, 0) => BinaryOp::AShr,
+        (1, 0) => BinaryOp::LShr,
+        _ => return None,
+    };
+    Some(binary_before(f, i, op, x, Value::Int(31)))
 }
 
 fn binary_before(f: &mut Function, i: Inst, op: BinaryOp, a: Value, b: Value) -> Value {
