@@ -61,6 +61,7 @@ pub mod sccp;
 mod settled;
 pub mod simplify_cfg;
 pub mod sink_common;
+pub mod sink_compares;
 pub mod split_critical_edges;
 pub mod strength_reduce;
 pub mod tail_recursion;
@@ -354,6 +355,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "sink-compares",
+        description: "compute a comparison again beside the branches and selects of other blocks that test it",
+        kind: PassKind::Function(sink_compares::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "jump-threading",
         description: "send edges on which a branch's condition is known straight to its target",
         kind: PassKind::Function(jump_threading::run),
@@ -424,7 +431,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,jump-threading,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks,sink-compares"
         ),
     }
 }

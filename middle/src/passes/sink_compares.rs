@@ -1,0 +1,91 @@
+//! sink-compares: an integer comparison whose only users are branches and selects in other
+//! blocks is computed again in each of those blocks, right before its first user there.
+//! The back end fuses a comparison with the branches and selects of its own block (the
+//! `cmp` sets the flags they read); one computed elsewhere becomes a truth value in a
+//! register (`mov r6, #0; moveq r6, #1`) that each user compares with 0 again. Loop passes
+//! leave such comparisons: `licm` hoists `x == 0` out of a loop (tail recursion's loop
+//! tests its invariant argument every round), and the truth value then takes a register
+//! for the whole loop, or a stack slot.
+//!
+//! A comparison is copied into a block only where that keeps no more values alive there
+//! than the truth value did: at most one of its operands is neither a constant nor alive
+//! in the block anyway (defined there, or used by something else the block dominates).
+//! Float comparisons stay: `vcmp` and moving the flags back cost more than `cmp r, #0`.
+//!
+//! Needs: the dominator tree. Preserves: behaviour and the CFG.
+
+use crate::analysis::{DomTree, Preserved};
+use crate::ir::{Block, Function, Inst, InstKind, Value};
+use crate::passes::FunctionContext;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let dom = cx.analyses.dom(f);
+    let mut changed = false;
+    let compares: Vec<Inst> = f
+        .all_insts()
+        .filter(|&i| matches!(f.kind(i), InstKind::Icmp { .. }))
+        .collect();
+    for i in compares {
+        let Some(home) = f.inst_block(i) else {
+            continue;
+        };
+        let cond = Value::Inst(i);
+        let only_tested = f.uses(cond).iter().all(|u| {
+            u.index == 0 && matches!(f.kind(u.inst), InstKind::CondBr { .. } | InstKind::Select { .. })
+        });
+        if !only_tested {
+            continue;
+        }
+        let mut blocks: Vec<Block> = Vec::new();
+        for u in f.uses(cond) {
+            let b = f.inst_block(u.inst).expect("a user is in a block");
+            if b != home && !blocks.contains(&b) {
+                blocks.push(b);
+            }
+        }
+        for b in blocks {
+            if !keeps_pressure(f, &dom, i, b) {
+                continue;
+            }
+            let users: Vec<Inst> = f
+                .block_insts(b)
+                .filter(|&u| f.kind(u).operands().first() == Some(&cond))
+                .collect();
+            let copy = f.insert_inst_before(users[0], f.kind(i).clone(), f.inst(i).ty);
+            for u in users {
+                f.set_operand(u, 0, Value::Inst(copy));
+            }
+            changed = true;
+        }
+        if f.uses(cond).is_empty() {
+            f.remove_inst(i);
+        }
+    }
+    Preserved::cfg_if(changed)
+}
+
+/// Whether comparison `i` computed in `b` keeps at most one more value alive there than its
+/// truth value would.
+fn keeps_pressure(f: &Function, dom: &DomTree, i: Inst, b: Block) -> bool {
+    let added = f
+        .kind(i)
+        .operands()
+        .iter()
+        .filter(|&&v| !v.is_constant() && !alive_in(f, dom, v, i, b))
+        .count();
+    added <= 1
+}
+
+/// Whether `v` is alive in `b` whether or not comparison `i` uses it: defined there, or
+/// used by something other than `i` in a block `b` dominates.
+fn alive_in(f: &Function, dom: &DomTree, v: Value, i: Inst, b: Block) -> bool {
+    if v.as_inst().and_then(|d| f.inst_block(d)) == Some(b) {
+        return true;
+    }
+    f.uses(v).iter().any(|u| {
+        u.inst != i
+            && f
+                .inst_block(u.inst)
+                .is_some_and(|ub| dom.dominates(b, ub))
+    })
+}
