@@ -2460,7 +2460,8 @@ class Gen:
         but deeper: `return trN(depth - 1, ...)`, a void call then `return`, or (when pure,
         so that the call may share an expression) an accumulating `x + trN(...)` or
         `x * trN(...)`. Sometimes what tail-recursion elimination must leave alone: a
-        subtraction, two different operations, a float sum, a local array passed down."""
+        subtraction, two different operations, a float sum, a local array passed down. An
+        argument is sometimes passed down unchanged and tested before the body."""
         ret = self.pick(["int", "int", "int", "float", "void"])
         name = self.fresh("tr")
         pure = self.chance(0.6)
@@ -2494,6 +2495,13 @@ class Gen:
         else:
             base = self.int_literal() if ret == "int" and self.chance(0.5) else self.return_expr()
             self.line(f"if (depth <= 0) return {base};")
+        ints = [p.name for p in params[1:] if p.ty == "int" and not p.is_array]
+        if ints and ret != "void" and self.chance(0.3):
+            # A test of an argument that some calls pass down unchanged: invariant in the
+            # loop tail recursion makes, where licm hoists it and sink-compares brings it
+            # back beside its branch.
+            value = self.int_literal() if ret == "int" else self.return_expr()
+            self.line(f"if ({self.pick(ints)} {self.pick(['==', '<', '>='])} {self.r.randint(-2, 2)}) return {value};")
         self.stmt_budget = self.r.randint(0, 2)
         self.output_budget = 1
         while self.stmt_budget > 0:
@@ -2521,6 +2529,8 @@ class Gen:
         for p in f.params[1:]:
             if p.is_array:
                 args.append(own)
+            elif p.ty == "int" and self.chance(0.2):
+                args.append(p.name)
             else:
                 args.append(self.stored(p.ty, self.expr(p.ty, 1)))
         return f"{f.name}({', '.join(args)})"
@@ -3078,6 +3088,7 @@ FEATURES = [
     ("outer exit test shared by an if", r"^\s+if \((i\d+) (\+ 1 < \w+|< \w+ - 1)\) "),
     ("if on the outer loop's last round", r"^\s+if \((i\d+) (== \w+ - 1|\+ 1 == \w+)\) "),
     ("Gauss-Seidel sweep", r"^\s+while \((j\d+) < (i\d+)\) \{[^\n]*\}\r?\n\s+\1 = \2 \+ 1;\r?\n\s+while \(\1 < \w+\) \{[^\n]*\}\r?\n(?:\s+if [^\n]*\n)*\s+\w+\[\2\] = "),
+    ("test of a tail-recursive function's argument", r"^\s+if \(depth <= 0\) return [^;]+;\r?\n\s+if \(p\d+ (==|<|>=) -?\d\) return "),
     ("join retested by a related comparison", r"^\s+if \(m\d+ [<>=!]+ m\d+\) m\d+ = m\d+ \+ \d+; else m\d+ = m\d+ - m\d+;\r?\n\s+la\d+\[[01]\] = m\d+;\r?\n\s+int m\d+s = 3;\r?\n\s+if \(m\d+ [<>=!]+ m\d+\) \{"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]

@@ -7,9 +7,11 @@
 //! tests its invariant argument every round), and the truth value then takes a register
 //! for the whole loop, or a stack slot.
 //!
-//! A comparison is copied into a block only where that keeps no more values alive there
-//! than the truth value did: at most one of its operands is neither a constant nor alive
-//! in the block anyway (defined there, or used by something else the block dominates).
+//! A comparison is copied into a block only where that keeps no value alive there that was
+//! not already: each operand is a constant or alive in the block anyway (defined there, or
+//! used by something else the block dominates). The truth value then no longer takes a
+//! register; a copy that traded it for an operand would gain nothing, and only move the
+//! allocator's choices around.
 //! Float comparisons stay: `vcmp` and moving the flags back cost more than `cmp r, #0`.
 //!
 //! Needs: the dominator tree. Preserves: behaviour and the CFG.
@@ -64,16 +66,12 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     Preserved::cfg_if(changed)
 }
 
-/// Whether comparison `i` computed in `b` keeps at most one more value alive there than its
-/// truth value would.
+/// Whether comparison `i` computed in `b` keeps no value alive there that is not already.
 fn keeps_pressure(f: &Function, dom: &DomTree, i: Inst, b: Block) -> bool {
-    let added = f
-        .kind(i)
+    f.kind(i)
         .operands()
         .iter()
-        .filter(|&&v| !v.is_constant() && !alive_in(f, dom, v, i, b))
-        .count();
-    added <= 1
+        .all(|&v| v.is_constant() || alive_in(f, dom, v, i, b))
 }
 
 /// Whether `v` is alive in `b` whether or not comparison `i` uses it: defined there, or
