@@ -188,9 +188,7 @@ fn is_branch_only_comparison(f: &Function, i: Inst, term: Inst) -> bool {
 
 /// `b`'s phis mapped to their values on the edge from `p`.
 fn phis_on_edge(f: &Function, b: Block, p: Block) -> ValueMap {
-    f.phis(b)
-        .map(|phi| (phi, incoming(f, phi, p)))
-        .collect()
+    f.phis(b).map(|phi| (phi, incoming(f, phi, p))).collect()
 }
 
 /// Copies `b`'s instructions, but for its phis and branch, to the end of `p`, which jumps
@@ -225,9 +223,7 @@ impl Facts<'_> {
     /// The branch direction `cond` takes when `b` is entered from `p`, if it is known then.
     fn known_condition(&self, f: &Function, b: Block, cond: Value, p: Block) -> Option<bool> {
         let on_edge = |v: Value| match v {
-            Value::Inst(i) if f.inst_block(i) == Some(b) && f.kind(i).is_phi() => {
-                incoming(f, i, p)
-            }
+            Value::Inst(i) if f.inst_block(i) == Some(b) && f.kind(i).is_phi() => incoming(f, i, p),
             other => other,
         };
         let value = on_edge(cond);
@@ -287,7 +283,14 @@ fn branch_fact(f: &Function, q: Block, into: Block) -> Option<(Value, bool)> {
 }
 
 /// The outcome of `pred x, y` where comparison `c` is known to be `side`, if that decides it.
-fn decided_by(f: &Function, c: Value, side: bool, pred: IntPred, x: Value, y: Value) -> Option<bool> {
+fn decided_by(
+    f: &Function,
+    c: Value,
+    side: bool,
+    pred: IntPred,
+    x: Value,
+    y: Value,
+) -> Option<bool> {
     let InstKind::Icmp {
         pred: tested,
         args: [cx, cy],

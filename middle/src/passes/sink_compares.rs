@@ -9,19 +9,30 @@
 //!
 //! A comparison is copied into a block only where that keeps no value alive there that was
 //! not already: each operand is a constant or alive in the block anyway (defined there, or
-//! used by something else the block dominates). The truth value then no longer takes a
-//! register; a copy that traded it for an operand would gain nothing, and only move the
-//! allocator's choices around.
+//! used by something else the block dominates). A copy that traded the truth value for an
+//! operand would gain nothing, and only move the allocator's choices around. And only where
+//! the truth value lives across a call on its way to the block (a call in a block between
+//! the two on the dominator tree, or in a loop around the block that the comparison is
+//! outside of): there it takes a callee-saved register, saved and restored by the function,
+//! or a stack slot. Elsewhere a register it frees is worth less than the allocator's
+//! choices it moves.
 //! Float comparisons stay: `vcmp` and moving the flags back cost more than `cmp r, #0`.
 //!
 //! Needs: the dominator tree. Preserves: behaviour and the CFG.
 
-use crate::analysis::{DomTree, Preserved};
+use crate::analysis::{DomTree, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let dom = cx.analyses.dom(f);
+    let loops = cx.analyses.loops(f);
+    let mut has_call = vec![false; f.block_capacity()];
+    for b in f.blocks() {
+        has_call[b.index()] = f
+            .block_insts(b)
+            .any(|i| matches!(f.kind(i), InstKind::Call { .. }));
+    }
     let mut changed = false;
     let compares: Vec<Inst> = f
         .all_insts()
@@ -33,7 +44,11 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         };
         let cond = Value::Inst(i);
         let only_tested = f.uses(cond).iter().all(|u| {
-            u.index == 0 && matches!(f.kind(u.inst), InstKind::CondBr { .. } | InstKind::Select { .. })
+            u.index == 0
+                && matches!(
+                    f.kind(u.inst),
+                    InstKind::CondBr { .. } | InstKind::Select { .. }
+                )
         });
         if !only_tested {
             continue;
@@ -46,7 +61,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             }
         }
         for b in blocks {
-            if !keeps_pressure(f, &dom, i, b) {
+            if !crosses_call(&dom, &loops, &has_call, home, b) || !keeps_pressure(f, &dom, i, b) {
                 continue;
             }
             let users: Vec<Inst> = f
@@ -66,6 +81,30 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     Preserved::cfg_if(changed)
 }
 
+/// Whether a value defined in `home` and used in `b` lives across a call: one in a block on
+/// the dominator tree's path from `b` up to `home` (`b` included, `home` not), or in a loop
+/// around `b` that does not hold `home`.
+fn crosses_call(dom: &DomTree, loops: &LoopInfo, has_call: &[bool], home: Block, b: Block) -> bool {
+    let mut x = b;
+    while x != home {
+        if has_call[x.index()] {
+            return true;
+        }
+        match dom.idom(x) {
+            Some(up) => x = up,
+            None => break,
+        }
+    }
+    let mut lp = loops.innermost(b);
+    while let Some(k) = lp.filter(|&k| !loops.contains(k, home)) {
+        if loops.blocks_of(k).iter().any(|x| has_call[x.index()]) {
+            return true;
+        }
+        lp = loops.loops[k].parent;
+    }
+    false
+}
+
 /// Whether comparison `i` computed in `b` keeps no value alive there that is not already.
 fn keeps_pressure(f: &Function, dom: &DomTree, i: Inst, b: Block) -> bool {
     f.kind(i)
@@ -80,10 +119,7 @@ fn alive_in(f: &Function, dom: &DomTree, v: Value, i: Inst, b: Block) -> bool {
     if v.as_inst().and_then(|d| f.inst_block(d)) == Some(b) {
         return true;
     }
-    f.uses(v).iter().any(|u| {
-        u.inst != i
-            && f
-                .inst_block(u.inst)
-                .is_some_and(|ub| dom.dominates(b, ub))
-    })
+    f.uses(v)
+        .iter()
+        .any(|u| u.inst != i && f.inst_block(u.inst).is_some_and(|ub| dom.dominates(b, ub)))
 }
