@@ -6,7 +6,9 @@
 //! before each use, each into a fresh short-lived register that is never spilled again; a
 //! use at most `REUSE_WINDOW` instructions after the last one in its block (with no call
 //! between) reads the register that one loaded, recomputed or defined instead of loading
-//! or recomputing again.
+//! or recomputing again. A store that a later one in its block overwrites, with no load of
+//! the slot between, goes: a value defined by a move and a predicated move (`mov r1, #0;
+//! movgt r1, #1`) is stored once, after the second.
 
 use crate::mir::*;
 use middle::fast_hash::{FastHashMap, FastHashSet};
@@ -205,6 +207,33 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
             }
             out.extend(after);
         }
+        drop_overwritten_stores(&mut out, &slots);
         mf.blocks[b].insts = out;
     }
+}
+
+/// Removes from a block's instructions each store to one of `slots` that a later store to
+/// the same slot overwrites with no load of it between.
+fn drop_overwritten_stores(insts: &mut Vec<MInst>, slots: &FastHashMap<Reg, u32>) {
+    let spill_slots: FastHashSet<u32> = slots.values().copied().collect();
+    let mut overwritten: FastHashSet<u32> = FastHashSet::default();
+    let mut dead = vec![false; insts.len()];
+    for (k, inst) in insts.iter().enumerate().rev() {
+        let Some((load, _, (Slot::Local(n), _))) = inst.slot_access() else {
+            continue;
+        };
+        if !spill_slots.contains(&n) {
+            continue;
+        }
+        if load {
+            overwritten.remove(&n);
+        } else if !overwritten.insert(n) {
+            dead[k] = true;
+        }
+    }
+    let mut k = 0;
+    insts.retain(|_| {
+        k += 1;
+        !dead[k - 1]
+    });
 }

@@ -478,3 +478,54 @@ fn ip_holds_a_value_unless_a_stack_offset_needs_it() {
     assert!(!uses_ip);
     assert!(Frame::new(&far).needs_ip(&far));
 }
+
+/// `v0 = v1 + v2`, `v0 += 1` under a condition, then `v3 = v0 + v0`, with `gap` other
+/// instructions before the use that follows the first definition (none: no use there); after
+/// spilling v0 alone: the stores of its slot.
+fn spill_stores_of_two_definitions(gap: Option<u32>) -> usize {
+    let mut insts = vec![mov(v(1), 5), mov(v(2), 6), add(v(0), v(1), v(2))];
+    if let Some(gap) = gap {
+        for k in 0..gap {
+            insts.push(mov(v(5 + k), k));
+        }
+        insts.push(add(v(4), v(0), v(1)));
+    }
+    insts.extend([
+        MInst::Cmp {
+            rn: v(1),
+            src: Operand2::Reg(v(2)),
+        },
+        MInst::Alu {
+            cond: Some(Cond::Gt),
+            op: AluOp::Add,
+            rd: v(0),
+            rn: v(0),
+            src: Operand2::Imm(1),
+        },
+        add(v(3), v(0), v(0)),
+        MInst::Copy {
+            dst: r(0),
+            src: v(3),
+        },
+        MInst::Ret { uses: vec![r(0)] },
+    ]);
+    let mut mf = func(&[RegClass::Int; 12], vec![insts]);
+    let mut unspillable = vec![false; 12];
+    spill::rewrite(&mut mf, &[VReg(0)], &mut unspillable);
+    mf.blocks[0]
+        .insts
+        .iter()
+        .filter(|i| matches!(i.slot_access(), Some((false, ..))))
+        .count()
+}
+
+#[test]
+fn a_spill_store_that_a_later_one_overwrites_goes() {
+    assert_eq!(spill_stores_of_two_definitions(None), 1);
+}
+
+#[test]
+fn a_spill_store_read_back_before_the_next_one_stays() {
+    // Six instructions later the use loads the slot again, so the first store is read.
+    assert_eq!(spill_stores_of_two_definitions(Some(6)), 2);
+}
