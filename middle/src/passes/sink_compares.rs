@@ -11,22 +11,24 @@
 //! not already: each operand is a constant or alive in the block anyway (defined there, or
 //! used by something else the block dominates). A copy that traded the truth value for an
 //! operand would gain nothing, and only move the allocator's choices around. And only where
-//! the truth value lives across a call on its way to the block (a call in a block between
-//! the two on the dominator tree, or in a loop around the block that the comparison is
-//! outside of): there it takes a callee-saved register, saved and restored by the function,
+//! the truth value may live across a call on its way to the block (a call in a block on a
+//! path from the comparison to it): there it takes a callee-saved register, saved and restored by the function,
 //! or a stack slot. Elsewhere a register it frees is worth less than the allocator's
 //! choices it moves.
 //! Float comparisons stay: `vcmp` and moving the flags back cost more than `cmp r, #0`.
 //!
-//! Needs: the dominator tree. Preserves: behaviour and the CFG.
+//! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG.
 
-use crate::analysis::{DomTree, LoopInfo, Preserved};
+use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
 use crate::passes::FunctionContext;
 
+/// The most blocks the walk from a user's block back to the comparison's visits.
+const WALK_LIMIT: usize = 512;
+
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let dom = cx.analyses.dom(f);
-    let loops = cx.analyses.loops(f);
+    let cfg = cx.analyses.cfg(f);
     let mut has_call = vec![false; f.block_capacity()];
     for b in f.blocks() {
         has_call[b.index()] = f
@@ -61,7 +63,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             }
         }
         for b in blocks {
-            if !crosses_call(&dom, &loops, &has_call, home, b) || !keeps_pressure(f, &dom, i, b) {
+            if !crosses_call(&cfg, &has_call, home, b) || !keeps_pressure(f, &dom, i, b) {
                 continue;
             }
             let users: Vec<Inst> = f
@@ -81,26 +83,30 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     Preserved::cfg_if(changed)
 }
 
-/// Whether a value defined in `home` and used in `b` lives across a call: one in a block on
-/// the dominator tree's path from `b` up to `home` (`b` included, `home` not), or in a loop
-/// around `b` that does not hold `home`.
-fn crosses_call(dom: &DomTree, loops: &LoopInfo, has_call: &[bool], home: Block, b: Block) -> bool {
-    let mut x = b;
-    while x != home {
+/// Whether a value defined in `home` and used in `b`, which `home` dominates, may live
+/// across a call: one in a block on a path from `home` to `b` (`b` included, `home` not),
+/// found walking back from `b` over predecessors up to `home`. A walk that meets more than
+/// `WALK_LIMIT` blocks answers no.
+fn crosses_call(cfg: &Cfg, has_call: &[bool], home: Block, b: Block) -> bool {
+    let mut seen = vec![false; has_call.len()];
+    seen[home.index()] = true;
+    seen[b.index()] = true;
+    let mut stack = vec![b];
+    let mut walked = 0;
+    while let Some(x) = stack.pop() {
         if has_call[x.index()] {
             return true;
         }
-        match dom.idom(x) {
-            Some(up) => x = up,
-            None => break,
+        walked += 1;
+        if walked > WALK_LIMIT {
+            return false;
         }
-    }
-    let mut lp = loops.innermost(b);
-    while let Some(k) = lp.filter(|&k| !loops.contains(k, home)) {
-        if loops.blocks_of(k).iter().any(|x| has_call[x.index()]) {
-            return true;
+        for &p in cfg.preds(x) {
+            if !seen[p.index()] {
+                seen[p.index()] = true;
+                stack.push(p);
+            }
         }
-        lp = loops.loops[k].parent;
     }
     false
 }
