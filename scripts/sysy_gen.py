@@ -599,8 +599,9 @@ class Gen:
     def picked_value(self):
         """A value picked by a small if, as if-to-select turns into selects: a minimum or
         maximum (a triangle), a diamond of cheap expressions, a clamp, a saturation to
-        `0..2^k-1` (one `usat`) or to `0..100`, an absolute value, a conditional count, or two
-        values picked by one condition."""
+        `0..2^k-1` (one `usat`) or to `0..100`, an absolute value, a conditional count, a
+        sign or a mask of a negative value (shifts of the sign bit), or two values picked by
+        one condition."""
         ints = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
         if len(ints) < 2:
             self.assignment()
@@ -609,7 +610,7 @@ class Gen:
         m = self.fresh("m")
         op = self.pick(["<", ">", "<=", ">=", "==", "!="])
         k = self.r.randint(1, 9)
-        form = self.r.randrange(7)
+        form = self.r.randrange(8)
         if form == 0:
             self.line(f"int {m} = {a};")
             self.line(f"if ({b} {op} {m}) {m} = {b};")
@@ -636,6 +637,14 @@ class Gen:
         elif form == 4:
             self.line(f"int {m} = 0;")
             self.line(f"if ({a} {op} {b}) {m} = {m} + 1;")
+        elif form == 7:
+            # A sign, or a mask or flag of a negative value: shifts of the sign bit.
+            neg, test = self.pick([("-1", f"{a} < 0"), ("1", f"{a} <= -1"), ("-1", f"!({a} >= 0)")])
+            self.line(f"int {m} = 0;")
+            if self.chance(0.5):
+                self.line(f"if ({a} > 0) {m} = 1; else if ({test}) {m} = {neg};")
+            else:
+                self.line(f"if ({test}) {m} = {neg};")
         else:
             n = self.fresh("m")
             self.line(f"int {m} = {a}, {n} = {b};")
@@ -3089,6 +3098,7 @@ FEATURES = [
     ("if on the outer loop's last round", r"^\s+if \((i\d+) (== \w+ - 1|\+ 1 == \w+)\) "),
     ("Gauss-Seidel sweep", r"^\s+while \((j\d+) < (i\d+)\) \{[^\n]*\}\r?\n\s+\1 = \2 \+ 1;\r?\n\s+while \(\1 < \w+\) \{[^\n]*\}\r?\n(?:\s+if [^\n]*\n)*\s+\w+\[\2\] = "),
     ("test of a tail-recursive function's argument", r"^\s+if \(depth <= 0\) return [^;]+;\r?\n\s+if \(p\d+ (==|<|>=) -?\d\) return "),
+    ("sign picked by two ifs", r"^\s+if \(\w+ > 0\) m\d+ = 1; else if \([^)]*\)?\) m\d+ = -?1;"),
     ("join retested by a related comparison", r"^\s+if \(m\d+ [<>=!]+ m\d+\) m\d+ = m\d+ \+ \d+; else m\d+ = m\d+ - m\d+;\r?\n\s+la\d+\[[01]\] = m\d+;\r?\n\s+int m\d+s = 3;\r?\n\s+if \(m\d+ [<>=!]+ m\d+\) \{"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
 ]
