@@ -29,6 +29,7 @@
 use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::semantics;
 use crate::ir::{Block, Function, Inst, InstKind, IntPred, Value};
+use crate::passes::dominating_conditions::branch_into;
 use crate::passes::phi_edits::{Edit, PhiEdits};
 use crate::passes::simplify_cfg::remove_blocks;
 use crate::passes::value_map::{mapped, mapped_kind, ValueMap};
@@ -272,14 +273,7 @@ impl Facts<'_> {
 /// The condition of `q`'s two-way branch and whether `into`, one of its targets, is its
 /// true side.
 fn branch_fact(f: &Function, q: Block, into: Block) -> Option<(Value, bool)> {
-    let InstKind::CondBr {
-        args: [c],
-        targets: [t, e],
-    } = *f.kind(f.terminator(q)?)
-    else {
-        return None;
-    };
-    (t != e && (into == t || into == e)).then_some((c, into == t))
+    branch_into(f, q, into).filter(|_| f.successors(q).contains(&into))
 }
 
 /// The outcome of `pred x, y` where comparison `c` is known to be `side`, if that decides it.
