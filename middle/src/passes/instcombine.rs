@@ -12,9 +12,9 @@
 //! single precision, NaN payloads included: `x * 2.0` is `x + x`, a division by a power of
 //! two whose reciprocal is a normal float is the multiplication by that reciprocal, and
 //! `-(-x)` is `x`. A select of `-1` or `1` against `0` on the sign of a value is a shift of
-//! its sign bit (`x < 0 ? -1 : 0` is `x >> 31`). Signed division and remainder by a power of two become shifts and masks
-//! (`power_of_two_division`). Constant offsets of addresses move outward
-//! (`constant_offsets_outward`), and constant terms out of sums of variables
+//! its sign bit (`x < 0 ? -1 : 0` is `x >> 31`). Signed division and remainder by a power
+//! of two become shifts and masks (`power_of_two_division`). Constant offsets of addresses
+//! move outward (`constant_offsets_outward`), and constant terms out of sums of variables
 //! (`constant_term_outward`). Sums of many terms (`x + 1 + 1 + ...`, `a*c + b*c + ...`) are
 //! `reassociate`'s.
 //!

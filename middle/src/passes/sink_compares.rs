@@ -12,10 +12,10 @@
 //! used by something else the block dominates). A copy that traded the truth value for an
 //! operand would gain nothing, and only move the allocator's choices around. And only where
 //! the truth value may live across a call on its way to the block (a call in a block on a
-//! path from the comparison to it): there it takes a callee-saved register, saved and restored by the function,
-//! or a stack slot. Elsewhere a register it frees is worth less than the allocator's
-//! choices it moves.
-//! Float comparisons stay: `vcmp` and moving the flags back cost more than `cmp r, #0`.
+//! path from the comparison to it): there it takes a callee-saved register, which the
+//! function saves and restores, or a stack slot. Elsewhere the register it frees is worth
+//! less than the allocator's choices it moves. Float comparisons stay: `vcmp` and moving
+//! the flags back cost more than `cmp r, #0`.
 //!
 //! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG.
 
@@ -63,7 +63,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             }
         }
         for b in blocks {
-            if !crosses_call(&cfg, &has_call, home, b) || !keeps_pressure(f, &dom, i, b) {
+            if !keeps_pressure(f, &dom, i, b) || !crosses_call(&cfg, &has_call, home, b) {
                 continue;
             }
             let users: Vec<Inst> = f
