@@ -122,6 +122,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
         .filter(|r| !remat.contains(r))
         .map(|&r| (r, mf.new_object(4)))
         .collect();
+    let slot_numbers: FastHashSet<u32> = slots.values().copied().collect();
     for b in 0..mf.blocks.len() {
         let insts = std::mem::take(&mut mf.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
@@ -207,22 +208,21 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
             }
             out.extend(after);
         }
-        drop_overwritten_stores(&mut out, &slots);
+        drop_overwritten_stores(&mut out, &slot_numbers);
         mf.blocks[b].insts = out;
     }
 }
 
-/// Removes from a block's instructions each store to one of `slots` that a later store to
-/// the same slot overwrites with no load of it between.
-fn drop_overwritten_stores(insts: &mut Vec<MInst>, slots: &FastHashMap<Reg, u32>) {
-    let spill_slots: FastHashSet<u32> = slots.values().copied().collect();
+/// Removes from a block's instructions each store to one of the spill slots `slots` that a
+/// later store to the same slot overwrites with no load of it between.
+fn drop_overwritten_stores(insts: &mut Vec<MInst>, slots: &FastHashSet<u32>) {
     let mut overwritten: FastHashSet<u32> = FastHashSet::default();
     let mut dead = vec![false; insts.len()];
     for (k, inst) in insts.iter().enumerate().rev() {
         let Some((load, _, (Slot::Local(n), _))) = inst.slot_access() else {
             continue;
         };
-        if !spill_slots.contains(&n) {
+        if !slots.contains(&n) {
             continue;
         }
         if load {
