@@ -183,6 +183,16 @@ impl Recurrence {
         Recurrence::normalized(coeffs)
     }
 
+    /// The recurrence whose value in iteration `k` is this one's in iteration `k - 1`: each
+    /// coefficient, the repeated difference at -1, is the one at 0 minus the next one's at -1.
+    fn one_iteration_late(&self) -> Recurrence {
+        let mut coeffs = self.coeffs.clone();
+        for j in (0..coeffs.len() - 1).rev() {
+            coeffs[j] = coeffs[j].add(&coeffs[j + 1].scale(-1));
+        }
+        Recurrence { coeffs }
+    }
+
     fn constant(&self) -> Option<i32> {
         match self.coeffs.as_slice() {
             [c] => c.as_constant(),
@@ -323,7 +333,10 @@ impl<'a> LoopEvolution<'a> {
     }
 
     /// A header phi: the value from the latch must be the phi plus a recurrence `d`; the
-    /// phi is then `[init, d0, d1, ..]`.
+    /// phi is then `[init, d0, d1, ..]`. Or the value from the latch is a recurrence `l` that
+    /// does not mention the phi (a rotated loop's `i + d`, carried by a phi of its own and
+    /// computed from another counter): the phi is `l` one iteration late, when `init` is
+    /// what `l` would have been in iteration -1.
     fn solve(&mut self, phi: Inst) -> Option<Recurrence> {
         let init = self.f.phi_incoming(phi, self.preheader)?;
         let next = self.f.phi_incoming(phi, self.latch)?;
@@ -333,6 +346,15 @@ impl<'a> LoopEvolution<'a> {
         self.provisional.clear();
         let mut stepped = stepped?;
         let me = Value::Inst(phi);
+        if stepped.coeffs.iter().all(|c| c.factor(me) == 0) {
+            if self.mentions_loop_values(&stepped) {
+                return None;
+            }
+            let late = stepped.one_iteration_late();
+            let start = self.recurrence(init)?;
+            let differs = start.coeffs[0].add(&late.coeffs[0].scale(-1));
+            return (start.degree() == 0 && differs.is_zero()).then_some(late);
+        }
         if stepped.coeffs[0].factor(me) != 1
             || stepped.coeffs[1..].iter().any(|c| c.factor(me) != 0)
         {
@@ -527,6 +549,28 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_recurrence_one_iteration_late_takes_the_previous_value() {
+        let value = |r: &Recurrence, k: i64| -> i64 {
+            let mut binomial = 1i64;
+            let mut sum = 0;
+            for (j, c) in r.coeffs.iter().enumerate() {
+                sum += c.as_constant().expect("constant coefficients") as i64 * binomial;
+                binomial = binomial * (k - j as i64) / (j as i64 + 1);
+            }
+            sum
+        };
+        for coeffs in [vec![7], vec![3, -2], vec![1, 4, 6], vec![-5, 2, -3, 9]] {
+            let r = Recurrence {
+                coeffs: coeffs.into_iter().map(Invariant::constant).collect(),
+            };
+            let late = r.one_iteration_late();
+            for k in 0..8 {
+                assert_eq!(value(&late, k), value(&r, k - 1), "{r:?} at {k}");
             }
         }
     }

@@ -46,6 +46,7 @@ mod manager;
 pub mod mem2reg;
 pub mod memoize;
 pub mod merge_bound_tests;
+pub mod merge_counters;
 pub mod merge_functions;
 mod phi_edits;
 pub mod pipeline;
@@ -225,6 +226,12 @@ pub const REGISTRY: &[Pass] = &[
         description:
             "run a loop that branches on an invariant condition as two loops, one per value",
         kind: PassKind::Function(loop_unswitch::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "merge-counters",
+        description: "keep one of a loop's counters that step alike; the others become it plus an offset",
+        kind: PassKind::Function(merge_counters::run),
         needs_facts: false,
     },
     Pass {
@@ -431,7 +438,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,jump-threading,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks,sink-compares"
+            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks,sink-compares"
         ),
     }
 }
