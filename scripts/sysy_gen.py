@@ -451,8 +451,10 @@ class Gen:
             self.constant_table()
         elif r < 0.95 and self.loop_depth == 0 and not self.func.recursive:
             self.far_local_arrays()
-        elif r < 0.97:
+        elif r < 0.96:
             self.retested_join()
+        elif r < 0.98 and self.indent < 5:
+            self.shifted_pair()
         else:
             self.repeated_subexpression()
 
@@ -481,6 +483,35 @@ class Gen:
             self.line(f"    if ({a} - {b} == 1 || {b} - {a} == 1) {x}s = 1;")
         self.line("}")
         self.use_result(f"{arr}[0] + {arr}[1] * 3 + {x}s")
+
+    def shifted_pair(self):
+        """A loop whose exit test reads `i + d` or `i - d` (`d` fixed for the loop, a
+        constant or a variable, `i` stepping up or down), comparing `a[i]` with `a[i + d]`
+        and using `i` itself on the rarer path and after the loop: loop rotation carries `i`
+        and `i + d` in two phis, which merge-counters makes one."""
+        arr, i, d, run, best = (self.fresh(p) for p in ("la", "i", "m", "m", "m"))
+        n = self.r.randint(8, 20)
+        values = ", ".join(str(self.r.randint(0, 2)) for _ in range(n))
+        self.line(f"int {arr}[{n}] = {{{values}}};")
+        self.line(f"int {d} = {self.pick([str(self.r.randint(1, 3)), f'idx({self.int_expr(1)}, 4) + 1'])};")
+        self.line(f"int {run} = 0;")
+        self.line(f"int {best} = {self.r.randint(-3, 3)};")
+        if self.chance(0.5):
+            step = self.r.randint(1, 2)
+            self.line(f"int {i} = {self.r.randint(0, 2)};")
+            self.line(f"while ({i} + {d} < {n}) {{")
+            other = f"{i} + {d}"
+            advance = f"{i} = {i} + {step};"
+        else:
+            self.line(f"int {i} = {n - 1};")
+            self.line(f"while ({i} - {d} >= 0) {{")
+            other = f"{i} - {d}"
+            advance = f"{i} = {i} - 1;"
+        self.line(f"    if ({arr}[{i}] == {arr}[{other}]) {run} = {run} + 1;")
+        self.line(f"    else {{ if ({run} > {best}) {best} = {i} * 2 - {run}; {run} = 0; }}")
+        self.line(f"    {advance}")
+        self.line("}")
+        self.use_result(f"{best} * 7 + {run} * 3 + {i}")
 
     def far_local_arrays(self):
         """Local int and float arrays larger than a load's immediate reach (4 KB for `ldr`,
@@ -3101,6 +3132,8 @@ FEATURES = [
     ("sign picked by two ifs", r"^\s+if \(\w+ > 0\) m\d+ = 1; else if \([^)]*\)?\) m\d+ = -?1;"),
     ("join retested by a related comparison", r"^\s+if \(m\d+ [<>=!]+ m\d+\) m\d+ = m\d+ \+ \d+; else m\d+ = m\d+ - m\d+;\r?\n\s+la\d+\[[01]\] = m\d+;\r?\n\s+int m\d+s = 3;\r?\n\s+if \(m\d+ [<>=!]+ m\d+\) \{"),
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
+    ("loop tested on its counter plus a fixed distance", r"^\s+while \((i\d+) \+ (m\d+) < \d+\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 \+ \2\]\)"),
+    ("loop tested on its counter less a fixed distance", r"^\s+while \((i\d+) - (m\d+) >= 0\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 - \2\]\)"),
 ]
 
 

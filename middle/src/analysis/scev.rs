@@ -32,6 +32,9 @@ use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value}
 /// binomial that can be taken modulo 2^32 without a wider multiplication.
 pub const MAX_DEGREE: usize = 3;
 
+/// How many levels of arithmetic outside the loop `LoopEvolution::expanded` looks through.
+const EXPANSION_DEPTH: u32 = 4;
+
 /// How many values one loop's analysis may look at, so that a huge loop body costs a
 /// bounded amount.
 const MAX_VISITS: usize = 20_000;
@@ -352,7 +355,9 @@ impl<'a> LoopEvolution<'a> {
             }
             let late = stepped.one_iteration_late();
             let start = self.recurrence(init)?;
-            let differs = start.coeffs[0].add(&late.coeffs[0].scale(-1));
+            let differs = self
+                .expanded(&start.coeffs[0], EXPANSION_DEPTH)
+                .add(&self.expanded(&late.coeffs[0], EXPANSION_DEPTH).scale(-1));
             return (start.degree() == 0 && differs.is_zero()).then_some(late);
         }
         if stepped.coeffs[0].factor(me) != 1
@@ -371,6 +376,32 @@ impl<'a> LoopEvolution<'a> {
         let mut coeffs = start.coeffs;
         coeffs.extend(stepped.coeffs);
         Recurrence::normalized(coeffs)
+    }
+
+    /// `i` with the sums, differences and constant multiples that compute its values
+    /// outside the loop written out, `depth` levels deep, so that two ways of writing one
+    /// value compare equal (`(n - 1) - d` and `n - 1 + 2 - d - 2`).
+    fn expanded(&self, i: &Invariant, depth: u32) -> Invariant {
+        let mut out = Invariant::constant(i.constant);
+        for &(v, c) in &i.terms {
+            let parts = match v.as_inst().map(|d| self.f.kind(d)) {
+                Some(&InstKind::Binary { op, args: [a, b] }) if depth > 0 => match (op, b) {
+                    (BinaryOp::Add, _) => Some(Invariant::value(a).add(&Invariant::value(b))),
+                    (BinaryOp::Sub, _) => {
+                        Some(Invariant::value(a).add(&Invariant::value(b).scale(-1)))
+                    }
+                    (BinaryOp::Mul, Value::Int(m)) => Some(Invariant::value(a).scale(m)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let term = match parts {
+                Some(p) => self.expanded(&p, depth - 1),
+                None => Invariant::value(v),
+            };
+            out = out.add(&term.scale(c));
+        }
+        out
     }
 
     fn mentions_loop_values(&self, r: &Recurrence) -> bool {

@@ -10,32 +10,39 @@
 //!   access;
 //! - any other use gets `k + offset`, written once per block before its first use there
 //!   (for a phi, at the end of the block the value comes from), so a use on a rare path costs
-//!   an add only there.
+//!   an add only there;
+//! - a phi after the loop gets it in a block of its own on the exit edge, run once.
 //!
 //! The rewrite happens when it costs fewer adds per round than the chains it removes, with
 //! blocks that run every round (those dominating the latch) weighing 4, the loop's other
-//! blocks 1 and inner loops' blocks 16. Values used after the loop are left alone: the
-//! counters may have been stepped a different number of times when the loop leaves. Every
+//! blocks 1, inner loops' blocks 16 and blocks after the loop 0. A value used after the loop
+//! must be computed in every round before any exit, or the counters may have been stepped
+//! a different number of times when the loop leaves. Every
 //! value is exact in wrapping arithmetic: both counters are `{start,+,step}` recurrences
 //! (scalar evolution), so their difference is the same in every round.
 //!
-//! Needs: the loop forest, the dominator tree. Preserves: behaviour and the CFG.
+//! Needs: the loop forest, the dominator tree. Preserves: behaviour, and the CFG unless an
+//! exit edge got a block.
 
 use super::arith_writer::ArithWriter;
 use crate::analysis::scev::{Invariant, LoopEvolution};
-use crate::analysis::{DomTree, LoopInfo, Preserved};
+use crate::analysis::{DomTree, Loop, LoopInfo, Preserved};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
-    let loops = cx.analyses.loops(f);
-    let dom = cx.analyses.dom(f);
-    let mut changed = false;
-    for k in 0..loops.loops.len() {
-        changed |= merge_in_loop(f, &loops, &dom, k);
+    let count = cx.analyses.loops(f).loops.len();
+    let mut preserved = Preserved::All;
+    // Blocks on exit edges leave every loop as it was (same headers, same numbering), but
+    // the analyses are taken again after each, to know the new blocks.
+    for k in 0..count {
+        let (loops, dom) = (cx.analyses.loops(f), cx.analyses.dom(f));
+        let done = merge_in_loop(f, &loops, &dom, k);
+        cx.analyses.invalidate(done);
+        preserved = preserved.meet(done);
     }
-    Preserved::cfg_if(changed)
+    preserved
 }
 
 /// A counter of the loop: a header phi or a value computed from one, `start + step * round`.
@@ -44,24 +51,34 @@ struct Member {
     start: Invariant,
 }
 
+/// Where a use needs its value.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Place {
+    /// In this block: the user's, or for a phi in the loop the block the value comes from.
+    Block(Block),
+    /// On the exit edge from a block of the loop to a phi's block after it.
+    Edge(Block, Block),
+}
+
 /// A use of a member by an instruction that is not one.
 struct Use {
     member: usize,
     user: Inst,
     operand: usize,
-    /// The block the value is needed in: the user's, or for a phi the one it comes from.
-    at: Block,
+    /// Where the value is needed.
+    at: Place,
     /// Whether it is the index of an address whose base is fixed for the loop.
     address: bool,
 }
 
-fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) -> bool {
+/// Merges the counters of loop `k`; returns what that preserved.
+fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) -> Preserved {
     let lp = &loops.loops[k];
     let (Some(preheader), &[latch]) = (lp.preheader, lp.latches.as_slice()) else {
-        return false;
+        return Preserved::All;
     };
     let Some(mut ev) = LoopEvolution::new(f, loops, k) else {
-        return false;
+        return Preserved::All;
     };
     let phis: Vec<Inst> = f.phis(lp.header).collect();
     let mut counters: Vec<(Inst, Invariant, i32)> = Vec::new();
@@ -73,7 +90,7 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
         }
     }
     let Some(kept) = exit_counter(f, latch, &counters) else {
-        return false;
+        return Preserved::All;
     };
     let (kept_phi, kept_start, step) = counters[kept].clone();
     let mut members: Vec<Member> = counters
@@ -85,7 +102,7 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
         })
         .collect();
     if members.is_empty() {
-        return false;
+        return Preserved::All;
     }
     // The values computed from the counters by adding or subtracting, in an order where
     // definitions come before uses.
@@ -127,13 +144,23 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
             if is_member(u.inst) {
                 continue;
             }
-            let at = match f.kind(u.inst) {
-                InstKind::Phi { blocks, .. } => blocks[u.index as usize],
-                _ => f.inst_block(u.inst).expect("a user is in a block"),
-            };
-            if !loops.contains(k, at) {
-                return false;
+            let home = f.inst_block(u.inst).expect("a user is in a block");
+            let outside = !loops.contains(k, home);
+            if outside && !computed_in_last_round(f, dom, lp, member.inst) {
+                return Preserved::All;
             }
+            let at = match f.kind(u.inst) {
+                InstKind::Phi { blocks, .. } if outside => {
+                    let from = blocks[u.index as usize];
+                    let edges = f.successors(from).iter().filter(|&&s| s == home).count();
+                    if edges != 1 {
+                        return Preserved::All;
+                    }
+                    Place::Edge(from, home)
+                }
+                InstKind::Phi { blocks, .. } => Place::Block(blocks[u.index as usize]),
+                _ => Place::Block(home),
+            };
             uses.push(Use {
                 member: m,
                 user: u.inst,
@@ -143,30 +170,41 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
             });
         }
     }
-    let weight = |b: Block| match loops.innermost(b) {
+    let block_weight = |b: Block| match loops.innermost(b) {
+        _ if !loops.contains(k, b) => 0,
         Some(inner) if inner != k => 16,
         _ if dom.dominates(b, latch) => 4,
         _ => 1,
+    };
+    let weight = |place: Place| match place {
+        Place::Edge(..) => 0,
+        Place::Block(b) => block_weight(b),
     };
     let offset = |m: &Member| m.start.add(&kept_start.scale(-1));
     let before: u32 = members
         .iter()
         .filter(|m| !phis.contains(&m.inst))
-        .map(|m| weight(f.inst_block(m.inst).expect("a member is in a block")))
+        .map(|m| block_weight(f.inst_block(m.inst).expect("a member is in a block")))
         .sum();
-    let mut adds: Vec<(usize, Block)> = Vec::new();
+    let mut adds: Vec<(usize, Place)> = Vec::new();
     for u in &uses {
         let free = u.address || offset(&members[u.member]).is_zero();
         if !free && !adds.contains(&(u.member, u.at)) {
             adds.push((u.member, u.at));
         }
     }
-    let after: u32 = adds.iter().map(|&(_, b)| weight(b)).sum();
+    let after: u32 = adds.iter().map(|&(_, place)| weight(place)).sum();
     if after >= before {
-        return false;
+        return Preserved::All;
     }
-    rewrite(f, preheader, kept_phi, &members, &uses, offset);
-    true
+    rewrite(f, preheader, kept_phi, &members, &uses, offset)
+}
+
+/// Whether `v` is computed in every round before the loop leaves, whichever way it leaves:
+/// then after the loop it is the kept counter's last value plus its offset.
+fn computed_in_last_round(f: &Function, dom: &DomTree, lp: &Loop, v: Inst) -> bool {
+    let home = f.inst_block(v).expect("a member is in a block");
+    lp.exiting.iter().all(|&x| dom.dominates(home, x))
 }
 
 /// Which of the counters the latch's exit test reads, itself or its next value.
@@ -203,12 +241,21 @@ fn rewrite(
     members: &[Member],
     uses: &[Use],
     offset: impl Fn(&Member) -> Invariant,
-) {
+) -> Preserved {
     let end = f.terminator(preheader).expect("a preheader ends in a jump");
     let mut w = ArithWriter::new(f, end);
-    let offsets: Vec<Value> = members.iter().map(|m| w.invariant(&offset(m))).collect();
+    // Only the offsets of members used by something else are written.
+    let offsets: Vec<Value> = members
+        .iter()
+        .enumerate()
+        .map(|(m, member)| match uses.iter().any(|u| u.member == m) {
+            true => w.invariant(&offset(member)),
+            false => Value::Int(0),
+        })
+        .collect();
     let mut bases: FastHashMap<(Value, Value, u32), Value> = FastHashMap::default();
-    let mut sums: FastHashMap<(usize, Block), Value> = FastHashMap::default();
+    let mut sums: FastHashMap<(usize, Place), Value> = FastHashMap::default();
+    let mut edges: FastHashMap<(Block, Block), Block> = FastHashMap::default();
     let counter = Value::Inst(kept);
     for u in uses {
         let off = offsets[u.member];
@@ -236,9 +283,17 @@ fn rewrite(
             continue;
         }
         let sum = *sums.entry((u.member, u.at)).or_insert_with(|| {
-            let first = first_use(f, members[u.member].inst, u.at);
+            let before = match u.at {
+                Place::Block(b) => first_use(f, members[u.member].inst, b),
+                Place::Edge(from, to) => {
+                    let mid = *edges
+                        .entry((from, to))
+                        .or_insert_with(|| split_edge(f, from, to));
+                    f.terminator(mid).expect("an edge block ends in a jump")
+                }
+            };
             let kind = InstKind::binary(BinaryOp::Add, counter, off);
-            Value::Inst(f.insert_inst_before(first, kind, Type::I32))
+            Value::Inst(f.insert_inst_before(before, kind, Type::I32))
         });
         f.set_operand(u.user, u.operand, sum);
     }
@@ -246,6 +301,33 @@ fn rewrite(
         f.replace_all_uses(Value::Inst(m.inst), Value::Undef(Type::I32));
         f.remove_inst(m.inst);
     }
+    if edges.is_empty() {
+        Preserved::Cfg
+    } else {
+        Preserved::Nothing
+    }
+}
+
+/// A new block on the only edge from `from` to `to`, which the phis of `to` now name.
+fn split_edge(f: &mut Function, from: Block, to: Block) -> Block {
+    let mid = f.create_block();
+    f.insert_block_after(mid, from);
+    f.append_inst(mid, InstKind::Br { targets: [to] }, Type::Void);
+    let branch = f.terminator(from).expect("a block ends in a terminator");
+    for target in f.kind_mut_targets(branch) {
+        if *target == to {
+            *target = mid;
+        }
+    }
+    let phis: Vec<Inst> = f.phis(to).collect();
+    for phi in phis {
+        for incoming in f.kind_mut_targets(phi) {
+            if *incoming == from {
+                *incoming = mid;
+            }
+        }
+    }
+    mid
 }
 
 /// Where a value needed in block `b` goes: before the first instruction of `b` that is not
