@@ -488,7 +488,8 @@ class Gen:
         """A loop whose exit test reads `i + d` or `i - d` (`d` fixed for the loop, a
         constant or a variable, `i` stepping up or down), comparing `a[i]` with `a[i + d]`
         and using `i` itself on the rarer path and after the loop: loop rotation carries `i`
-        and `i + d` in two phis, which merge-counters makes one."""
+        and `i + d` in two phis, which merge-counters makes one; with a `break` the loop
+        stays unrotated and tests `i + d` in its header, which merge-counters carries."""
         arr, i, d, run, best = (self.fresh(p) for p in ("la", "i", "m", "m", "m"))
         n = self.r.randint(8, 20)
         values = ", ".join(str(self.r.randint(0, 2)) for _ in range(n))
@@ -509,6 +510,8 @@ class Gen:
             advance = f"{i} = {i} - 1;"
         self.line(f"    if ({arr}[{i}] == {arr}[{other}]) {run} = {run} + 1;")
         self.line(f"    else {{ if ({run} > {best}) {best} = {i} * 2 - {run}; {run} = 0; }}")
+        if self.chance(0.4):
+            self.line(f"    if ({run} > {self.r.randint(1, 4)}) break;")
         self.line(f"    {advance}")
         self.line("}")
         self.use_result(f"{best} * 7 + {run} * 3 + {i}")

@@ -1,9 +1,12 @@
 //! merge-counters: a loop that carries two counters stepping by the same constant (a rotated
 //! `while (i + d < n)` carries `i` and `i + d`, each in a header phi, and computes the next
 //! `i + d` from the next `i`) needs only one of them: the other is the kept one plus a value
-//! fixed for the loop, the difference of their starts. The kept counter is the one the
-//! latch's exit test reads; the others, and the values the loop computes from them by
-//! adding values fixed for the loop, become the kept counter plus their own fixed offset:
+//! fixed for the loop, the difference of their starts. The kept counter is the one the exit
+//! test reads (the latch's, or the header's in a loop that was not rotated). When that test
+//! reads a value computed from a counter every round (`i + d` in the header of a loop left
+//! unrotated by a `break`), the value gets a header phi of its own, stepped in the latch,
+//! and is kept. The other counters, and the values the loop computes from them by adding
+//! values fixed for the loop, become the kept counter plus their own fixed offset:
 //!
 //! - an address `gep b, v` with `b` fixed for the loop becomes `gep (gep b, offset), k`, the
 //!   inner `gep` computed once in the preheader, so the back end still folds it into the
@@ -16,8 +19,9 @@
 //! The rewrite happens when it costs fewer adds per round than the chains it removes, with
 //! blocks that run every round (those dominating the latch) weighing 4, the loop's other
 //! blocks 1, inner loops' blocks 16 and blocks after the loop 0. A value used after the loop
-//! must be computed in every round before any exit, or the counters may have been stepped
-//! a different number of times when the loop leaves. Every
+//! was computed in the round the loop left in, as the kept counter's value there was: its
+//! block dominates the use (or the exit edge a phi takes it through), so every path from
+//! the header to that exit within one round passes it. Every
 //! value is exact in wrapping arithmetic: both counters are `{start,+,step}` recurrences
 //! (scalar evolution), so their difference is the same in every round.
 //!
@@ -26,7 +30,7 @@
 
 use super::arith_writer::ArithWriter;
 use crate::analysis::scev::{Invariant, LoopEvolution};
-use crate::analysis::{DomTree, Loop, LoopInfo, Preserved};
+use crate::analysis::{DomTree, LoopInfo, Preserved};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -60,6 +64,15 @@ enum Place {
     Edge(Block, Block),
 }
 
+/// The counter the loop keeps: a header phi, or a value that the exit test reads and that
+/// steps like the counters but is computed from one every round (`i + d` in a loop that was
+/// not rotated), which then gets a phi of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    Phi(Inst),
+    Computed(Inst),
+}
+
 /// A use of a member by an instruction that is not one.
 struct Use {
     member: usize,
@@ -89,13 +102,35 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
             }
         }
     }
-    let Some(kept) = exit_counter(f, latch, &counters) else {
+    let Some(test) = exit_test(f, lp.header, latch) else {
         return Preserved::All;
     };
-    let (kept_phi, kept_start, step) = counters[kept].clone();
+    let is_next =
+        |a: Value, phi: Inst| a == Value::Inst(phi) || f.phi_incoming(phi, latch) == Some(a);
+    let read = counters
+        .iter()
+        .find(|&&(phi, _, _)| test.iter().any(|&a| is_next(a, phi)));
+    let (kept, kept_start, step) = match read {
+        Some((phi, start, step)) => (Kept::Phi(*phi), start.clone(), *step),
+        None => {
+            let computed = test.iter().find_map(|&a| {
+                let i = a.as_inst()?;
+                let in_loop = f
+                    .inst_block(i)
+                    .is_some_and(|b| loops.innermost(b) == Some(k));
+                let r = ev.recurrence(a).filter(|_| in_loop && !phis.contains(&i))?;
+                let (start, step) = r.as_affine()?;
+                Some((i, start.clone(), step))
+            });
+            let Some((i, start, step)) = computed else {
+                return Preserved::All;
+            };
+            (Kept::Computed(i), start, step)
+        }
+    };
     let mut members: Vec<Member> = counters
         .iter()
-        .filter(|&&(phi, _, s)| s == step && phi != kept_phi)
+        .filter(|&&(phi, _, s)| s == step && kept != Kept::Phi(phi))
         .map(|(phi, start, _)| Member {
             inst: *phi,
             start: start.clone(),
@@ -138,6 +173,11 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
         }
     }
     let is_member = |i: Inst| members.iter().any(|m| m.inst == i);
+    if let Kept::Computed(x) = kept {
+        if !is_member(x) {
+            return Preserved::All;
+        }
+    }
     let mut uses: Vec<Use> = Vec::new();
     for (m, member) in members.iter().enumerate() {
         for u in f.uses(Value::Inst(member.inst)) {
@@ -145,20 +185,17 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
                 continue;
             }
             let home = f.inst_block(u.inst).expect("a user is in a block");
-            let outside = !loops.contains(k, home);
-            if outside && !computed_in_last_round(f, dom, lp, member.inst) {
-                return Preserved::All;
-            }
             let at = match f.kind(u.inst) {
-                InstKind::Phi { blocks, .. } if outside => {
+                InstKind::Phi { blocks, .. } => {
                     let from = blocks[u.index as usize];
-                    let edges = f.successors(from).iter().filter(|&&s| s == home).count();
-                    if edges != 1 {
+                    if loops.contains(k, home) || !loops.contains(k, from) {
+                        Place::Block(from)
+                    } else if f.successors(from).iter().filter(|&&s| s == home).count() == 1 {
+                        Place::Edge(from, home)
+                    } else {
                         return Preserved::All;
                     }
-                    Place::Edge(from, home)
                 }
-                InstKind::Phi { blocks, .. } => Place::Block(blocks[u.index as usize]),
                 _ => Place::Block(home),
             };
             uses.push(Use {
@@ -193,34 +230,56 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
             adds.push((u.member, u.at));
         }
     }
-    let after: u32 = adds.iter().map(|&(_, place)| weight(place)).sum();
+    let mut after: u32 = adds.iter().map(|&(_, place)| weight(place)).sum();
+    if matches!(kept, Kept::Computed(_)) {
+        after += block_weight(latch);
+    }
     if after >= before {
         return Preserved::All;
     }
-    rewrite(f, preheader, kept_phi, &members, &uses, offset)
+    let counter = match kept {
+        Kept::Phi(phi) => phi,
+        Kept::Computed(_) => new_counter(f, preheader, lp.header, latch, &kept_start, step),
+    };
+    rewrite(f, preheader, counter, &members, &uses, offset)
 }
 
-/// Whether `v` is computed in every round before the loop leaves, whichever way it leaves:
-/// then after the loop it is the kept counter's last value plus its offset.
-fn computed_in_last_round(f: &Function, dom: &DomTree, lp: &Loop, v: Inst) -> bool {
-    let home = f.inst_block(v).expect("a member is in a block");
-    lp.exiting.iter().all(|&x| dom.dominates(home, x))
+/// A new header phi stepping from `start` by `step` at the end of the latch.
+fn new_counter(
+    f: &mut Function,
+    preheader: Block,
+    header: Block,
+    latch: Block,
+    start: &Invariant,
+    step: i32,
+) -> Inst {
+    let end = f.terminator(preheader).expect("a preheader ends in a jump");
+    let first = ArithWriter::new(f, end).invariant(start);
+    let kind = InstKind::Phi {
+        args: vec![first, first],
+        blocks: vec![preheader, latch],
+    };
+    let phi = f.prepend_inst(header, kind, Type::I32);
+    let jump = f.terminator(latch).expect("a latch ends in a jump");
+    let next = InstKind::binary(BinaryOp::Add, Value::Inst(phi), Value::Int(step));
+    let next = f.insert_inst_before(jump, next, Type::I32);
+    f.set_operand(phi, 1, Value::Inst(next));
+    phi
 }
 
-/// Which of the counters the latch's exit test reads, itself or its next value.
-fn exit_counter(f: &Function, latch: Block, counters: &[(Inst, Invariant, i32)]) -> Option<usize> {
-    let branch = f.terminator(latch)?;
-    let InstKind::CondBr { args: [cond], .. } = *f.kind(branch) else {
-        return None;
+/// The operands of the loop's exit test: the latch's comparison, or the header's when the
+/// latch only jumps back (a loop that was not rotated).
+fn exit_test(f: &Function, header: Block, latch: Block) -> Option<[Value; 2]> {
+    let test = |b: Block| {
+        let InstKind::CondBr { args: [cond], .. } = *f.kind(f.terminator(b)?) else {
+            return None;
+        };
+        match *f.kind(cond.as_inst()?) {
+            InstKind::Icmp { args, .. } => Some(args),
+            _ => None,
+        }
     };
-    let InstKind::Icmp { args, .. } = *f.kind(cond.as_inst()?) else {
-        return None;
-    };
-    counters.iter().position(|&(phi, _, _)| {
-        let next = f.phi_incoming(phi, latch);
-        args.iter()
-            .any(|&a| a == Value::Inst(phi) || Some(a) == next)
-    })
+    test(latch).or_else(|| test(header))
 }
 
 /// Whether operand `index` of `user` is the index of an address whose base is fixed for the
