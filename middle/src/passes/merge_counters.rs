@@ -102,7 +102,7 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
             }
         }
     }
-    let Some(test) = exit_test(f, lp.header, latch) else {
+    let Some((test, in_latch)) = exit_test(f, lp.header, latch) else {
         return Preserved::All;
     };
     let is_next =
@@ -124,6 +124,12 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
             });
             let Some((i, start, step)) = computed else {
                 return Preserved::All;
+            };
+            // A latch tests the value after the round's step: the counter kept is the
+            // value one step behind, whose step the tested value then is.
+            let start = match in_latch {
+                true => start.add(&Invariant::constant(step.wrapping_neg())),
+                false => start,
             };
             (Kept::Computed(i), start, step)
         }
@@ -231,20 +237,33 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
         }
     }
     let mut after: u32 = adds.iter().map(|&(_, place)| weight(place)).sum();
-    if matches!(kept, Kept::Computed(_)) {
+    if matches!(kept, Kept::Computed(_)) && !in_latch {
         after += block_weight(latch);
     }
     if after >= before {
         return Preserved::All;
     }
-    let counter = match kept {
-        Kept::Phi(phi) => phi,
-        Kept::Computed(_) => new_counter(f, preheader, lp.header, latch, &kept_start, step),
+    let (counter, stepped) = match kept {
+        Kept::Phi(phi) => (phi, None),
+        Kept::Computed(x) => {
+            // Stepped where the test reads it in a latch, else at the latch's end.
+            let at = match in_latch {
+                true => first_use(f, x, latch),
+                false => f.terminator(latch).expect("a latch ends in a jump"),
+            };
+            let (phi, next) = new_counter(f, preheader, lp.header, latch, &kept_start, step, at);
+            let member = members.iter().position(|m| m.inst == x);
+            let stepped = member
+                .filter(|_| in_latch)
+                .map(|m| (m, Place::Block(latch), next));
+            (phi, stepped)
+        }
     };
-    rewrite(f, preheader, counter, &members, &uses, offset)
+    rewrite(f, preheader, counter, &members, &uses, stepped, offset)
 }
 
-/// A new header phi stepping from `start` by `step` at the end of the latch.
+/// A new header phi stepping from `start` by `step` in the latch, before `at`; the phi and
+/// its stepped value.
 fn new_counter(
     f: &mut Function,
     preheader: Block,
@@ -252,7 +271,8 @@ fn new_counter(
     latch: Block,
     start: &Invariant,
     step: i32,
-) -> Inst {
+    at: Inst,
+) -> (Inst, Value) {
     let end = f.terminator(preheader).expect("a preheader ends in a jump");
     let first = ArithWriter::new(f, end).invariant(start);
     let kind = InstKind::Phi {
@@ -260,16 +280,15 @@ fn new_counter(
         blocks: vec![preheader, latch],
     };
     let phi = f.prepend_inst(header, kind, Type::I32);
-    let jump = f.terminator(latch).expect("a latch ends in a jump");
     let next = InstKind::binary(BinaryOp::Add, Value::Inst(phi), Value::Int(step));
-    let next = f.insert_inst_before(jump, next, Type::I32);
-    f.set_operand(phi, 1, Value::Inst(next));
-    phi
+    let next = Value::Inst(f.insert_inst_before(at, next, Type::I32));
+    f.set_operand(phi, 1, next);
+    (phi, next)
 }
 
 /// The operands of the loop's exit test: the latch's comparison, or the header's when the
-/// latch only jumps back (a loop that was not rotated).
-fn exit_test(f: &Function, header: Block, latch: Block) -> Option<[Value; 2]> {
+/// latch only jumps back (a loop that was not rotated); and whether it is the latch's.
+fn exit_test(f: &Function, header: Block, latch: Block) -> Option<([Value; 2], bool)> {
     let test = |b: Block| {
         let InstKind::CondBr { args: [cond], .. } = *f.kind(f.terminator(b)?) else {
             return None;
@@ -279,7 +298,10 @@ fn exit_test(f: &Function, header: Block, latch: Block) -> Option<[Value; 2]> {
             _ => None,
         }
     };
-    test(latch).or_else(|| test(header))
+    match test(latch) {
+        Some(args) => Some((args, true)),
+        None => Some((test(header)?, false)),
+    }
 }
 
 /// Whether operand `index` of `user` is the index of an address whose base is fixed for the
@@ -299,6 +321,7 @@ fn rewrite(
     kept: Inst,
     members: &[Member],
     uses: &[Use],
+    stepped: Option<(usize, Place, Value)>,
     offset: impl Fn(&Member) -> Invariant,
 ) -> Preserved {
     let end = f.terminator(preheader).expect("a preheader ends in a jump");
@@ -314,6 +337,8 @@ fn rewrite(
         .collect();
     let mut bases: FastHashMap<(Value, Value, u32), Value> = FastHashMap::default();
     let mut sums: FastHashMap<(usize, Place), Value> = FastHashMap::default();
+    // The new counter's step is already the tested value's sum in the latch.
+    sums.extend(stepped.map(|(m, place, next)| ((m, place), next)));
     let mut edges: FastHashMap<(Block, Block), Block> = FastHashMap::default();
     let counter = Value::Inst(kept);
     for u in uses {
