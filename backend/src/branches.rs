@@ -114,9 +114,7 @@ fn thread_jumps(mf: &mut MFunction) {
     }
     for block in &mut mf.blocks {
         for inst in &mut block.insts {
-            if let MInst::B { target } | MInst::BCond { target, .. } = inst {
-                *target = dest[target.index()];
-            }
+            inst.retarget(|target| *target = dest[target.index()]);
         }
         block.succs = block.terminator_succs();
     }

@@ -262,6 +262,21 @@ impl Emitter {
                     self.line(format_args!("{op} {}, {}", dst, src));
                 }
             }
+            MInst::JumpTable {
+                index,
+                table,
+                label: table_label,
+                targets,
+                default,
+            } => {
+                self.line(format_args!("cmp {index}, #{}", targets.len() - 1));
+                self.line(format_args!("bhi {}", label(func, *default)));
+                self.line(format_args!("ldr pc, [{table}, {index}, lsl #2]"));
+                let _ = writeln!(self.out, "{table_label}:");
+                for &t in targets {
+                    self.line(format_args!(".word {}", label(func, t)));
+                }
+            }
             MInst::B { target } => {
                 if Some(*target) != next {
                     self.line(format_args!("b {}", label(func, *target)));

@@ -12,6 +12,7 @@ mod emit;
 mod frame;
 pub mod imm;
 pub mod isel;
+mod jump_tables;
 mod load_store_multiple;
 pub mod mir;
 pub mod parallel_copy;

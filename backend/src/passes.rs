@@ -1,6 +1,6 @@
 //! The back end as a named list of passes, each run over every function of the module
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
-//! `dead-definitions`, `share-constants` and `pre-schedule` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
+//! `jump-tables` and `dead-definitions`, `share-constants` and `pre-schedule` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
 //! `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`, `writeback`,
 //! `schedule`, `branches` and `repeated-compares` (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
@@ -11,8 +11,8 @@ use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
 use crate::{
-    branches, dead_definitions, isel, load_store_multiple, peephole, pre_schedule, regalloc,
-    repeated_compares, schedule, share_constants, tail_calls, writeback, zero_compares,
+    branches, dead_definitions, isel, jump_tables, load_store_multiple, peephole, pre_schedule,
+    regalloc, repeated_compares, schedule, share_constants, tail_calls, writeback, zero_compares,
 };
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
@@ -76,6 +76,16 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         description: "select machine instructions over virtual registers",
         required: true,
         run: Run::Select(isel::select),
+    },
+    BackendPass {
+        name: "jump-tables",
+        description: "turn a chain of compares of one register with constants into a jump table",
+        required: false,
+        run: Run::Machine(|mf, level| {
+            if level > 0 {
+                jump_tables::run(mf)
+            }
+        }),
     },
     BackendPass {
         name: "dead-definitions",

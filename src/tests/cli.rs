@@ -273,7 +273,7 @@ fn compile_sample_with(name: &str, flags: &[&str]) -> String {
 fn print_after_regalloc_shows_the_allocated_machine_ir() {
     let stderr = compile_sample_with("print-regalloc", &["--print-after=regalloc"]);
     assert!(
-        stderr.starts_with("; machine IR after regalloc (execution 8)\nfunction main (global)\n"),
+        stderr.starts_with("; machine IR after regalloc (execution 9)\nfunction main (global)\n"),
         "{stderr}"
     );
     assert!(stderr.contains("\tbl putint ; uses r0\n"), "{stderr}");
@@ -301,19 +301,20 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "2) dce",
             "3) split-critical-edges",
             "4) isel",
-            "5) dead-definitions",
-            "6) share-constants",
-            "7) pre-schedule",
-            "8) regalloc",
-            "9) peephole",
-            "10) tail-calls",
-            "11) zero-compares",
-            "12) load-store-multiple",
-            "13) writeback",
-            "14) schedule",
-            "15) branches",
-            "16) repeated-compares",
-            "17) emit"
+            "5) jump-tables",
+            "6) dead-definitions",
+            "7) share-constants",
+            "8) pre-schedule",
+            "9) regalloc",
+            "10) peephole",
+            "11) tail-calls",
+            "12) zero-compares",
+            "13) load-store-multiple",
+            "14) writeback",
+            "15) schedule",
+            "16) branches",
+            "17) repeated-compares",
+            "18) emit"
         ],
         "{stderr}"
     );
@@ -329,26 +330,30 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: running pass (2) dce\n\
          BISECT: running pass (3) split-critical-edges\n\
          BISECT: running pass (4) isel\n\
-         BISECT: NOT running pass (5) dead-definitions\n\
-         BISECT: NOT running pass (6) share-constants\n\
-         BISECT: NOT running pass (7) pre-schedule\n\
-         BISECT: running pass (8) regalloc\n\
-         BISECT: NOT running pass (9) peephole\n\
-         BISECT: NOT running pass (10) tail-calls\n\
-         BISECT: NOT running pass (11) zero-compares\n\
-         BISECT: NOT running pass (12) load-store-multiple\n\
-         BISECT: NOT running pass (13) writeback\n\
-         BISECT: NOT running pass (14) schedule\n\
-         BISECT: NOT running pass (15) branches\n\
-         BISECT: NOT running pass (16) repeated-compares\n\
-         BISECT: running pass (17) emit\n"
+         BISECT: NOT running pass (5) jump-tables\n\
+         BISECT: NOT running pass (6) dead-definitions\n\
+         BISECT: NOT running pass (7) share-constants\n\
+         BISECT: NOT running pass (8) pre-schedule\n\
+         BISECT: running pass (9) regalloc\n\
+         BISECT: NOT running pass (10) peephole\n\
+         BISECT: NOT running pass (11) tail-calls\n\
+         BISECT: NOT running pass (12) zero-compares\n\
+         BISECT: NOT running pass (13) load-store-multiple\n\
+         BISECT: NOT running pass (14) writeback\n\
+         BISECT: NOT running pass (15) schedule\n\
+         BISECT: NOT running pass (16) branches\n\
+         BISECT: NOT running pass (17) repeated-compares\n\
+         BISECT: running pass (18) emit\n"
     );
-    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=9"]);
+    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=10"]);
     assert!(
-        all.contains("BISECT: running pass (6) share-constants\n"),
+        all.contains("BISECT: running pass (7) share-constants\n"),
         "{all}"
     );
-    assert!(all.contains("BISECT: running pass (9) peephole\n"), "{all}");
+    assert!(
+        all.contains("BISECT: running pass (10) peephole\n"),
+        "{all}"
+    );
 }
 
 #[test]

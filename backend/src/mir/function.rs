@@ -36,7 +36,7 @@ impl MBlock {
     /// The successors as the block's terminators name them, each once.
     pub fn terminator_succs(&self) -> Vec<MBlockId> {
         let mut succs = Vec::new();
-        for t in self.insts.iter().filter_map(MInst::target) {
+        for t in self.insts.iter().flat_map(MInst::targets) {
             if !succs.contains(&t) {
                 succs.push(t);
             }

@@ -473,6 +473,17 @@ pub enum MInst {
         cond: Cond,
         target: MBlockId,
     },
+    /// A jump through a table: to `targets[index]` when `index`, taken unsigned, is below
+    /// their number, else to `default`: `cmp index, #n - 1`, `bhi default`, `ldr pc,
+    /// [table, index, lsl #2]`, then the entries' addresses under `label`, which `table`
+    /// holds (a `LoadSym`). It sets the flags; it ends its block alone.
+    JumpTable {
+        index: Reg,
+        table: Reg,
+        label: String,
+        targets: Vec<MBlockId>,
+        default: MBlockId,
+    },
     /// A call; `uses` are the argument registers, `defs` the result register. Every
     /// caller-saved register is clobbered.
     Bl {
@@ -678,6 +689,10 @@ macro_rules! visit_operands {
                     $g(r, Use);
                 }
             }
+            MInst::JumpTable { index, table, .. } => {
+                $g(index, Use);
+                $g(table, Use);
+            }
             MInst::B { .. } | MInst::BCond { .. } => {}
         }
     }};
@@ -714,7 +729,10 @@ impl MInst {
         self.is_compare()
             || matches!(
                 self,
-                MInst::AluS { .. } | MInst::Bl { .. } | MInst::TailCall { .. }
+                MInst::AluS { .. }
+                    | MInst::Bl { .. }
+                    | MInst::TailCall { .. }
+                    | MInst::JumpTable { .. }
             )
     }
 
@@ -780,12 +798,43 @@ impl MInst {
         }
     }
 
+    /// Every block the instruction may transfer control to: a branch's target, a jump
+    /// table's default and entries.
+    pub fn targets(&self) -> Vec<MBlockId> {
+        match self {
+            MInst::JumpTable {
+                targets, default, ..
+            } => std::iter::once(*default)
+                .chain(targets.iter().copied())
+                .collect(),
+            _ => self.target().into_iter().collect(),
+        }
+    }
+
+    /// Calls `f` on every block the instruction may transfer control to, to change it.
+    pub fn retarget(&mut self, mut f: impl FnMut(&mut MBlockId)) {
+        match self {
+            MInst::B { target } | MInst::BCond { target, .. } => f(target),
+            MInst::JumpTable {
+                targets, default, ..
+            } => {
+                f(default);
+                targets.iter_mut().for_each(f);
+            }
+            _ => {}
+        }
+    }
+
     /// Whether the instruction transfers control (a branch or a return): such instructions
     /// end a block and nothing else may follow them.
     pub fn is_terminator(&self) -> bool {
         matches!(
             self,
-            MInst::B { .. } | MInst::BCond { .. } | MInst::Ret { .. } | MInst::TailCall { .. }
+            MInst::B { .. }
+                | MInst::BCond { .. }
+                | MInst::JumpTable { .. }
+                | MInst::Ret { .. }
+                | MInst::TailCall { .. }
         )
     }
 }

@@ -172,6 +172,19 @@ impl fmt::Display for MInst {
             MInst::VToDoubleCore { lo, hi, sm } => write!(f, "vcvt.f64.f32 {lo}:{hi}, {sm}"),
             MInst::Copy { dst, src } => write!(f, "copy {dst}, {src}"),
             MInst::B { target } => write!(f, "b {target}"),
+            MInst::JumpTable {
+                index,
+                table,
+                label,
+                targets,
+                default,
+            } => {
+                write!(f, "jumptable {table} ({label}), {index}, {default}, [")?;
+                for (k, t) in targets.iter().enumerate() {
+                    write!(f, "{}{t}", if k == 0 { "" } else { ", " })?;
+                }
+                write!(f, "]")
+            }
             MInst::BCond { cond, target } => write!(f, "b{} {target}", cond.name()),
             MInst::Bl { sym, uses, defs } => {
                 write!(f, "bl {sym}")?;

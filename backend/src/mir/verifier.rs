@@ -39,9 +39,18 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
         };
         if !matches!(
             last,
-            MInst::B { .. } | MInst::Ret { .. } | MInst::TailCall { .. }
+            MInst::B { .. } | MInst::JumpTable { .. } | MInst::Ret { .. } | MInst::TailCall { .. }
         ) {
-            return fail(format!("{b} does not end in b, ret or a tail call"));
+            return fail(format!(
+                "{b} does not end in b, a jump table, ret or a tail call"
+            ));
+        }
+        if matches!(last, MInst::JumpTable { .. })
+            && block.insts[..block.insts.len() - 1]
+                .iter()
+                .any(MInst::is_terminator)
+        {
+            return fail(format!("{b}: a branch before its jump table"));
         }
         let body = block.insts.len() - 1;
         let first_branch = block.insts[..body]
@@ -60,7 +69,7 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
         if let Some(t) = block
             .insts
             .iter()
-            .filter_map(MInst::target)
+            .flat_map(MInst::targets)
             .find(|t| t.index() >= mf.blocks.len())
         {
             return fail(format!("{b} branches to missing block {t}"));
