@@ -1542,16 +1542,27 @@ class Gen:
         self.use_result(f"f2i({acc}) + f2i(fclamp({mx}))")
 
     def dispatch_loop(self):
-        """An interpreter's dispatch loop: `op = code[pc]`, then an `if`/`else if` chain
-        whose arms move `pc` and change two registers, joined level by level before the
-        jump back (bypass-phi-blocks sends each arm straight to the last join)."""
+        """An interpreter's dispatch loop: `op = code[pc]`, then an `if`/`else if` chain on
+        three to eight constants (from 0, 3 or 40, with holes, sometimes one repeated, and
+        codes that match none) whose arms move `pc` and change two registers, joined level by
+        level before the jump back (bypass-phi-blocks sends each arm straight to the last
+        join; five constants or more become a jump table)."""
         code, pc, ra, rb, steps, op = (self.fresh(q) for q in ("dc", "i", "v", "v", "i", "v"))
         size = self.r.randint(4, 16)
         rounds = self.r.randint(5, 60)
+        arms = self.r.randint(3, 8)
+        base = self.pick([0, 0, 3, 40])
+        consts = sorted(self.r.sample(range(base, base + arms + self.r.randint(0, 4)), arms))
+        if self.chance(0.2):
+            consts.insert(self.r.randint(1, arms), consts[0])
+        span = consts[-1] - base + 2
         self.func.cost += self.multiplier * rounds * 10
         self.line(f"int {code}[{size}] = {{}};")
         self.line(f"int {pc} = 0;")
-        self.line(f"while ({pc} < {size}) {{ {code}[{pc}] = ({pc} * {self.r.randint(1, 9)} + {self.int_expr(1)} % 5) % 4; {pc} = {pc} + 1; }}")
+        # A variable (an input, when main has read one) keeps the codes unknown to the
+        # compiler, so the chain is not folded away.
+        seed = self.scalar_ref("int") or self.int_expr(1)
+        self.line(f"while ({pc} < {size}) {{ {code}[{pc}] = ({pc} * {self.r.randint(1, 9)} + {seed} % 5) % {span} + {base}; {pc} = {pc} + 1; }}")
         self.line(f"{pc} = 0;")
         self.line(f"int {ra} = {self.int_expr(1)} % 100;")
         self.line(f"int {rb} = 0;")
@@ -1559,9 +1570,19 @@ class Gen:
         self.line(f"while ({steps} < {rounds}) {{")
         self.indent += 1
         self.line(f"int {op} = {code}[{pc}];")
-        self.line(f"if ({op} == 0) {{ {pc} = {pc} + 1; {ra} = {ra} + {rb}; }}")
-        self.line(f"else if ({op} == 1) {{ {pc} = {pc} + 2; {rb} = {rb} - {ra} % 7; }}")
-        self.line(f"else if ({op} == 2) {{ {pc} = {pc} + {self.r.randint(1, 3)}; }}")
+        # Arms from the fourth on change all three registers, more than if-to-select turns
+        # into selects, so that a long chain stays a chain of branches.
+        bodies = [
+            f"{pc} = {pc} + 1; {ra} = {ra} + {rb};",
+            f"{pc} = {pc} + 2; {rb} = {rb} - {ra} % 7;",
+            f"{pc} = {pc} + {self.r.randint(1, 3)};",
+            f"{pc} = {pc} + 1; {ra} = {ra} - {self.r.randint(1, 9)}; {rb} = {rb} + 2;",
+            f"{pc} = {pc} + 3; {rb} = {rb} + {ra} % 5; {ra} = {ra} + 1;",
+            f"{pc} = {pc} + 1; {ra} = {ra} * 2 % 1013; {rb} = {rb} - 1;",
+        ]
+        for k, c in enumerate(consts):
+            keyword = "if" if k == 0 else "else if"
+            self.line(f"{keyword} ({op} == {c}) {{ {bodies[k % len(bodies)]} }}")
         self.line(f"else {{ {pc} = {pc} + 1; {ra} = {ra} * 3 % 1009; {rb} = {rb} + 1; }}")
         self.line(f"if ({pc} >= {size}) {pc} = {pc} - {size};")
         self.line(f"{steps} = {steps} + 1;")
@@ -3115,7 +3136,8 @@ FEATURES = [
     ("schoolbook product accumulated at i + j", r"(pr\d+)\[(i\d+) \+ (j\d+)\] = \1\[\2 \+ \3\] \+ dx\d+\[\2\] \* dy\d+\[\3\];"),
     ("bisection midpoint lo + (hi - lo) / 2", r"int m\d+ = (l\d+) \+ \((h\d+) - \1\) / 2;"),
     ("closed bisection with hi = mid - 1", r"else h\d+ = m\d+ - 1;"),
-    ("dispatch loop over an if-else chain", r"else if \((v\d+) == 1\) \{ (i\d+) = \2 \+ 2;"),
+    ("dispatch loop over an if-else chain", r"else if \((v\d+) == \d+\) \{ (i\d+) = \2 \+ 2;"),
+    ("dispatch on five or more constants", r"^\s+if \((v\d+) == \d+\) \{[^\n]*\n(\s+else if \(\1 == \d+\) \{[^\n]*\n){4}"),
     ("alignment table stored on every arm", r"else (al\d+)\[(i\d+)\]\[(j\d+)\] = \1\[\2\]\[\3 - 1\];"),
     ("knapsack row read at the counter less a weight", r"(kt\d+)\[(i\d+) - 1\]\[(j\d+) - v\d+\]"),
     ("counts walked down while above a loaded weight", r"while \((j\d+) >= (kw\d+)\[i\d+\]\)"),
