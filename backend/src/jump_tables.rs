@@ -10,8 +10,10 @@
 //! The chain starts at a block that ends in `cmp x, #c`, a branch on equality and one on
 //! inequality (either order); each further link is a block with nothing else, entered only
 //! from the link before it, comparing the same register. A constant met twice keeps its
-//! first block (the second compare never succeeds). The table spans the smallest to the
-//! largest constant, at most `MAX_SPREAD` entries per constant and `MAX_ENTRIES` in all.
+//! first block (the second compare never succeeds). Constants below `MAX_ENTRIES` (an
+//! interpreter's characters or opcodes) index a table from 0 as they are; larger ones one
+//! from the smallest constant to the largest, at most `MAX_SPREAD` entries per constant and
+//! `MAX_ENTRIES` in all.
 //! The links after the first are left jumping to the default, unreached; `branches` drops
 //! them.
 //!
@@ -102,11 +104,14 @@ fn table(cases: &[Case]) -> Option<Table> {
     }
     let min = distinct.iter().map(|&(c, _)| c).min()?;
     let max = distinct.iter().map(|&(c, _)| c).max()?;
+    // Small codes index the table as they are, saving the subtraction.
+    let min = if max < MAX_ENTRIES { 0 } else { min };
     let spread = max - min + 1;
     let fits = distinct.len() >= MIN_CASES
-        && spread <= MAX_ENTRIES
-        && spread <= MAX_SPREAD * distinct.len() as u32
-        && (min == 0 || is_operand2(min));
+        && (min == 0
+            || (spread <= MAX_ENTRIES
+                && spread <= MAX_SPREAD * distinct.len() as u32
+                && is_operand2(min)));
     if !fits {
         return None;
     }

@@ -52,13 +52,13 @@ fn text(mf: &MFunction, b: u32) -> Vec<String> {
 
 #[test]
 fn five_compares_of_one_register_become_a_table() {
-    let mut mf = chain(&[12, 10, 14, 11, 15]);
+    let mut mf = chain(&[1026, 1024, 1028, 1025, 1029]);
     run(&mut mf);
     assert_eq!(verify(&mf), Ok(()));
     assert_eq!(
         text(&mf, 0),
         [
-            "sub %v1, %v0, #10".to_string(),
+            "sub %v1, %v0, #1024".to_string(),
             "movsym %v2, .Ljt_t_0".to_string(),
             "jumptable %v2 (.Ljt_t_0), %v1, bb5, [bb7, bb9, bb6, bb5, bb8, bb10]".to_string(),
         ]
@@ -66,6 +66,17 @@ fn five_compares_of_one_register_become_a_table() {
     for link in 1..5 {
         assert_eq!(text(&mf, link), ["b bb5"]);
     }
+}
+
+#[test]
+fn small_constants_index_a_table_from_zero() {
+    let mut mf = chain(&[6, 2, 3, 5, 4]);
+    run(&mut mf);
+    assert_eq!(verify(&mf), Ok(()));
+    assert_eq!(
+        text(&mf, 0)[1],
+        "jumptable %v1 (.Ljt_t_0), %v0, bb5, [bb5, bb5, bb7, bb8, bb10, bb9, bb6]"
+    );
 }
 
 #[test]
@@ -89,7 +100,7 @@ fn four_compares_stay() {
 
 #[test]
 fn constants_spread_too_far_stay() {
-    let mut mf = chain(&[1, 100, 200, 300, 400]);
+    let mut mf = chain(&[1000, 1100, 1200, 1300, 1400]);
     let before = text(&mf, 0);
     run(&mut mf);
     assert_eq!(text(&mf, 0), before);
