@@ -366,11 +366,13 @@ def reaches_back(k, leaving, r, held, at, texts, succ, work):
         if j == k or fewest.get((j, held), work) <= issued:
             continue
         fewest[(j, held)] = issued
-        if succ[j] is None:
-            return True
         # A block this cannot read (a return's `pop {..., pc}`) is taken to keep the value.
         after = a72_chains.holders(texts[j], held)
         after = held if after is None else after
+        # A block that overwrites the value ends the way, wherever it goes next (an
+        # indirect branch, a jump table's `ldr pc`, included).
+        if after and succ[j] is None:
+            return True
         issued += len(texts[j])
         if after and issued < work:
             todo += [(a, frozenset(after), issued) for a in succ[j]]

@@ -143,10 +143,14 @@ def copy_of(text):
 def holders(lines, held):
     """The registers that hold, after the block, the value that the registers `held` held
     before it: a copy from a holder makes its destination one, any other write of a holder
-    ends it; None when an instruction is not understood."""
+    ends it; None when an instruction is not understood. A last instruction that writes `pc`
+    (an indirect branch: `ldrls pc, [r1, r3, lsl #2]`) changes no other register, except a
+    return's `pop`, after which nothing of the function's registers matters."""
     held = set(held)
-    for text in lines:
+    for k, text in enumerate(lines):
         a = accesses(text)
+        if a is None and k == len(lines) - 1:
+            break
         if a is None:
             return None
         copy = copy_of(text)

@@ -397,6 +397,18 @@ int main() {
                   a72.Block(0x1010, 3, 12, 9, 9, mode="arm",
                             text=["add\tr5, r5, #1", "mov\tr3, r0", "b\t0x1000 <main>"])]
         self.assertEqual(a72.false_chains(blocks, [b.text for b in blocks], [0, 1])[0], set())
+        # The way back passes a jump table's dispatch, which ends in an indirect branch but
+        # writes the register first: the chain is not the program's.
+        dispatch = ["ldr\tr3, [r7, r6, lsl #2]", "add\tr0, r7, r6, lsl #2", "cmp\tr3, #17",
+                    "ldrls\tpc, [r1, r3, lsl #2]"]
+        self.assertEqual(a72_chains.holders(dispatch, {"r0"}), set())
+        self.assertEqual(a72_chains.holders(dispatch, {"r5"}), {"r5"})
+        case = ["ldr\tr0, [r0, #4]", "ldr\tr0, [r9, r0, lsl #2]", "str\tr0, [r8, r5, lsl #2]",
+                "b\t0x1000 <main>"]
+        blocks = [a72.Block(0x1000, 4, 16, 9, 9, mode="arm", text=dispatch),
+                  a72.Block(0x1010, 4, 16, 9, 9, mode="arm", text=case)]
+        chains = a72.false_chains(blocks, [b.text for b in blocks], [0, 1])
+        self.assertEqual(chains[1], {"r0"})
         # A broken chain through lr is renamed like any core register's, adding nothing.
         rotate = ["mov\tr5, lr", "mov\tlr, r8", "cmp\tr0, #40", "blt\t0x1000 <main>"]
         self.assertEqual(a72_chains.break_false_chains(rotate, {"lr"}),

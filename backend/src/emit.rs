@@ -270,8 +270,8 @@ impl Emitter {
                 default,
             } => {
                 self.line(format_args!("cmp {index}, #{}", targets.len() - 1));
-                self.line(format_args!("bhi {}", label(func, *default)));
-                self.line(format_args!("ldr pc, [{table}, {index}, lsl #2]"));
+                self.line(format_args!("ldrls pc, [{table}, {index}, lsl #2]"));
+                self.line(format_args!("b {}", label(func, *default)));
                 let _ = writeln!(self.out, "{table_label}:");
                 for &t in targets {
                     self.line(format_args!(".word {}", label(func, t)));

@@ -3,9 +3,9 @@
 //! its opcode is) becomes one jump through a table: `sub t, x, #min` and a `JumpTable` on
 //! `t`, whose entries send each constant to its block and every other value in the range to
 //! where the chain's last compare fell through. A chain of `MIN_CASES` constants or more
-//! costs about five instructions whichever value comes (a bounds test and a load of the
-//! entry's address into `pc`, the table's own address taken on entry), where the compares
-//! cost one pair per constant tested before the match.
+//! costs the same three or four instructions whichever value comes (a bounds test and a
+//! load of the entry's address into `pc` under it, the table's own address taken on entry),
+//! where the compares cost one pair per constant tested before the match.
 //!
 //! The chain starts at a block that ends in `cmp x, #c`, a branch on equality and one on
 //! inequality (either order); each further link is a block with nothing else, entered only

@@ -474,9 +474,9 @@ pub enum MInst {
         target: MBlockId,
     },
     /// A jump through a table: to `targets[index]` when `index`, taken unsigned, is below
-    /// their number, else to `default`: `cmp index, #n - 1`, `bhi default`, `ldr pc,
-    /// [table, index, lsl #2]`, then the entries' addresses under `label`, which `table`
-    /// holds (a `LoadSym`). It sets the flags; it ends its block alone.
+    /// their number, else to `default`: `cmp index, #n - 1`, `ldrls pc, [table, index, lsl
+    /// #2]`, `b default`, then the entries' addresses under `label`, which `table` holds (a
+    /// `LoadSym`). It sets the flags; it ends its block alone.
     JumpTable {
         index: Reg,
         table: Reg,
