@@ -80,8 +80,9 @@ struct Use {
     operand: usize,
     /// Where the value is needed.
     at: Place,
-    /// Whether it is the index of an address whose base is fixed for the loop.
-    address: bool,
+    /// When it is the index of an address whose base is fixed for the loop: that base and
+    /// the address's stride.
+    address: Option<(Value, u32)>,
 }
 
 /// Merges the counters of loop `k`; returns what that preserved.
@@ -231,7 +232,7 @@ fn merge_in_loop(f: &mut Function, loops: &LoopInfo, dom: &DomTree, k: usize) ->
         .sum();
     let mut adds: Vec<(usize, Place)> = Vec::new();
     for u in &uses {
-        let free = u.address || offset(&members[u.member]).is_zero();
+        let free = u.address.is_some() || offset(&members[u.member]).is_zero();
         if !free && !adds.contains(&(u.member, u.at)) {
             adds.push((u.member, u.at));
         }
@@ -304,14 +305,21 @@ fn exit_test(f: &Function, header: Block, latch: Block) -> Option<([Value; 2], b
     }
 }
 
-/// Whether operand `index` of `user` is the index of an address whose base is fixed for the
-/// loop.
-fn address_of(f: &Function, loops: &LoopInfo, k: usize, user: Inst, index: usize) -> bool {
+/// When operand `index` of `user` is the index of an address whose base is fixed for the
+/// loop: that base and the address's stride.
+fn address_of(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+    user: Inst,
+    index: usize,
+) -> Option<(Value, u32)> {
     match *f.kind(user) {
         InstKind::Gep {
-            args: [base, _], ..
-        } => index == 1 && loops.is_invariant(f, k, base),
-        _ => false,
+            args: [base, _],
+            stride,
+        } if index == 1 && loops.is_invariant(f, k, base) => Some((base, stride)),
+        _ => None,
     }
 }
 
@@ -347,14 +355,7 @@ fn rewrite(
             f.set_operand(u.user, u.operand, counter);
             continue;
         }
-        if u.address {
-            let InstKind::Gep {
-                args: [base, _],
-                stride,
-            } = *f.kind(u.user)
-            else {
-                unreachable!("an address is a gep");
-            };
+        if let Some((base, stride)) = u.address {
             let inner = *bases.entry((base, off, stride)).or_insert_with(|| {
                 let kind = InstKind::Gep {
                     args: [base, off],
@@ -403,14 +404,7 @@ fn split_edge(f: &mut Function, from: Block, to: Block) -> Block {
             *target = mid;
         }
     }
-    let phis: Vec<Inst> = f.phis(to).collect();
-    for phi in phis {
-        for incoming in f.kind_mut_targets(phi) {
-            if *incoming == from {
-                *incoming = mid;
-            }
-        }
-    }
+    f.rename_in_successors(from, mid);
     mid
 }
 
