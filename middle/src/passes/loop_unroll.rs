@@ -25,6 +25,10 @@
 //! stepping `j` by 2, which value numbering writes `j + 3` from the phi): `e` grows by `c`,
 //! and C adds `c` to the counter before its test.
 //!
+//! A loop counting down (`s < 0`, going on while `i' > n` or `i' >= n`) is the mirror
+//! image: `e = (k-1)|s| - d`, `lim = n + e` (`MAX` where that wraps), and U repeats while
+//! `i + ks > lim`.
+//!
 //! A loop whose start and bound are constants and whose trip count is at most
 //! `MAX_FULL_TRIPS` (and its bodies together at most `MAX_FULLY_UNROLLED`) is unrolled fully
 //! (seed 002's FullyUnroll): P jumps to one block of all its bodies in a row, which jumps to
@@ -32,7 +36,8 @@
 //! now constant counters and addresses.
 //!
 //! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
-//! no call, and a bound that the loops around them do not read from memory qualify. `k` is 8, 4 or 2
+//! no call, and a bound that the loops around them do not read from memory qualify,
+//! unless the counter starts at a run-time value that the loop around does not change. `k` is 8, 4 or 2
 //! by the body's size in machine instructions (`MAX_UNROLLED` at most in U), at most the trip
 //! count when that is a known constant, and a function grows by at most `MAX_GROWTH`
 //! instructions. Later passes fold the copies'
@@ -155,8 +160,8 @@ fn unroll_one_block_loops(f: &mut Function, cx: &mut FunctionContext, growth: &m
 }
 
 /// A loop to unroll: preheader, the loop's one block, its exit; the counter phi and its
-/// step; the bound and whether the test is `<=`; the counter's first value; the factor and
-/// the body's size.
+/// step (negative when it counts down); the bound and whether the test is `<=` (`>=`); the
+/// counter's first value; the factor and the body's size.
 struct Shape {
     p: Block,
     h: Block,
@@ -208,11 +213,10 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     };
     let (next, step, offset) = offset_step(f, h, counter)?;
     let pred = if go_on_when { pred } else { pred.inverse() };
-    let inclusive = match pred {
-        IntPred::Slt => false,
-        IntPred::Sle => true,
-        _ => return None,
-    };
+    let inclusive = inclusive_test(pred, step)?;
+    if step < 0 && offset != 0 {
+        return None;
+    }
     // A bound read from memory afresh for each entry (a row's length in a sparse matrix)
     // often makes few rounds, and the limit and the extra tests would be paid on every
     // entry: such a loop is left alone.
@@ -229,10 +233,6 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     };
     // The bound is fixed for the loop itself (of one block): defined before it.
     let in_this_loop = bound.as_inst().is_some_and(|i| f.inst_block(i) == Some(h));
-    if in_this_loop || read_inside(f, bound, &defined_inside) {
-        return None;
-    }
-    let changing_bound = defined_inside(bound);
     let InstKind::Binary {
         args: [Value::Inst(phi), _],
         ..
@@ -241,6 +241,20 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         return None;
     };
     let init = f.phi_incoming(phi, p)?;
+    // Unless the counter starts at a run-time value that the loop around does not change
+    // (a knapsack's capacity, counting down to an item's weight): then the loop spans the
+    // problem's size, not a datum's.
+    let parent = lp.parent;
+    let fixed_around = |v: Value| {
+        v.as_inst().and_then(|i| f.inst_block(i)).is_some_and(|b| {
+            loops.knows(b) && parent.is_none_or(|q| !loops.contains(q, b))
+        })
+    };
+    let spans_the_problem = fixed_around(init);
+    if in_this_loop || (read_inside(f, bound, &defined_inside) && !spans_the_problem) {
+        return None;
+    }
+    let changing_bound = defined_inside(bound);
     let mut body_size = 0;
     for i in f.block_insts(h) {
         let kind = f.kind(i);
@@ -349,8 +363,19 @@ fn offset_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32, i32)> {
     (1..=MAX_STEP).contains(&c).then_some((next, step, c))
 }
 
+/// Whether a test that goes on while `pred` holds of the stepped counter and the bound is
+/// inclusive (`<=`, or `>=` counting down); `None` for a test that does not bound a counter
+/// stepping by `step`.
+fn inclusive_test(pred: IntPred, step: i32) -> Option<bool> {
+    match (pred, step > 0) {
+        (IntPred::Slt, true) | (IntPred::Sgt, false) => Some(false),
+        (IntPred::Sle, true) | (IntPred::Sge, false) => Some(true),
+        _ => None,
+    }
+}
+
 /// When `v` is `phi + s` in `h` for a phi of `h` taking `v` back from `h` and a constant
-/// `0 < s <= MAX_STEP`: the add and `s`.
+/// `0 < |s| <= MAX_STEP`: the add and `s`.
 fn counter_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32)> {
     let next = v.as_inst()?;
     let InstKind::Binary {
@@ -364,7 +389,7 @@ fn counter_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32)> {
         && f.inst_block(phi) == Some(h)
         && f.kind(phi).is_phi()
         && f.phi_incoming(phi, h) == Some(v)
-        && (1..=MAX_STEP).contains(&step);
+        && (1..=MAX_STEP.unsigned_abs()).contains(&step.unsigned_abs());
     ok.then_some((next, step))
 }
 
@@ -374,13 +399,25 @@ fn constant_trip_count(init: Value, bound: Value, step: i32, inclusive: bool) ->
     let (Value::Int(init), Value::Int(n)) = (init, bound) else {
         return None;
     };
-    let end = n as i64 + inclusive as i64;
-    if end - 1 + step as i64 > i32::MAX as i64 {
+    // Counting down is counting up the negated counter to the negated bound, where the
+    // counter wraps past -MIN instead of MAX.
+    let (init, n, step, top) = if step > 0 {
+        (init as i64, n as i64, step as i64, i32::MAX as i64)
+    } else {
+        (
+            -(init as i64),
+            -(n as i64),
+            -(step as i64),
+            -(i32::MIN as i64),
+        )
+    };
+    let end = n + inclusive as i64;
+    if end - 1 + step > top {
         return None;
     }
-    let span = end - init as i64;
+    let span = end - init;
     let trips = if span > 0 {
-        (span + step as i64 - 1) / step as i64
+        (span + step - 1) / step
     } else {
         1
     };
@@ -483,10 +520,15 @@ fn unroll(f: &mut Function, s: &Shape) {
     // sure; a constant start and bound alone do not make it so (the count is unknown where
     // a counter would wrap).
     let always = s.trips.is_some();
+    let before = if s.step > 0 {
+        IntPred::Slt
+    } else {
+        IntPred::Sgt
+    };
     let branch = if always {
         InstKind::Br { targets: [pu] }
     } else {
-        let enter = InstKind::icmp(IntPred::Slt, s.init, lim);
+        let enter = InstKind::icmp(before, s.init, lim);
         let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
         InstKind::CondBr {
             args: [enter],
@@ -513,7 +555,7 @@ fn unroll(f: &mut Function, s: &Shape) {
         f.add_phi_incoming(copy, v, u);
     }
     let counter = at[&s.next];
-    let again = f.append_inst(u, InstKind::icmp(IntPred::Slt, counter, lim), Type::I1);
+    let again = f.append_inst(u, InstKind::icmp(before, counter, lim), Type::I1);
     let branch = InstKind::CondBr {
         args: [Value::Inst(again)],
         targets: [u, c],
@@ -521,10 +563,11 @@ fn unroll(f: &mut Function, s: &Shape) {
     f.append_inst(u, branch, Type::Void);
 
     // C: the loop's own test after the last block.
-    let pred = if s.inclusive {
-        IntPred::Sle
-    } else {
-        IntPred::Slt
+    let pred = match (s.inclusive, s.step > 0) {
+        (false, true) => IntPred::Slt,
+        (true, true) => IntPred::Sle,
+        (false, false) => IntPred::Sgt,
+        (true, false) => IntPred::Sge,
     };
     let tested = if s.offset == 0 {
         counter
@@ -577,20 +620,30 @@ fn unroll(f: &mut Function, s: &Shape) {
     }
 }
 
-/// `lim`, built before `before` in P when the bound is not a constant.
+/// `lim`, built before `before` in P when the bound is not a constant: `n - e`, or `n + e`
+/// counting down, clamped to the end of `i32` that it would wrap past.
 fn limit(f: &mut Function, s: &Shape, before: Inst) -> Value {
-    let e = (s.factor as i64 - 1) * s.step as i64 - s.inclusive as i64 + s.offset as i64;
-    let min = i32::MIN as i64;
+    let e =
+        (s.factor as i64 - 1) * s.step.unsigned_abs() as i64 - s.inclusive as i64 + s.offset as i64;
+    let (delta, end, fits) = if s.step > 0 {
+        (-e, i32::MIN, IntPred::Sge)
+    } else {
+        (e, i32::MAX, IntPred::Sle)
+    };
     match s.bound {
-        Value::Int(n) => Value::Int((n as i64 - e).max(min) as i32),
+        Value::Int(n) => {
+            let lim = n as i64 + delta;
+            Value::Int(lim.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+        }
         n if e == 0 => n,
         n => {
-            let less = InstKind::binary(BinaryOp::Add, n, Value::Int(-e as i32));
-            let less = Value::Inst(f.insert_inst_before(before, less, Type::I32));
-            let fits = InstKind::icmp(IntPred::Sge, n, Value::Int((min + e) as i32));
-            let fits = Value::Inst(f.insert_inst_before(before, fits, Type::I1));
+            let moved = InstKind::binary(BinaryOp::Add, n, Value::Int(delta as i32));
+            let moved = Value::Inst(f.insert_inst_before(before, moved, Type::I32));
+            let edge = Value::Int((end as i64 - delta) as i32);
+            let fits =
+                Value::Inst(f.insert_inst_before(before, InstKind::icmp(fits, n, edge), Type::I1));
             let kind = InstKind::Select {
-                args: [fits, less, Value::Int(i32::MIN)],
+                args: [fits, moved, Value::Int(end)],
             };
             Value::Inst(f.insert_inst_before(before, kind, Type::I32))
         }
@@ -679,12 +732,8 @@ fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<B
         }
     })?;
     let pred = if go_on_when { pred } else { pred.inverse() };
-    let inclusive = match pred {
-        IntPred::Slt => false,
-        IntPred::Sle => true,
-        _ => return None,
-    };
-    if !(1..=MAX_STEP).contains(&ctr.step) {
+    let inclusive = inclusive_test(pred, ctr.step)?;
+    if !(1..=MAX_STEP.unsigned_abs()).contains(&ctr.step.unsigned_abs()) {
         return None;
     }
     let trips = constant_trip_count(ctr.start, bound, ctr.step, inclusive)?;
