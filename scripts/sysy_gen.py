@@ -1632,14 +1632,21 @@ class Gen:
         weight `w = ws[i]` read before the loop (the counter less a fixed value: a stepped
         pointer from `t[i - 1] - w`), then counts kept in one row walked down while
         `c >= ws[j]` (a load from a fixed address in the loop's test, which loop rotation
-        leaves at one address)."""
-        t, ws, cnt, i, c, w, take = (self.fresh(q) for q in ("kt", "kw", "kc", "i", "j", "v", "v"))
+        leaves at one address), from the last column or from a top read at run time (which
+        loop unrolling takes)."""
+        t, ws, cnt, i, c, w, take, top = (
+            self.fresh(q) for q in ("kt", "kw", "kc", "i", "j", "v", "v", "v")
+        )
         rows, cols = self.r.randint(2, 6), self.r.randint(4, 24)
         self.func.cost += self.multiplier * rows * cols * 12
         self.line(f"int {t}[{rows}][{cols}] = {{}};")
         self.line(f"int {ws}[{rows}] = {{}};")
         self.line(f"int {cnt}[{cols}] = {{}};")
         self.line(f"{cnt}[0] = 1;")
+        if self.chance(0.5):
+            self.line(f"int {top} = {cols - 1} - idx({self.int_expr(1)}, 2);")
+        else:
+            self.line(f"int {top} = {cols - 1};")
         self.line(f"int {i} = 0;")
         self.line(f"while ({i} < {rows}) {{ {ws}[{i}] = ({self.int_expr(1)} + {i}) % {cols - 1}; if ({ws}[{i}] < 0) {ws}[{i}] = -{ws}[{i}]; {ws}[{i}] = {ws}[{i}] + 1; {i} = {i} + 1; }}")
         self.line(f"{i} = 1;")
@@ -1656,7 +1663,7 @@ class Gen:
         self.line(f"{c} = {c} + 1;")
         self.indent -= 1
         self.line("}")
-        self.line(f"{c} = {cols - 1};")
+        self.line(f"{c} = {top};")
         self.line(f"while ({c} >= {ws}[{i}]) {{ {cnt}[{c}] = ({cnt}[{c}] + {cnt}[{c} - {ws}[{i}]]) % 1009; {c} = {c} - 1; }}")
         self.line(f"{i} = {i} + 1;")
         self.indent -= 1
@@ -2140,32 +2147,40 @@ class Gen:
         test, or all of them in a row: up by a step of 1 to 3 to `<` or `<=` a bound read at
         run time or written out (sometimes so near the top of `int` that the trip count is
         not known at compile time), from a small start or one near the top of `int` (where
-        the unrolled loop's limit must not wrap), running 0 to 40 times; it fills an array,
-        carries two values from round to round (one swapped into the other) and reads back
-        an element it wrote."""
+        the unrolled loop's limit must not wrap), running 0 to 40 times; or its mirror image,
+        down to `>` or `>=` a bound, near the bottom of `int`. It fills an array, carries two
+        values from round to round (one swapped into the other) and reads back an element
+        it wrote."""
         i, n, w, k, u, v, t = (self.fresh(p) for p in ("i", "n", "w", "k", "u", "u", "t"))
         step = self.r.randint(1, 3)
         limit = 6 if self.multiplier > 1 else 40
         self.func.cost += self.multiplier * limit * 6
+        # Counting down is the mirror image: written with the negated step, start and
+        # bounds (the top of `int` for the bottom, leaving its very end, -2^31, aside).
+        sign = self.pick([1, 1, -1])
         if self.chance(0.25):
             start = 2147483647 - 4 * limit - self.r.randint(3, 6)
         else:
             start = self.r.randint(-3, 3)
         reach = self.int_expr(1)
-        test = self.pick(["<", "<="])
+        test = self.pick(["<", "<="] if sign > 0 else [">", ">="])
         self.line(f"int {w}[{limit + 2}] = {{}};")
         if step > 1 and self.chance(0.1):
             # A bound written out so near the top that the trip count is not worked out at
             # compile time (a later counter would wrap), though the loop stops before any
             # does: its last counter is INT_MAX - step.
             start = 2147483647 - step * self.r.randint(1, limit)
-            test = "<"
-            self.line(f"int {n} = {2147483647 - self.r.randint(0, step - 2)};")
+            test = "<" if sign > 0 else ">"
+            self.line(f"int {n} = {sign * (2147483647 - self.r.randint(0, step - 2))};")
+            start *= sign
         elif self.chance(0.3):
             # A bound written out: a few rounds are unrolled fully, more by a factor.
-            self.line(f"int {n} = {start + step * self.r.randint(0, limit - 1) - self.r.randint(0, 2)};")
+            start *= sign
+            self.line(f"int {n} = {start + sign * (step * self.r.randint(0, limit - 1) - self.r.randint(0, 2))};")
         else:
-            self.line(f"int {n} = {start} + {step} * idx({reach}, {limit}) - {self.r.randint(0, 2)};")
+            start *= sign
+            op = "+" if sign > 0 else "-"
+            self.line(f"int {n} = {start} {op} {step} * idx({reach}, {limit}) {'-' if sign > 0 else '+'} {self.r.randint(0, 2)};")
         self.line(f"int {i} = {start};")
         self.line(f"int {k} = 0;")
         self.line(f"int {u} = {self.int_literal()};")
@@ -2177,7 +2192,7 @@ class Gen:
         self.line(f"{u} = {v} * {self.pick([3, 5, -7])} + {self.int_literal()};")
         self.line(f"{v} = {t} - {i} + {w}[{k} / 2];")
         self.line(f"{k} = {k} + 1;")
-        self.line(f"{i} = {i} + {step};")
+        self.line(f"{i} = {i} {'+' if sign > 0 else '-'} {step};")
         self.indent -= 1
         self.line("}")
         self.use_result(f"{u} - {v} + {w}[{k} / 2] + {k}")
@@ -3096,6 +3111,8 @@ FEATURES = [
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
+    ("straight-line counted loop counting down", r"^\s+w\d+\[k\d+\] = u\d+ \+ i\d+;\r?\n(?:.*\r?\n){4}\s+(i\d+) = \1 - \d;"),
+    ("unrolled loop starting near the bottom of int", r"^\s+int (i\d+) = -21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
     ("loop testing its counter against a fixed value", r"^\s+if \((i\d+) (<|<=|>|>=) (-?\w+)\) v\d+ = v\d+ \* 3 \+ \1;"),
@@ -3139,6 +3156,7 @@ FEATURES = [
     ("dispatch loop over an if-else chain", r"else if \((v\d+) == \d+\) \{ (i\d+) = \2 \+ 2;"),
     ("dispatch on five or more constants", r"^\s+if \((v\d+) == \d+\) \{[^\n]*\n(\s+else if \(\1 == \d+\) \{[^\n]*\n){4}"),
     ("alignment table stored on every arm", r"else (al\d+)\[(i\d+)\]\[(j\d+)\] = \1\[\2\]\[\3 - 1\];"),
+    ("knapsack counts from a top read at run time", r"int (v\d+) = \d+ - idx\(.*\r?\n\s+int i\d+ = 0;\r?\n\s+while \(i\d+ < \d+\) \{ kw"),
     ("knapsack row read at the counter less a weight", r"(kt\d+)\[(i\d+) - 1\]\[(j\d+) - v\d+\]"),
     ("counts walked down while above a loaded weight", r"while \((j\d+) >= (kw\d+)\[i\d+\]\)"),
     ("counter under two bounds", r"while \((i\d+) (<|<=) v\d+ && v\d+ (>|>=) \1"),

@@ -288,6 +288,12 @@ pub fn inst_cost(kind: &InstKind) -> u32 {
     }
 }
 
+/// Whether the instruction runs a hardware divide (`sdiv`): by a variable, a quotient or a
+/// remainder.
+pub fn runs_a_divide(kind: &InstKind) -> bool {
+    lowering(kind).contains(&CostClass::Divide)
+}
+
 /// The number of machine instructions an IR instruction becomes, for code size.
 pub fn inst_size(kind: &InstKind) -> u32 {
     let own = lowering(kind).len() as u32;

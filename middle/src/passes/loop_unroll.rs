@@ -56,7 +56,7 @@ use super::simplify_cfg::{self, remove_blocks};
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap};
 use super::{const_fold, loop_simplify, trivial_phis};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
-use crate::cost_model::inst_size;
+use crate::cost_model::{inst_size, runs_a_divide};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -272,6 +272,12 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     };
     let full =
         trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
+    // A divide takes its pipe for 4 cycles and its result 12: the step and the test that
+    // running several bodies per test saves are lost in that, while the copies crowd the
+    // registers (a shuffle drawing `rnd() % (i + 1)`).
+    if !full && f.block_insts(h).any(|i| runs_a_divide(f.kind(i))) {
+        return None;
+    }
     let mut factor = [8, 4, 2]
         .into_iter()
         .filter(|&k| !changing_bound || k <= MAX_FACTOR_CHANGING_BOUND)
