@@ -37,7 +37,10 @@
 //!
 //! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
 //! no call, and a bound that the loops around them do not read from memory qualify,
-//! unless the counter starts at a run-time value that the loop around does not change. `k` is 8, 4 or 2
+//! unless the counter starts at a run-time value that the loop around does not change.
+//! A loop whose rounds wait on a value carried from the round before longer than their
+//! instructions take to issue (a generator's state, `seed * a % m`) is not unrolled partly:
+//! the step and test saved are issue cycles, which such a loop has to spare. `k` is 8, 4 or 2
 //! by the body's size in machine instructions (`MAX_UNROLLED` at most in U), at most the trip
 //! count when that is a known constant, and a function grows by at most `MAX_GROWTH`
 //! instructions. Later passes fold the copies'
@@ -56,9 +59,10 @@ use super::simplify_cfg::{self, remove_blocks};
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap};
 use super::{const_fold, loop_simplify, trivial_phis};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
-use crate::cost_model::{inst_size, runs_a_divide};
+use crate::cost_model::{inst_latency, inst_size, issue_cycles};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
+use indexmap::IndexMap;
 
 /// The most machine instructions the bodies of an unrolled loop may take together.
 const MAX_UNROLLED: u32 = 128;
@@ -246,9 +250,9 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     // problem's size, not a datum's.
     let parent = lp.parent;
     let fixed_around = |v: Value| {
-        v.as_inst().and_then(|i| f.inst_block(i)).is_some_and(|b| {
-            loops.knows(b) && parent.is_none_or(|q| !loops.contains(q, b))
-        })
+        v.as_inst()
+            .and_then(|i| f.inst_block(i))
+            .is_some_and(|b| loops.knows(b) && parent.is_none_or(|q| !loops.contains(q, b)))
     };
     let spans_the_problem = fixed_around(init);
     if in_this_loop || (read_inside(f, bound, &defined_inside) && !spans_the_problem) {
@@ -272,10 +276,7 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     };
     let full =
         trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
-    // A divide takes its pipe for 4 cycles and its result 12: the step and the test that
-    // running several bodies per test saves are lost in that, while the copies crowd the
-    // registers (a shuffle drawing `rnd() % (i + 1)`).
-    if !full && f.block_insts(h).any(|i| runs_a_divide(f.kind(i))) {
+    if !full && carried_latency(f, h) > issue_cycles(body_kinds(f, h)) {
         return None;
     }
     let mut factor = [8, 4, 2]
@@ -306,6 +307,46 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         trips,
         full,
     })
+}
+
+/// The body's instructions other than its phis and its branch.
+fn body_kinds(f: &Function, h: Block) -> impl Iterator<Item = &InstKind> {
+    f.block_insts(h)
+        .map(|i| f.kind(i))
+        .filter(|k| !k.is_phi() && !k.is_terminator())
+}
+
+/// The longest chain of latencies in the loop's one block from a phi to the value it takes
+/// back: how long a round waits for the one before. A loop bound by that (a random number
+/// generator's state, `seed = seed * a % m`) gains nothing from running several bodies per
+/// test, whose step and test only save issue cycles, while the copies crowd the registers.
+fn carried_latency(f: &Function, h: Block) -> u32 {
+    let body: Vec<Inst> = f
+        .block_insts(h)
+        .filter(|&i| !f.kind(i).is_phi() && !f.kind(i).is_terminator())
+        .collect();
+    let mut longest = 0;
+    for phi in f.phis(h) {
+        let Some(back) = f.phi_incoming(phi, h).and_then(|v| v.as_inst()) else {
+            continue;
+        };
+        // When each value depending on the phi is ready, counted from the phi.
+        let mut ready: IndexMap<Inst, u32> = IndexMap::new();
+        ready.insert(phi, 0);
+        for &i in &body {
+            let kind = f.kind(i);
+            let start = kind
+                .operands()
+                .iter()
+                .filter_map(|v| v.as_inst().and_then(|op| ready.get(&op)))
+                .max();
+            if let Some(&start) = start {
+                ready.insert(i, start + inst_latency(kind));
+            }
+        }
+        longest = longest.max(ready.get(&back).copied().unwrap_or(0));
+    }
+    longest
 }
 
 /// Whether `v`, defined in the loops around (`inside`), is a load there, or computed from
