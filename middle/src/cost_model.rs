@@ -6,7 +6,6 @@
 //! share. A test (`scripts/test_tools.py`) compares the table with llvm-mca's.
 
 use crate::ir::{BinaryOp, CastOp, Function, Inst, InstKind, Type, Value};
-use indexmap::IndexMap;
 
 /// A class of machine instructions with one latency and one issue cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -287,28 +286,6 @@ pub fn inst_cost(kind: &InstKind) -> u32 {
         InstKind::Call { args, .. } => CALL_OVERHEAD + args.len() as u32 * CostClass::Alu.issue(),
         _ => lowering(kind).iter().map(|c| c.issue()).sum(),
     }
-}
-
-/// Cycles from an IR instruction's operands to its result: the latencies of its machine
-/// instructions in a row (`sdiv` 12, `srem` 15, by a constant 10, `add` 1).
-pub fn inst_latency(kind: &InstKind) -> u32 {
-    lowering(kind).iter().map(|c| c.latency()).sum()
-}
-
-/// The cycles a block of straight-line code takes to issue when nothing waits for a result:
-/// the most of its machine instructions over the dispatch width and of the issue cycles it
-/// takes of any one kind of pipeline.
-pub fn issue_cycles<'a>(kinds: impl Iterator<Item = &'a InstKind>) -> u32 {
-    let mut count: u32 = 0;
-    let mut halves: IndexMap<Pipe, u32> = IndexMap::new();
-    for kind in kinds {
-        for class in lowering(kind) {
-            count += 1;
-            *halves.entry(class.pipe()).or_default() += class.issue();
-        }
-    }
-    let busiest = halves.values().max().copied().unwrap_or(0);
-    count.div_ceil(DISPATCH_WIDTH).max(busiest.div_ceil(2))
 }
 
 /// The number of machine instructions an IR instruction becomes, for code size.

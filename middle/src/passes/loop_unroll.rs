@@ -38,13 +38,10 @@
 //! Only innermost loops of one block with a preheader, a single exit that is theirs alone,
 //! no call, and a bound that the loops around them do not read from memory qualify,
 //! unless the counter starts at a run-time value that the loop around does not change.
-//! A loop whose rounds wait on a value carried from the round before longer than their
-//! instructions take to issue (a generator's state, `seed * a % m`) is not unrolled partly:
-//! the step and test saved are issue cycles, which such a loop has to spare. `k` is 8, 4 or 2
-//! by the body's size in machine instructions (`MAX_UNROLLED` at most in U), at most the trip
-//! count when that is a known constant, and a function grows by at most `MAX_GROWTH`
-//! instructions. Later passes fold the copies'
-//! counters (`i + s + s` is `i + 2s`) and their addresses into immediate offsets.
+//! `k` is 8, 4 or 2 by the body's size in machine instructions (`MAX_UNROLLED` at most in
+//! U), at most the trip count when that is a known constant, and a function grows by at
+//! most `MAX_GROWTH` instructions. Later passes fold the copies' counters (`i + s + s` is
+//! `i + 2s`) and their addresses into immediate offsets.
 //!
 //! An innermost loop of several blocks (a body that branches: a neighbour skipped, a
 //! coordinate wrapped) with such a known count unrolls fully too when its one latch is its
@@ -54,15 +51,17 @@
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
+mod branching;
+
 use super::loop_counter::{counter, Counter};
 use super::simplify_cfg::{self, remove_blocks};
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap};
 use super::{const_fold, loop_simplify, trivial_phis};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
-use crate::cost_model::{inst_latency, inst_size, issue_cycles};
+use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
-use indexmap::IndexMap;
+use branching::{branching_shape, unroll_branching};
 
 /// The most machine instructions the bodies of an unrolled loop may take together.
 const MAX_UNROLLED: u32 = 128;
@@ -117,7 +116,29 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     if nests {
         clean_up(f, cx);
     }
+    changed |= unroll_branching_loops(f, cx, &mut growth);
     Preserved::nothing_if(changed)
+}
+
+/// Unrolls by a factor the counted loops whose bodies branch; returns whether it changed
+/// anything.
+fn unroll_branching_loops(f: &mut Function, cx: &mut FunctionContext, growth: &mut u32) -> bool {
+    let cfg = cx.analyses.cfg(f);
+    let loops = cx.analyses.loops(f);
+    let mut changed = false;
+    for k in 0..loops.loops.len() {
+        let Some(s) = branching_shape(f, &cfg, &loops, k) else {
+            continue;
+        };
+        let added = s.size * s.factor;
+        if *growth + added > MAX_GROWTH {
+            continue;
+        }
+        *growth += added;
+        unroll_branching(f, &s);
+        changed = true;
+    }
+    changed
 }
 
 /// After loops of several blocks unrolled: each round's counter is a constant now, so fold
@@ -171,12 +192,7 @@ struct Shape {
     h: Block,
     e: Block,
     next: Inst,
-    step: i32,
-    bound: Value,
-    inclusive: bool,
-    /// The test compares `i' + offset` (`j + 1 < n` in a loop stepping `j` by 2), a
-    /// constant `0 <= offset <= MAX_STEP`.
-    offset: i32,
+    test: CounterTest,
     init: Value,
     factor: u32,
     body_size: u32,
@@ -221,22 +237,6 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     if step < 0 && offset != 0 {
         return None;
     }
-    // A bound read from memory afresh for each entry (a row's length in a sparse matrix)
-    // often makes few rounds, and the limit and the extra tests would be paid on every
-    // entry: such a loop is left alone.
-    let mut outermost = k;
-    while let Some(parent) = loops.loops[outermost].parent {
-        outermost = parent;
-    }
-    // A block added by unrolling another loop in this run (fully unrolled bodies, which
-    // may compute this bound) counts as inside.
-    let defined_inside = |v: Value| {
-        v.as_inst()
-            .and_then(|i| f.inst_block(i))
-            .is_some_and(|b| !loops.knows(b) || loops.contains(outermost, b))
-    };
-    // The bound is fixed for the loop itself (of one block): defined before it.
-    let in_this_loop = bound.as_inst().is_some_and(|i| f.inst_block(i) == Some(h));
     let InstKind::Binary {
         args: [Value::Inst(phi), _],
         ..
@@ -245,20 +245,7 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         return None;
     };
     let init = f.phi_incoming(phi, p)?;
-    // Unless the counter starts at a run-time value that the loop around does not change
-    // (a knapsack's capacity, counting down to an item's weight): then the loop spans the
-    // problem's size, not a datum's.
-    let parent = lp.parent;
-    let fixed_around = |v: Value| {
-        v.as_inst()
-            .and_then(|i| f.inst_block(i))
-            .is_some_and(|b| loops.knows(b) && parent.is_none_or(|q| !loops.contains(q, b)))
-    };
-    let spans_the_problem = fixed_around(init);
-    if in_this_loop || (read_inside(f, bound, &defined_inside) && !spans_the_problem) {
-        return None;
-    }
-    let changing_bound = defined_inside(bound);
+    let changing_bound = bound_changes(f, loops, k, bound, init)?;
     let mut body_size = 0;
     for i in f.block_insts(h) {
         let kind = f.kind(i);
@@ -276,9 +263,6 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     };
     let full =
         trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
-    if !full && carried_latency(f, h) > issue_cycles(body_kinds(f, h)) {
-        return None;
-    }
     let mut factor = [8, 4, 2]
         .into_iter()
         .filter(|&k| !changing_bound || k <= MAX_FACTOR_CHANGING_BOUND)
@@ -297,10 +281,12 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
         h,
         e,
         next,
-        step,
-        bound,
-        inclusive,
-        offset,
+        test: CounterTest {
+            step,
+            bound,
+            inclusive,
+            offset,
+        },
         init,
         factor,
         body_size,
@@ -309,44 +295,41 @@ fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
     })
 }
 
-/// The body's instructions other than its phis and its branch.
-fn body_kinds(f: &Function, h: Block) -> impl Iterator<Item = &InstKind> {
-    f.block_insts(h)
-        .map(|i| f.kind(i))
-        .filter(|k| !k.is_phi() && !k.is_terminator())
-}
-
-/// The longest chain of latencies in the loop's one block from a phi to the value it takes
-/// back: how long a round waits for the one before. A loop bound by that (a random number
-/// generator's state, `seed = seed * a % m`) gains nothing from running several bodies per
-/// test, whose step and test only save issue cycles, while the copies crowd the registers.
-fn carried_latency(f: &Function, h: Block) -> u32 {
-    let body: Vec<Inst> = f
-        .block_insts(h)
-        .filter(|&i| !f.kind(i).is_phi() && !f.kind(i).is_terminator())
-        .collect();
-    let mut longest = 0;
-    for phi in f.phis(h) {
-        let Some(back) = f.phi_incoming(phi, h).and_then(|v| v.as_inst()) else {
-            continue;
-        };
-        // When each value depending on the phi is ready, counted from the phi.
-        let mut ready: IndexMap<Inst, u32> = IndexMap::new();
-        ready.insert(phi, 0);
-        for &i in &body {
-            let kind = f.kind(i);
-            let start = kind
-                .operands()
-                .iter()
-                .filter_map(|v| v.as_inst().and_then(|op| ready.get(&op)))
-                .max();
-            if let Some(&start) = start {
-                ready.insert(i, start + inst_latency(kind));
-            }
-        }
-        longest = longest.max(ready.get(&back).copied().unwrap_or(0));
+/// Whether loop `k` may unroll for its bound and its counter's start, and if so whether
+/// the loops around it change the bound (then its limit is paid on every entry).
+fn bound_changes(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+    bound: Value,
+    init: Value,
+) -> Option<bool> {
+    let block_of = |v: Value| v.as_inst().and_then(|i| f.inst_block(i));
+    // The bound is fixed for the loop itself: defined before it.
+    if block_of(bound).is_some_and(|b| loops.knows(b) && loops.contains(k, b)) {
+        return None;
     }
-    longest
+    // A bound read from memory afresh for each entry (a row's length in a sparse matrix)
+    // often makes few rounds, and the limit and the extra tests would be paid on every
+    // entry: such a loop is left alone.
+    let mut outermost = k;
+    while let Some(parent) = loops.loops[outermost].parent {
+        outermost = parent;
+    }
+    // A block added by unrolling another loop in this run (fully unrolled bodies, which
+    // may compute this bound) counts as inside.
+    let defined_inside =
+        |v: Value| block_of(v).is_some_and(|b| !loops.knows(b) || loops.contains(outermost, b));
+    // Unless the counter starts at a run-time value that the loop around does not change
+    // (a knapsack's capacity, counting down to an item's weight): then the loop spans the
+    // problem's size, not a datum's.
+    let parent = loops.loops[k].parent;
+    let spans_the_problem = block_of(init)
+        .is_some_and(|b| loops.knows(b) && parent.is_none_or(|q| !loops.contains(q, b)));
+    if read_inside(f, bound, &defined_inside) && !spans_the_problem {
+        return None;
+    }
+    Some(defined_inside(bound))
 }
 
 /// Whether `v`, defined in the loops around (`inside`), is a load there, or computed from
@@ -557,7 +540,7 @@ fn unroll(f: &mut Function, s: &Shape) {
     let (phis, body, after) = loop_values(f, h, e);
 
     let term_p = f.terminator(p).expect("a preheader ends in br");
-    let lim = limit(f, s, term_p);
+    let lim = s.test.limit(f, s.factor, term_p);
     let [pu, u, c, ph] = [(); 4].map(|_| f.create_block());
     f.insert_block_after(pu, p);
     f.insert_block_after(u, pu);
@@ -567,11 +550,7 @@ fn unroll(f: &mut Function, s: &Shape) {
     // sure; a constant start and bound alone do not make it so (the count is unknown where
     // a counter would wrap).
     let always = s.trips.is_some();
-    let before = if s.step > 0 {
-        IntPred::Slt
-    } else {
-        IntPred::Sgt
-    };
+    let before = s.test.before();
     let branch = if always {
         InstKind::Br { targets: [pu] }
     } else {
@@ -610,19 +589,7 @@ fn unroll(f: &mut Function, s: &Shape) {
     f.append_inst(u, branch, Type::Void);
 
     // C: the loop's own test after the last block.
-    let pred = match (s.inclusive, s.step > 0) {
-        (false, true) => IntPred::Slt,
-        (true, true) => IntPred::Sle,
-        (false, false) => IntPred::Sgt,
-        (true, false) => IntPred::Sge,
-    };
-    let tested = if s.offset == 0 {
-        counter
-    } else {
-        let kind = InstKind::binary(BinaryOp::Add, counter, Value::Int(s.offset));
-        Value::Inst(f.append_inst(c, kind, Type::I32))
-    };
-    let go_on = f.append_inst(c, InstKind::icmp(pred, tested, s.bound), Type::I1);
+    let go_on = s.test.append(f, c, counter);
     let branch = InstKind::CondBr {
         args: [Value::Inst(go_on)],
         targets: [ph, e],
@@ -667,32 +634,74 @@ fn unroll(f: &mut Function, s: &Shape) {
     }
 }
 
-/// `lim`, built before `before` in P when the bound is not a constant: `n - e`, or `n + e`
-/// counting down, clamped to the end of `i32` that it would wrap past.
-fn limit(f: &mut Function, s: &Shape, before: Inst) -> Value {
-    let e =
-        (s.factor as i64 - 1) * s.step.unsigned_abs() as i64 - s.inclusive as i64 + s.offset as i64;
-    let (delta, end, fits) = if s.step > 0 {
-        (-e, i32::MIN, IntPred::Sge)
-    } else {
-        (e, i32::MAX, IntPred::Sle)
-    };
-    match s.bound {
-        Value::Int(n) => {
-            let lim = n as i64 + delta;
-            Value::Int(lim.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+/// The exit test of a counted loop: the counter steps by `step` (negative when it counts
+/// down), and the loop goes on while `i' + offset < bound` (`<=` when inclusive; `>` and
+/// `>=` counting down).
+#[derive(Clone, Copy)]
+struct CounterTest {
+    step: i32,
+    bound: Value,
+    inclusive: bool,
+    /// A constant `0 <= offset <= MAX_STEP` (`j + 1 < n` in a loop stepping `j` by 2).
+    offset: i32,
+}
+
+impl CounterTest {
+    /// The comparison of a counter with the limit of a block of bodies: `<`, or `>`
+    /// counting down.
+    fn before(&self) -> IntPred {
+        if self.step > 0 {
+            IntPred::Slt
+        } else {
+            IntPred::Sgt
         }
-        n if e == 0 => n,
-        n => {
-            let moved = InstKind::binary(BinaryOp::Add, n, Value::Int(delta as i32));
-            let moved = Value::Inst(f.insert_inst_before(before, moved, Type::I32));
-            let edge = Value::Int((end as i64 - delta) as i32);
-            let fits =
-                Value::Inst(f.insert_inst_before(before, InstKind::icmp(fits, n, edge), Type::I1));
-            let kind = InstKind::Select {
-                args: [fits, moved, Value::Int(end)],
-            };
-            Value::Inst(f.insert_inst_before(before, kind, Type::I32))
+    }
+
+    /// The loop's own test of the stepped `counter`, appended to block `b`.
+    fn append(&self, f: &mut Function, b: Block, counter: Value) -> Inst {
+        let pred = match (self.inclusive, self.step > 0) {
+            (false, true) => IntPred::Slt,
+            (true, true) => IntPred::Sle,
+            (false, false) => IntPred::Sgt,
+            (true, false) => IntPred::Sge,
+        };
+        let tested = if self.offset == 0 {
+            counter
+        } else {
+            let kind = InstKind::binary(BinaryOp::Add, counter, Value::Int(self.offset));
+            Value::Inst(f.append_inst(b, kind, Type::I32))
+        };
+        f.append_inst(b, InstKind::icmp(pred, tested, self.bound), Type::I1)
+    }
+
+    /// `lim` for `factor` bodies per test, built before `before` in the preheader when the
+    /// bound is not a constant: `n - e`, or `n + e` counting down, clamped to the end of
+    /// `i32` that it would wrap past.
+    fn limit(&self, f: &mut Function, factor: u32, before: Inst) -> Value {
+        let e = (factor as i64 - 1) * self.step.unsigned_abs() as i64 - self.inclusive as i64
+            + self.offset as i64;
+        let (delta, end, fits) = if self.step > 0 {
+            (-e, i32::MIN, IntPred::Sge)
+        } else {
+            (e, i32::MAX, IntPred::Sle)
+        };
+        match self.bound {
+            Value::Int(n) => {
+                let lim = n as i64 + delta;
+                Value::Int(lim.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+            }
+            n if e == 0 => n,
+            n => {
+                let moved = InstKind::binary(BinaryOp::Add, n, Value::Int(delta as i32));
+                let moved = Value::Inst(f.insert_inst_before(before, moved, Type::I32));
+                let edge = Value::Int((end as i64 - delta) as i32);
+                let fits = InstKind::icmp(fits, n, edge);
+                let fits = Value::Inst(f.insert_inst_before(before, fits, Type::I1));
+                let kind = InstKind::Select {
+                    args: [fits, moved, Value::Int(end)],
+                };
+                Value::Inst(f.insert_inst_before(before, kind, Type::I32))
+            }
         }
     }
 }

@@ -1,0 +1,332 @@
+//! loop-unroll for a counted loop whose body branches (a test that skips a relaxation, a
+//! `break` that leaves early): `k` copies of its blocks run per test of the counter, as
+//! the bodies of a loop of one block do (the module above).
+//!
+//! ```text
+//!   P: ...; br H                P:   lim; condbr init < lim, PU, PH
+//!   H .. L: the body            PU:  br H0
+//!   L: i' = i + s               H0 .. L0: copy 0 of the body; L0: br H1
+//!      condbr i' < n, H, E      ...
+//!   X: a break's way out        Hk .. Lk: the last copy; condbr i + ks < lim, H0, C
+//!                               C:   condbr i + ks < n, PH, E
+//!                               PH:  phis of H's phis, from P and from C; br H
+//!                               H .. L: unchanged, the remainder
+//! ```
+//!
+//! Each copy's header takes the values the copy before it takes back to its header (copy
+//! 0: the first values, or the last copy's); the latch tests that `i < lim` decides are
+//! gone. A copy's other ways out (a `break`) lead where the original's do, and the phis
+//! there take each copy's values. The loop's values are used after it only by such phis,
+//! or, when its latch is its only way out, through new phis of the latch's exit.
+
+use super::{constant_trip_count, inclusive_test, CounterTest, MAX_FULL_TRIPS, MAX_STEP};
+use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
+use crate::analysis::{Cfg, LoopInfo};
+use crate::cost_model::inst_size;
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::loop_counter::counter;
+use crate::passes::value_map::{copied_block, copy_blocks, copy_insts, mapped, ValueMap};
+
+/// A loop of several blocks to unroll by `factor`: its preheader, header, latch and the
+/// latch's exit, its blocks and the blocks it leaves to, the counter's stepped value and
+/// first value, its exit test, and the size of one copy.
+pub(super) struct BranchingShape {
+    p: Block,
+    h: Block,
+    l: Block,
+    e: Block,
+    blocks: Vec<Block>,
+    exits: Vec<Block>,
+    next: Inst,
+    init: Value,
+    test: CounterTest,
+    /// The trip count, when it is a known constant (then at least the factor).
+    trips: Option<u32>,
+    pub(super) factor: u32,
+    pub(super) size: u32,
+}
+
+pub(super) fn branching_shape(
+    f: &Function,
+    cfg: &Cfg,
+    loops: &LoopInfo,
+    k: usize,
+) -> Option<BranchingShape> {
+    let lp = &loops.loops[k];
+    let h = lp.header;
+    if !lp.children.is_empty() || lp.blocks.len() < 2 {
+        return None;
+    }
+    let p = lp.preheader?;
+    let &[l] = lp.latches.as_slice() else {
+        return None;
+    };
+    if !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
+        return None;
+    }
+    let InstKind::CondBr {
+        args: [cond],
+        targets,
+    } = *f.kind(f.terminator(l)?)
+    else {
+        return None;
+    };
+    let go_on_when = targets[0] == h;
+    let e = targets[usize::from(go_on_when)];
+    if targets[usize::from(!go_on_when)] != h || loops.contains(k, e) {
+        return None;
+    }
+    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    let (ctr, bound, pred) = f
+        .phis(h)
+        .filter_map(|phi| counter(f, phi, p, l))
+        .find_map(|c| {
+            let next = Value::Inst(c.next);
+            if a == next {
+                Some((c, b, pred))
+            } else if b == next {
+                Some((c, a, pred.swapped()))
+            } else {
+                None
+            }
+        })?;
+    let pred = if go_on_when { pred } else { pred.inverse() };
+    let inclusive = inclusive_test(pred, ctr.step)?;
+    if !(1..=MAX_STEP.unsigned_abs()).contains(&ctr.step.unsigned_abs()) {
+        return None;
+    }
+    let changing_bound = super::bound_changes(f, loops, k, bound, ctr.start)?;
+    let mut size = 0;
+    for &b in &lp.blocks {
+        for i in f.block_insts(b) {
+            let kind = f.kind(i);
+            if matches!(kind, InstKind::Call { .. } | InstKind::Alloca { .. }) {
+                return None;
+            }
+            if !kind.is_phi() && !kind.is_terminator() {
+                size += inst_size(kind);
+            }
+        }
+    }
+    // A few rounds known at compile time are written out in a row instead.
+    let trips = constant_trip_count(ctr.start, bound, ctr.step, inclusive);
+    if trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {
+        return None;
+    }
+    // The loop's values are used after it by the phis of the blocks it leaves to, for
+    // edges from it; any other use needs the latch to be the only way out.
+    let only_way_out = lp.exits == [e] && cfg.preds(e) == [l];
+    if !only_way_out && used_after_otherwise(f, loops, k) {
+        return None;
+    }
+    let factor = [8, 4, 2]
+        .into_iter()
+        .filter(|&n| !changing_bound || n <= MAX_FACTOR_CHANGING_BOUND)
+        .filter(|&n| trips.is_none_or(|t| n <= t))
+        .find(|&n| size.max(1) * n <= MAX_UNROLLED)?;
+    Some(BranchingShape {
+        p,
+        h,
+        l,
+        e,
+        blocks: lp.blocks.clone(),
+        exits: lp.exits.clone(),
+        next: ctr.next,
+        init: ctr.start,
+        test: CounterTest {
+            step: ctr.step,
+            bound,
+            inclusive,
+            offset: 0,
+        },
+        trips,
+        factor,
+        size,
+    })
+}
+
+/// Whether a value of loop `k` is used outside it other than by a phi for an edge from it.
+fn used_after_otherwise(f: &Function, loops: &LoopInfo, k: usize) -> bool {
+    let inside = |b: Block| loops.knows(b) && loops.contains(k, b);
+    loops.blocks_of(k).iter().any(|&b| {
+        f.block_insts(b).any(|i| {
+            f.uses(Value::Inst(i)).iter().any(|u| {
+                let ub = f.inst_block(u.inst).expect("a user is in a block");
+                if inside(ub) {
+                    return false;
+                }
+                !matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
+                    if inside(blocks[u.index as usize]))
+            })
+        })
+    })
+}
+
+pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
+    let (p, h, l, e) = (s.p, s.h, s.l, s.e);
+    let phis: Vec<Inst> = f.phis(h).collect();
+    let taken_back: Vec<Value> = phis
+        .iter()
+        .map(|&phi| f.phi_incoming(phi, l).expect("from the latch"))
+        .collect();
+    let inside = |f: &Function, i: Inst| f.inst_block(i).is_some_and(|b| s.blocks.contains(&b));
+    // Uses after the loop other than by the phis of its ways out (the latch's exit is
+    // then its only way out).
+    let mut after: Vec<(Inst, Inst, usize)> = Vec::new();
+    for &b in &s.blocks {
+        for v in f.block_insts(b) {
+            for u in f.uses(Value::Inst(v)) {
+                let from_inside = matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
+                    if s.blocks.contains(&blocks[u.index as usize]));
+                if !inside(f, u.inst) && !from_inside {
+                    after.push((v, u.inst, u.index as usize));
+                }
+            }
+        }
+    }
+
+    let term_p = f.terminator(p).expect("a preheader ends in br");
+    let lim = s.test.limit(f, s.factor, term_p);
+    let before = s.test.before();
+    let [pu, c, ph] = [(); 3].map(|_| f.create_block());
+    f.insert_block_after(pu, p);
+
+    // The copies, each header's phis replaced by what the copy before takes back.
+    let mut copies: Vec<Vec<(Block, Block)>> = Vec::new();
+    let mut maps: Vec<ValueMap> = Vec::new();
+    let mut last_block = pu;
+    for j in 0..s.factor as usize {
+        let copy_of = copy_blocks(f, &s.blocks, last_block);
+        last_block = copy_of.last().map_or(last_block, |&(_, b)| b);
+        let mut map = copy_insts(f, &copy_of);
+        if j > 0 {
+            for (&phi, &back) in phis.iter().zip(&taken_back) {
+                let v = mapped(back, &maps[j - 1]);
+                let copy = map[&phi].as_inst().expect("a copied phi");
+                f.replace_all_uses(Value::Inst(copy), v);
+                f.remove_inst(copy);
+                map.insert(phi, v);
+            }
+        }
+        copies.push(copy_of);
+        maps.push(map);
+    }
+    f.insert_block_after(c, last_block);
+    f.insert_block_after(ph, c);
+    let last = s.factor as usize - 1;
+    let headers: Vec<Block> = copies.iter().map(|c| copied_block(c, h)).collect();
+    for (&phi, &back) in phis.iter().zip(&taken_back) {
+        let copy = maps[0][&phi].as_inst().expect("a copied phi");
+        let first = f.phi_incoming(phi, p).expect("from the preheader");
+        let kind = InstKind::Phi {
+            args: vec![first, mapped(back, &maps[last])],
+            blocks: vec![pu, copied_block(&copies[last], l)],
+        };
+        let ty = f.inst(phi).ty;
+        f.replace_kind(copy, kind, ty);
+    }
+    for j in 0..last {
+        let latch = f
+            .terminator(copied_block(&copies[j], l))
+            .expect("a latch ends in a branch");
+        let jump = InstKind::Br {
+            targets: [headers[j + 1]],
+        };
+        f.replace_kind(latch, jump, Type::Void);
+    }
+    let counter = mapped(Value::Inst(s.next), &maps[last]);
+    let latch = f
+        .terminator(copied_block(&copies[last], l))
+        .expect("a latch ends in a branch");
+    let again = f.insert_inst_before(latch, InstKind::icmp(before, counter, lim), Type::I1);
+    let branch = InstKind::CondBr {
+        args: [Value::Inst(again)],
+        targets: [headers[0], c],
+    };
+    f.replace_kind(latch, branch, Type::Void);
+
+    // P: enters the copies when the first block's skipped tests hold (for sure when the
+    // trip count is known).
+    let always = s.trips.is_some();
+    let branch = if always {
+        InstKind::Br { targets: [pu] }
+    } else {
+        let enter = InstKind::icmp(before, s.init, lim);
+        let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
+        InstKind::CondBr {
+            args: [enter],
+            targets: [pu, ph],
+        }
+    };
+    f.replace_kind(term_p, branch, Type::Void);
+    f.append_inst(
+        pu,
+        InstKind::Br {
+            targets: [headers[0]],
+        },
+        Type::Void,
+    );
+
+    // C: the loop's own test after the last copy.
+    let go_on = s.test.append(f, c, counter);
+    let branch = InstKind::CondBr {
+        args: [Value::Inst(go_on)],
+        targets: [ph, e],
+    };
+    f.append_inst(c, branch, Type::Void);
+
+    // PH: H's entry values, from P (unless it always enters the copies) or from C.
+    for (&phi, &back) in phis.iter().zip(&taken_back) {
+        let first = f.phi_incoming(phi, p).expect("from the preheader");
+        let v = mapped(back, &maps[last]);
+        let (args, blocks) = if always {
+            (vec![v], vec![c])
+        } else {
+            (vec![first, v], vec![p, c])
+        };
+        let ty = f.inst(phi).ty;
+        let entry = f.append_inst(ph, InstKind::Phi { args, blocks }, ty);
+        let index = super::incoming_index(f, phi, p);
+        f.set_operand(phi, index, Value::Inst(entry));
+        f.kind_mut_targets(phi)[index] = ph;
+    }
+    f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
+
+    // The ways out: the latch's exit is reached from C too, a break's from every copy.
+    for &x in &s.exits {
+        for phi in f.phis(x).collect::<Vec<_>>() {
+            let pairs: Vec<(Value, Block)> = match f.kind(phi) {
+                InstKind::Phi { args, blocks } => args
+                    .iter()
+                    .copied()
+                    .zip(blocks.iter().copied())
+                    .filter(|(_, b)| s.blocks.contains(b))
+                    .collect(),
+                _ => unreachable!("a phi"),
+            };
+            for (v, b) in pairs {
+                if b == l && x == e {
+                    f.add_phi_incoming(phi, mapped(v, &maps[last]), c);
+                } else {
+                    for (copy_of, map) in copies.iter().zip(&maps) {
+                        f.add_phi_incoming(phi, mapped(v, map), copied_block(copy_of, b));
+                    }
+                }
+            }
+        }
+    }
+    let mut merged = ValueMap::default();
+    for (v, user, index) in after {
+        let phi = *merged.entry(v).or_insert_with(|| {
+            let kind = InstKind::Phi {
+                args: vec![Value::Inst(v), mapped(Value::Inst(v), &maps[last])],
+                blocks: vec![l, c],
+            };
+            let ty = f.inst(v).ty;
+            Value::Inst(f.prepend_inst(e, kind, ty))
+        });
+        f.set_operand(user, index, phi);
+    }
+}
