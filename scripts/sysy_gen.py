@@ -916,8 +916,11 @@ class Gen:
         if r < 0.86:
             self.modular_loop()
             return
-        if r < 0.91:
+        if r < 0.895:
             self.unrollable_loop()
+            return
+        if r < 0.91:
+            self.branching_counted_loop()
             return
         if r < 0.925:
             self.neighbour_loop()
@@ -2199,6 +2202,53 @@ class Gen:
         for name in (u, v):
             self.declare(Var(name, "int", []))
 
+    def branching_counted_loop(self):
+        """A counted loop whose body branches, as loop unrolling copies its blocks, from a
+        start read at run time, up or down, running 0 to 48 times: a near-period search
+        counting mismatches of `w[i]` and `w[i + d]` that breaks out once there are more
+        than a limit (the position and the count used after the loop, from either way
+        out), or a relaxation `if (w[i] + c < u[i]) { u[i] = w[i] + c; ch = ch + 1; }`."""
+        w, u, i, n, miss, lim, ch, t = (
+            self.fresh(q) for q in ("w", "w", "i", "n", "v", "v", "v", "t")
+        )
+        size, d = 48, self.r.randint(1, 5)
+        self.func.cost += self.multiplier * size * 8
+        self.line(f"int {w}[{size + d}] = {{}};")
+        self.line(f"int {u}[{size}] = {{}};")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {size}) {{ {w}[{i}] = ({i} * {self.r.randint(1, 9)} + {self.int_expr(1)}) % {self.r.randint(2, 5)}; {u}[{i}] = {i} % {self.r.randint(3, 9)}; {i} = {i} + 1; }}")
+        self.line(f"int {n} = idx({self.int_expr(1)}, {size});")
+        up = self.chance(0.6)
+        if up:
+            self.line(f"{i} = idx({self.int_expr(1)}, 4);")
+            header, step = f"while ({i} < {n}) {{", f"{i} = {i} + 1;"
+        else:
+            self.line(f"{i} = {n} - 1;")
+            header, step = f"while ({i} >= {self.r.randint(0, 3)}) {{", f"{i} = {i} - 1;"
+        if self.chance(0.5):
+            self.line(f"int {miss} = 0;")
+            self.line(f"int {lim} = idx({self.int_expr(1)}, 8);")
+            self.line(header)
+            self.indent += 1
+            self.line(f"if ({w}[{i}] != {w}[{i} + {d}]) {{")
+            self.line(f"    {miss} = {miss} + 1;")
+            self.line(f"    if ({miss} > {lim}) break;")
+            self.line("}")
+            self.line(step)
+            self.indent -= 1
+            self.line("}")
+            self.use_result(f"{i} * 100 + {miss}")
+        else:
+            self.line(f"int {ch} = 0;")
+            self.line(header)
+            self.indent += 1
+            self.line(f"int {t} = {w}[{i}] + {self.r.randint(-2, 2)};")
+            self.line(f"if ({t} < {u}[{i}]) {{ {u}[{i}] = {t}; {ch} = {ch} + 1; }}")
+            self.line(step)
+            self.indent -= 1
+            self.line("}")
+            self.use_result(f"{ch} * 7 + {u}[idx({self.int_expr(1)}, {size})]")
+
     def neighbour_loop(self):
         """A loop reading neighbours of a moving index, as predictive commoning carries one
         iteration's load to the next that reads the same element: `w[i-1]`, `w[i]`, `w[i+1]`
@@ -3111,6 +3161,8 @@ FEATURES = [
     ("straight-line counted loop to unroll", r"^\s+(w\d+)\[(k\d+)\] = u\d+ \+ i\d+;"),
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
+    ("counted search that breaks out", r"if \(v\d+ > v\d+\) break;"),
+    ("counted relaxation loop", r"if \(t\d+ < w\d+\[i\d+\]\) \{"),
     ("straight-line counted loop counting down", r"^\s+w\d+\[k\d+\] = u\d+ \+ i\d+;\r?\n(?:.*\r?\n){4}\s+(i\d+) = \1 - \d;"),
     ("unrolled loop starting near the bottom of int", r"^\s+int (i\d+) = -21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),

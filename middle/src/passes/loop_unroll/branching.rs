@@ -1,13 +1,13 @@
-//! loop-unroll for a counted loop whose body branches (a test that skips a relaxation, a
-//! `break` that leaves early): `k` copies of its blocks run per test of the counter, as
-//! the bodies of a loop of one block do (the module above).
+//! loop-unroll for a counted loop whose body branches (a test that skips a relaxation):
+//! `k` copies of its blocks run per test of the counter, as the bodies of a loop of one
+//! block do (the module above).
 //!
 //! ```text
 //!   P: ...; br H                P:   lim; condbr init < lim, PU, PH
 //!   H .. L: the body            PU:  br H0
 //!   L: i' = i + s               H0 .. L0: copy 0 of the body; L0: br H1
 //!      condbr i' < n, H, E      ...
-//!   X: a break's way out        Hk .. Lk: the last copy; condbr i + ks < lim, H0, C
+//!                               Hk .. Lk: the last copy; condbr i + ks < lim, H0, C
 //!                               C:   condbr i + ks < n, PH, E
 //!                               PH:  phis of H's phis, from P and from C; br H
 //!                               H .. L: unchanged, the remainder
@@ -15,9 +15,10 @@
 //!
 //! Each copy's header takes the values the copy before it takes back to its header (copy
 //! 0: the first values, or the last copy's); the latch tests that `i < lim` decides are
-//! gone. A copy's other ways out (a `break`) lead where the original's do, and the phis
-//! there take each copy's values. The loop's values are used after it only by such phis,
-//! or, when its latch is its only way out, through new phis of the latch's exit.
+//! gone. The latch is the loop's only way out: a search that breaks out (at the first
+//! mismatch of a naive match) often leaves within a few rounds, which would pay the limit
+//! and the extra tests for nothing. The loop's values are used after it by the phis of E,
+//! or, when E is entered from the latch alone, through new phis there.
 
 use super::{constant_trip_count, inclusive_test, CounterTest, MAX_FULL_TRIPS, MAX_STEP};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
@@ -27,16 +28,28 @@ use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::loop_counter::counter;
 use crate::passes::value_map::{copied_block, copy_blocks, copy_insts, mapped, ValueMap};
 
+/// The most machine instructions one copy of the blocks may take: a larger body that
+/// branches keeps more values live across its blocks, and its copies run out of
+/// registers (Life's neighbour sums spilled).
+const MAX_BODY: u32 = 32;
+/// The most values the loop may keep in registers throughout: its header's phis and the
+/// values from outside it (not constants) that it uses. Beyond that, the copies' own
+/// values spill.
+const MAX_LIVE_THROUGH: usize = 12;
+/// The fewest machine instructions per block of the body: a body that is mostly tests and
+/// branches (a scan for the best of several keys) keeps every branch in each copy, and
+/// saves only the counter's step and test.
+const MIN_SIZE_PER_BLOCK: u32 = 3;
+
 /// A loop of several blocks to unroll by `factor`: its preheader, header, latch and the
-/// latch's exit, its blocks and the blocks it leaves to, the counter's stepped value and
-/// first value, its exit test, and the size of one copy.
+/// latch's exit, its blocks, the counter's stepped value and first value, its exit test,
+/// and the size of one copy.
 pub(super) struct BranchingShape {
     p: Block,
     h: Block,
     l: Block,
     e: Block,
     blocks: Vec<Block>,
-    exits: Vec<Block>,
     next: Inst,
     init: Value,
     test: CounterTest,
@@ -58,10 +71,10 @@ pub(super) fn branching_shape(
         return None;
     }
     let p = lp.preheader?;
-    let &[l] = lp.latches.as_slice() else {
+    let (&[l], &[exiting]) = (lp.latches.as_slice(), lp.exiting.as_slice()) else {
         return None;
     };
-    if !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
+    if exiting != l || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
         return None;
     }
     let InstKind::CondBr {
@@ -115,10 +128,16 @@ pub(super) fn branching_shape(
     if trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {
         return None;
     }
-    // The loop's values are used after it by the phis of the blocks it leaves to, for
-    // edges from it; any other use needs the latch to be the only way out.
-    let only_way_out = lp.exits == [e] && cfg.preds(e) == [l];
-    if !only_way_out && used_after_otherwise(f, loops, k) {
+    // The loop's values are used after it by E's phis; any other use needs E to be
+    // entered from the latch alone, to take a phi of its own.
+    if cfg.preds(e) != [l] && used_after_otherwise(f, loops, k) {
+        return None;
+    }
+    if size > MAX_BODY
+        || size < MIN_SIZE_PER_BLOCK * lp.blocks.len() as u32
+        || live_through(f, h, &lp.blocks) > MAX_LIVE_THROUGH
+        || branches_on_invariant(f, &lp.blocks)
+    {
         return None;
     }
     let factor = [8, 4, 2]
@@ -132,7 +151,6 @@ pub(super) fn branching_shape(
         l,
         e,
         blocks: lp.blocks.clone(),
-        exits: lp.exits.clone(),
         next: ctr.next,
         init: ctr.start,
         test: CounterTest {
@@ -147,6 +165,41 @@ pub(super) fn branching_shape(
     })
 }
 
+/// Whether a block of the loop branches on a condition computed outside it (`if (flag &&
+/// ...)` that unswitching left): each copy would test it again, for nothing.
+fn branches_on_invariant(f: &Function, blocks: &[Block]) -> bool {
+    blocks.iter().any(|&b| {
+        f.terminator(b).is_some_and(|t| match *f.kind(t) {
+            InstKind::CondBr { args: [c], .. } => match c {
+                Value::Inst(d) => f.inst_block(d).is_some_and(|db| !blocks.contains(&db)),
+                _ => true,
+            },
+            _ => false,
+        })
+    })
+}
+
+/// The values a loop with header `h` and these blocks keeps in registers throughout: the
+/// header's phis, and the values from outside it (not constants) that it uses.
+fn live_through(f: &Function, h: Block, blocks: &[Block]) -> usize {
+    let mut outside: Vec<Value> = Vec::new();
+    for &b in blocks {
+        for i in f.block_insts(b) {
+            for &v in f.kind(i).operands() {
+                let from_outside = match v {
+                    Value::Inst(d) => f.inst_block(d).is_some_and(|db| !blocks.contains(&db)),
+                    Value::Param(_) | Value::Global(_) => true,
+                    _ => false,
+                };
+                if from_outside && !outside.contains(&v) {
+                    outside.push(v);
+                }
+            }
+        }
+    }
+    f.phis(h).count() + outside.len()
+}
+
 /// Whether a value of loop `k` is used outside it other than by a phi for an edge from it.
 fn used_after_otherwise(f: &Function, loops: &LoopInfo, k: usize) -> bool {
     let inside = |b: Block| loops.knows(b) && loops.contains(k, b);
@@ -154,11 +207,9 @@ fn used_after_otherwise(f: &Function, loops: &LoopInfo, k: usize) -> bool {
         f.block_insts(b).any(|i| {
             f.uses(Value::Inst(i)).iter().any(|u| {
                 let ub = f.inst_block(u.inst).expect("a user is in a block");
-                if inside(ub) {
-                    return false;
-                }
-                !matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
-                    if inside(blocks[u.index as usize]))
+                !inside(ub)
+                    && !matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
+                        if inside(blocks[u.index as usize]))
             })
         })
     })
@@ -172,8 +223,7 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
         .map(|&phi| f.phi_incoming(phi, l).expect("from the latch"))
         .collect();
     let inside = |f: &Function, i: Inst| f.inst_block(i).is_some_and(|b| s.blocks.contains(&b));
-    // Uses after the loop other than by the phis of its ways out (the latch's exit is
-    // then its only way out).
+    // Uses after the loop other than by E's phis (E is then entered from L alone).
     let mut after: Vec<(Inst, Inst, usize)> = Vec::new();
     for &b in &s.blocks {
         for v in f.block_insts(b) {
@@ -294,27 +344,10 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
     }
     f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
 
-    // The ways out: the latch's exit is reached from C too, a break's from every copy.
-    for &x in &s.exits {
-        for phi in f.phis(x).collect::<Vec<_>>() {
-            let pairs: Vec<(Value, Block)> = match f.kind(phi) {
-                InstKind::Phi { args, blocks } => args
-                    .iter()
-                    .copied()
-                    .zip(blocks.iter().copied())
-                    .filter(|(_, b)| s.blocks.contains(b))
-                    .collect(),
-                _ => unreachable!("a phi"),
-            };
-            for (v, b) in pairs {
-                if b == l && x == e {
-                    f.add_phi_incoming(phi, mapped(v, &maps[last]), c);
-                } else {
-                    for (copy_of, map) in copies.iter().zip(&maps) {
-                        f.add_phi_incoming(phi, mapped(v, map), copied_block(copy_of, b));
-                    }
-                }
-            }
+    // E: reached from L or from C.
+    for phi in f.phis(e).collect::<Vec<_>>() {
+        if let Some(x) = f.phi_incoming(phi, l) {
+            f.add_phi_incoming(phi, mapped(x, &maps[last]), c);
         }
     }
     let mut merged = ValueMap::default();
