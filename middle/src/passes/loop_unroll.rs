@@ -742,11 +742,20 @@ struct BlocksShape {
     size: u32,
 }
 
-/// An innermost loop of several blocks (its body branches: a neighbour skipped, a
-/// coordinate wrapped) whose counter runs a known, small number of rounds: a preheader
-/// that jumps to the header, one latch that is the only way out, to an exit of its own,
-/// and the latch's test of the stepped counter against a constant.
-fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<BlocksShape> {
+/// An innermost loop of several blocks counted by a phi of its header: its preheader
+/// jumps to the header, its one latch is its only way out, and the latch tests the
+/// stepped counter against a bound (`<`, `<=`; `>`, `>=` counting down).
+struct LatchCounted {
+    p: Block,
+    h: Block,
+    l: Block,
+    e: Block,
+    counter: Counter,
+    bound: Value,
+    inclusive: bool,
+}
+
+fn latch_counted(f: &Function, loops: &LoopInfo, k: usize) -> Option<LatchCounted> {
     let lp = &loops.loops[k];
     let h = lp.header;
     if !lp.children.is_empty() || lp.blocks.len() < 2 {
@@ -756,10 +765,7 @@ fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<B
     let (&[l], &[e], &[exiting]) = (&lp.latches[..], &lp.exits[..], &lp.exiting[..]) else {
         return None;
     };
-    if exiting != l
-        || cfg.preds(e) != [l]
-        || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. })
-    {
+    if exiting != l || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
         return None;
     }
     let InstKind::CondBr {
@@ -776,28 +782,44 @@ fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<B
     let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
         return None;
     };
-    let counters: Vec<Counter> = f.phis(h).filter_map(|phi| counter(f, phi, p, l)).collect();
-    let (ctr, bound, pred) = counters.iter().find_map(|c| {
-        let next = Value::Inst(c.next);
-        if a == next {
-            Some((c, b, pred))
-        } else if b == next {
-            Some((c, a, pred.swapped()))
-        } else {
-            None
-        }
-    })?;
+    let (ctr, bound, pred) = f
+        .phis(h)
+        .filter_map(|phi| counter(f, phi, p, l))
+        .find_map(|c| {
+            let next = Value::Inst(c.next);
+            if a == next {
+                Some((c, b, pred))
+            } else if b == next {
+                Some((c, a, pred.swapped()))
+            } else {
+                None
+            }
+        })?;
     let pred = if go_on_when { pred } else { pred.inverse() };
     let inclusive = inclusive_test(pred, ctr.step)?;
     if !(1..=MAX_STEP.unsigned_abs()).contains(&ctr.step.unsigned_abs()) {
         return None;
     }
-    let trips = constant_trip_count(ctr.start, bound, ctr.step, inclusive)?;
+    Some(LatchCounted {
+        p,
+        h,
+        l,
+        e,
+        counter: ctr,
+        bound,
+        inclusive,
+    })
+}
+
+/// The machine instructions of `blocks` besides phis and branches; `None` when one of them
+/// allocates, or calls where `calls` is false.
+fn blocks_size(f: &Function, blocks: &[Block], calls: bool) -> Option<u32> {
     let mut size = 0;
-    for &b in &lp.blocks {
+    for &b in blocks {
         for i in f.block_insts(b) {
             let kind = f.kind(i);
-            if matches!(kind, InstKind::Alloca { .. }) {
+            let call = matches!(kind, InstKind::Call { .. });
+            if matches!(kind, InstKind::Alloca { .. }) || call && !calls {
                 return None;
             }
             if !kind.is_phi() && !kind.is_terminator() {
@@ -805,13 +827,27 @@ fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<B
             }
         }
     }
+    Some(size)
+}
+
+/// An innermost loop of several blocks (its body branches: a neighbour skipped, a
+/// coordinate wrapped) whose counter runs a known, small number of rounds
+/// (`latch_counted`, to a constant), its exit entered from its latch alone.
+fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<BlocksShape> {
+    let c = latch_counted(f, loops, k)?;
+    if cfg.preds(c.e) != [c.l] {
+        return None;
+    }
+    let trips = constant_trip_count(c.counter.start, c.bound, c.counter.step, c.inclusive)?;
+    let blocks = loops.loops[k].blocks.clone();
+    let size = blocks_size(f, &blocks, true)?;
     let fits = trips <= MAX_FULL_TRIPS && size.max(1) * trips <= MAX_FULLY_UNROLLED;
-    (trips >= 1 && fits).then(|| BlocksShape {
-        p,
-        h,
-        l,
-        e,
-        blocks: lp.blocks.clone(),
+    (trips >= 1 && fits).then_some(BlocksShape {
+        p: c.p,
+        h: c.h,
+        l: c.l,
+        e: c.e,
+        blocks,
         trips,
         size,
     })

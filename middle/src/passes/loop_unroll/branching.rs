@@ -20,12 +20,10 @@
 //! and the extra tests for nothing. The loop's values are used after it by the phis of E,
 //! or, when E is entered from the latch alone, through new phis there.
 
-use super::{constant_trip_count, inclusive_test, CounterTest, MAX_FULL_TRIPS, MAX_STEP};
+use super::{constant_trip_count, CounterTest, MAX_FULL_TRIPS};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, LoopInfo};
-use crate::cost_model::inst_size;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
-use crate::passes::loop_counter::counter;
 use crate::passes::value_map::{copied_block, copy_blocks, copy_insts, mapped, ValueMap};
 
 /// The most machine instructions one copy of the blocks may take: a larger body that
@@ -65,64 +63,18 @@ pub(super) fn branching_shape(
     loops: &LoopInfo,
     k: usize,
 ) -> Option<BranchingShape> {
+    let super::LatchCounted {
+        p,
+        h,
+        l,
+        e,
+        counter: ctr,
+        bound,
+        inclusive,
+    } = super::latch_counted(f, loops, k)?;
     let lp = &loops.loops[k];
-    let h = lp.header;
-    if !lp.children.is_empty() || lp.blocks.len() < 2 {
-        return None;
-    }
-    let p = lp.preheader?;
-    let (&[l], &[exiting]) = (lp.latches.as_slice(), lp.exiting.as_slice()) else {
-        return None;
-    };
-    if exiting != l || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
-        return None;
-    }
-    let InstKind::CondBr {
-        args: [cond],
-        targets,
-    } = *f.kind(f.terminator(l)?)
-    else {
-        return None;
-    };
-    let go_on_when = targets[0] == h;
-    let e = targets[usize::from(go_on_when)];
-    if targets[usize::from(!go_on_when)] != h || loops.contains(k, e) {
-        return None;
-    }
-    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
-        return None;
-    };
-    let (ctr, bound, pred) = f
-        .phis(h)
-        .filter_map(|phi| counter(f, phi, p, l))
-        .find_map(|c| {
-            let next = Value::Inst(c.next);
-            if a == next {
-                Some((c, b, pred))
-            } else if b == next {
-                Some((c, a, pred.swapped()))
-            } else {
-                None
-            }
-        })?;
-    let pred = if go_on_when { pred } else { pred.inverse() };
-    let inclusive = inclusive_test(pred, ctr.step)?;
-    if !(1..=MAX_STEP.unsigned_abs()).contains(&ctr.step.unsigned_abs()) {
-        return None;
-    }
     let changing_bound = super::bound_changes(f, loops, k, bound, ctr.start)?;
-    let mut size = 0;
-    for &b in &lp.blocks {
-        for i in f.block_insts(b) {
-            let kind = f.kind(i);
-            if matches!(kind, InstKind::Call { .. } | InstKind::Alloca { .. }) {
-                return None;
-            }
-            if !kind.is_phi() && !kind.is_terminator() {
-                size += inst_size(kind);
-            }
-        }
-    }
+    let size = super::blocks_size(f, &lp.blocks, false)?;
     // A few rounds known at compile time are written out in a row instead.
     let trips = constant_trip_count(ctr.start, bound, ctr.step, inclusive);
     if trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {
