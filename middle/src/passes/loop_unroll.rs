@@ -546,22 +546,20 @@ fn unroll(f: &mut Function, s: &Shape) {
     f.insert_block_after(u, pu);
     f.insert_block_after(c, u);
     f.insert_block_after(ph, c);
-    // A known trip count is at least the factor (`shape`), so the new loop is entered for
-    // sure; a constant start and bound alone do not make it so (the count is unknown where
-    // a counter would wrap).
-    let always = s.trips.is_some();
-    let before = s.test.before();
-    let branch = if always {
-        InstKind::Br { targets: [pu] }
-    } else {
-        let enter = InstKind::icmp(before, s.init, lim);
-        let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
-        InstKind::CondBr {
-            args: [enter],
-            targets: [pu, ph],
-        }
+    let frame = Frame {
+        p,
+        h,
+        exiting: h,
+        e,
+        pu,
+        c,
+        ph,
+        lim,
+        test: s.test,
+        always: s.trips.is_some(),
     };
-    f.replace_kind(term_p, branch, Type::Void);
+    frame.enter(f, s.init);
+    let before = s.test.before();
     f.append_inst(pu, InstKind::Br { targets: [u] }, Type::Void);
 
     // U: the bodies one after another, each copy's phis the previous copy's latch values.
@@ -588,49 +586,99 @@ fn unroll(f: &mut Function, s: &Shape) {
     };
     f.append_inst(u, branch, Type::Void);
 
-    // C: the loop's own test after the last block.
-    let go_on = s.test.append(f, c, counter);
-    let branch = InstKind::CondBr {
-        args: [Value::Inst(go_on)],
-        targets: [ph, e],
-    };
-    f.append_inst(c, branch, Type::Void);
+    frame.leave(f, counter, &phis, &last, after, &at);
+}
 
-    // PH: H's entry values, from P (unless it always enters U) or from the last block.
-    for (&phi, &v) in phis.iter().zip(&last) {
-        let first = f.phi_incoming(phi, p).expect("from the preheader");
-        let ty = f.inst(phi).ty;
-        let (args, blocks) = if always {
-            (vec![v], vec![c])
+/// Where a block of copies of a loop's body sits: P, which enters PU (its way into the
+/// copies) or PH; C after the last copy, which makes the loop's own test, to PH or E; PH,
+/// which gives H (the original loop, finishing the last rounds) its entry values; and E,
+/// which `exiting` (H, or the latch) leaves to.
+struct Frame {
+    p: Block,
+    h: Block,
+    exiting: Block,
+    e: Block,
+    pu: Block,
+    c: Block,
+    ph: Block,
+    lim: Value,
+    test: CounterTest,
+    /// The trip count is known (at least the factor): the copies are entered for sure. A
+    /// constant start and bound alone do not make it so (the count is unknown where a
+    /// counter would wrap).
+    always: bool,
+}
+
+impl Frame {
+    /// P's branch: into PU, for sure or while `init` is before the limit.
+    fn enter(&self, f: &mut Function, init: Value) {
+        let term_p = f.terminator(self.p).expect("a preheader ends in br");
+        let branch = if self.always {
+            InstKind::Br { targets: [self.pu] }
         } else {
-            (vec![first, v], vec![p, c])
+            let enter = InstKind::icmp(self.test.before(), init, self.lim);
+            let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
+            InstKind::CondBr {
+                args: [enter],
+                targets: [self.pu, self.ph],
+            }
         };
-        let kind = InstKind::Phi { args, blocks };
-        let entry = f.append_inst(ph, kind, ty);
-        let index = incoming_index(f, phi, p);
-        f.set_operand(phi, index, Value::Inst(entry));
-        f.kind_mut_targets(phi)[index] = ph;
+        f.replace_kind(term_p, branch, Type::Void);
     }
-    f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
 
-    // E: reached from H or from C.
-    let e_phis: Vec<Inst> = f.phis(e).collect();
-    for phi in e_phis {
-        if let Some(x) = f.phi_incoming(phi, h) {
-            f.add_phi_incoming(phi, mapped(x, &at), c);
-        }
-    }
-    let mut merged = ValueMap::default();
-    for (v, user, index) in after {
-        let phi = *merged.entry(v).or_insert_with(|| {
-            let kind = InstKind::Phi {
-                args: vec![Value::Inst(v), mapped(Value::Inst(v), &at)],
-                blocks: vec![h, c],
+    /// C's test of the last copy's stepped `counter`; PH's phis for H's `phis`, of what the
+    /// last copy takes back to them (`last`); E's phis, and phis of E for the loop's values
+    /// used after it otherwise (`after`), taking from C what `at` (the last copy's) maps
+    /// them to.
+    fn leave(
+        &self,
+        f: &mut Function,
+        counter: Value,
+        phis: &[Inst],
+        last: &[Value],
+        after: Vec<(Inst, Inst, usize)>,
+        at: &ValueMap,
+    ) {
+        let (p, h, e, c, ph) = (self.p, self.h, self.e, self.c, self.ph);
+        let go_on = self.test.append(f, c, counter);
+        let branch = InstKind::CondBr {
+            args: [Value::Inst(go_on)],
+            targets: [ph, e],
+        };
+        f.append_inst(c, branch, Type::Void);
+        for (&phi, &v) in phis.iter().zip(last) {
+            let first = f.phi_incoming(phi, p).expect("from the preheader");
+            let ty = f.inst(phi).ty;
+            let (args, blocks) = if self.always {
+                (vec![v], vec![c])
+            } else {
+                (vec![first, v], vec![p, c])
             };
-            let ty = f.inst(v).ty;
-            Value::Inst(f.prepend_inst(e, kind, ty))
-        });
-        f.set_operand(user, index, phi);
+            let kind = InstKind::Phi { args, blocks };
+            let entry = f.append_inst(ph, kind, ty);
+            let index = incoming_index(f, phi, p);
+            f.set_operand(phi, index, Value::Inst(entry));
+            f.kind_mut_targets(phi)[index] = ph;
+        }
+        f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
+        let e_phis: Vec<Inst> = f.phis(e).collect();
+        for phi in e_phis {
+            if let Some(x) = f.phi_incoming(phi, self.exiting) {
+                f.add_phi_incoming(phi, mapped(x, at), c);
+            }
+        }
+        let mut merged = ValueMap::default();
+        for (v, user, index) in after {
+            let phi = *merged.entry(v).or_insert_with(|| {
+                let kind = InstKind::Phi {
+                    args: vec![Value::Inst(v), mapped(Value::Inst(v), at)],
+                    blocks: vec![self.exiting, c],
+                };
+                let ty = f.inst(v).ty;
+                Value::Inst(f.prepend_inst(e, kind, ty))
+            });
+            f.set_operand(user, index, phi);
+        }
     }
 }
 

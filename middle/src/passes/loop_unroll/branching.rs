@@ -20,7 +20,7 @@
 //! and the extra tests for nothing. The loop's values are used after it by the phis of E,
 //! or, when E is entered from the latch alone, through new phis there.
 
-use super::{constant_trip_count, CounterTest, MAX_FULL_TRIPS};
+use super::{constant_trip_count, CounterTest, Frame, MAX_FULL_TRIPS};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
@@ -249,20 +249,20 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
     };
     f.replace_kind(latch, branch, Type::Void);
 
-    // P: enters the copies when the first block's skipped tests hold (for sure when the
-    // trip count is known).
-    let always = s.trips.is_some();
-    let branch = if always {
-        InstKind::Br { targets: [pu] }
-    } else {
-        let enter = InstKind::icmp(before, s.init, lim);
-        let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
-        InstKind::CondBr {
-            args: [enter],
-            targets: [pu, ph],
-        }
+    // P enters the copies when the first block's skipped tests hold.
+    let frame = Frame {
+        p,
+        h,
+        exiting: l,
+        e,
+        pu,
+        c,
+        ph,
+        lim,
+        test: s.test,
+        always: s.trips.is_some(),
     };
-    f.replace_kind(term_p, branch, Type::Void);
+    frame.enter(f, s.init);
     f.append_inst(
         pu,
         InstKind::Br {
@@ -271,47 +271,6 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
         Type::Void,
     );
 
-    // C: the loop's own test after the last copy.
-    let go_on = s.test.append(f, c, counter);
-    let branch = InstKind::CondBr {
-        args: [Value::Inst(go_on)],
-        targets: [ph, e],
-    };
-    f.append_inst(c, branch, Type::Void);
-
-    // PH: H's entry values, from P (unless it always enters the copies) or from C.
-    for (&phi, &back) in phis.iter().zip(&taken_back) {
-        let first = f.phi_incoming(phi, p).expect("from the preheader");
-        let v = mapped(back, &maps[last]);
-        let (args, blocks) = if always {
-            (vec![v], vec![c])
-        } else {
-            (vec![first, v], vec![p, c])
-        };
-        let ty = f.inst(phi).ty;
-        let entry = f.append_inst(ph, InstKind::Phi { args, blocks }, ty);
-        let index = super::incoming_index(f, phi, p);
-        f.set_operand(phi, index, Value::Inst(entry));
-        f.kind_mut_targets(phi)[index] = ph;
-    }
-    f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
-
-    // E: reached from L or from C.
-    for phi in f.phis(e).collect::<Vec<_>>() {
-        if let Some(x) = f.phi_incoming(phi, l) {
-            f.add_phi_incoming(phi, mapped(x, &maps[last]), c);
-        }
-    }
-    let mut merged = ValueMap::default();
-    for (v, user, index) in after {
-        let phi = *merged.entry(v).or_insert_with(|| {
-            let kind = InstKind::Phi {
-                args: vec![Value::Inst(v), mapped(Value::Inst(v), &maps[last])],
-                blocks: vec![l, c],
-            };
-            let ty = f.inst(v).ty;
-            Value::Inst(f.prepend_inst(e, kind, ty))
-        });
-        f.set_operand(user, index, phi);
-    }
+    let last_values: Vec<Value> = taken_back.iter().map(|&v| mapped(v, &maps[last])).collect();
+    frame.leave(f, counter, &phis, &last_values, after, &maps[last]);
 }
