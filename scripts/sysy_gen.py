@@ -1685,8 +1685,8 @@ class Gen:
         self.line(f"int {b} = {self.int_expr(1)} % {self.r.randint(5, 60)};")
         self.line(f"int {acc} = 0;")
         self.line(f"int {k} = 0;")
-        shape = self.r.randrange(3)
-        if shape == 2:
+        shape = self.r.randrange(4)
+        if shape >= 2:
             self.line(f"while ({k} < 30) {{")
             self.indent += 1
             first, second = self.pick(["<", "<="]), self.pick(["<", "<=", ">", ">="])
