@@ -82,7 +82,7 @@ pub(super) fn branching_shape(
     }
     // The loop's values are used after it by E's phis; any other use needs E to be
     // entered from the latch alone, to take a phi of its own.
-    if cfg.preds(e) != [l] && used_after_otherwise(f, loops, k) {
+    if cfg.preds(e) != [l] && !uses_after(f, &lp.blocks).is_empty() {
         return None;
     }
     if size > MAX_BODY
@@ -152,19 +152,24 @@ fn live_through(f: &Function, h: Block, blocks: &[Block]) -> usize {
     f.phis(h).count() + outside.len()
 }
 
-/// Whether a value of loop `k` is used outside it other than by a phi for an edge from it.
-fn used_after_otherwise(f: &Function, loops: &LoopInfo, k: usize) -> bool {
-    let inside = |b: Block| loops.knows(b) && loops.contains(k, b);
-    loops.blocks_of(k).iter().any(|&b| {
-        f.block_insts(b).any(|i| {
-            f.uses(Value::Inst(i)).iter().any(|u| {
-                let ub = f.inst_block(u.inst).expect("a user is in a block");
-                !inside(ub)
-                    && !matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
-                        if inside(blocks[u.index as usize]))
-            })
-        })
-    })
+/// The uses of the values of a loop with these blocks after it, other than by a phi for
+/// an edge from it: (value, user, operand index).
+fn uses_after(f: &Function, blocks: &[Block]) -> Vec<(Inst, Inst, usize)> {
+    let mut after = Vec::new();
+    for &b in blocks {
+        for v in f.block_insts(b) {
+            for u in f.uses(Value::Inst(v)) {
+                let at = match f.kind(u.inst) {
+                    InstKind::Phi { blocks: from, .. } => from[u.index as usize],
+                    _ => f.inst_block(u.inst).expect("a user is in a block"),
+                };
+                if !blocks.contains(&at) {
+                    after.push((v, u.inst, u.index as usize));
+                }
+            }
+        }
+    }
+    after
 }
 
 pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
@@ -174,20 +179,8 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
         .iter()
         .map(|&phi| f.phi_incoming(phi, l).expect("from the latch"))
         .collect();
-    let inside = |f: &Function, i: Inst| f.inst_block(i).is_some_and(|b| s.blocks.contains(&b));
     // Uses after the loop other than by E's phis (E is then entered from L alone).
-    let mut after: Vec<(Inst, Inst, usize)> = Vec::new();
-    for &b in &s.blocks {
-        for v in f.block_insts(b) {
-            for u in f.uses(Value::Inst(v)) {
-                let from_inside = matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
-                    if s.blocks.contains(&blocks[u.index as usize]));
-                if !inside(f, u.inst) && !from_inside {
-                    after.push((v, u.inst, u.index as usize));
-                }
-            }
-        }
-    }
+    let after = uses_after(f, &s.blocks);
 
     let term_p = f.terminator(p).expect("a preheader ends in br");
     let lim = s.test.limit(f, s.factor, term_p);
