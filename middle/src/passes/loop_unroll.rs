@@ -454,32 +454,36 @@ fn constant_trip_count(init: Value, bound: Value, step: i32, inclusive: bool) ->
     Some(trips.min(u32::MAX as i64) as u32)
 }
 
-/// The loop's phis and body, and the uses of their values after the loop other than by
-/// E's phis from H: (value, user, operand index).
+/// The phis and the body of a loop of one block `h`, and the uses of its values after it
+/// other than by E's phis from H.
 #[allow(clippy::type_complexity)]
-fn loop_values(
-    f: &Function,
-    h: Block,
-    e: Block,
-) -> (Vec<Inst>, Vec<Inst>, Vec<(Inst, Inst, usize)>) {
+fn loop_values(f: &Function, h: Block) -> (Vec<Inst>, Vec<Inst>, Vec<(Inst, Inst, usize)>) {
     let phis: Vec<Inst> = f.phis(h).collect();
     let body: Vec<Inst> = f
         .block_insts(h)
         .filter(|&i| !f.kind(i).is_phi() && !f.kind(i).is_terminator())
         .collect();
+    (phis, body, uses_after(f, &[h]))
+}
+
+/// The uses of the values of a loop with these blocks after it, other than by a phi for
+/// an edge from it: (value, user, operand index).
+fn uses_after(f: &Function, blocks: &[Block]) -> Vec<(Inst, Inst, usize)> {
     let mut after = Vec::new();
-    for &v in phis.iter().chain(&body) {
-        for u in f.uses(Value::Inst(v)) {
-            let user_block = f.inst_block(u.inst).expect("in a block");
-            let from_h_into_e = user_block == e
-                && matches!(f.kind(u.inst), InstKind::Phi { blocks, .. }
-                    if blocks[u.index as usize] == h);
-            if user_block != h && !from_h_into_e {
-                after.push((v, u.inst, u.index as usize));
+    for &b in blocks {
+        for v in f.block_insts(b) {
+            for u in f.uses(Value::Inst(v)) {
+                let at = match f.kind(u.inst) {
+                    InstKind::Phi { blocks: from, .. } => from[u.index as usize],
+                    _ => f.inst_block(u.inst).expect("a user is in a block"),
+                };
+                if !blocks.contains(&at) {
+                    after.push((v, u.inst, u.index as usize));
+                }
             }
         }
     }
-    (phis, body, after)
+    after
 }
 
 /// Copies `body` to the end of `to` once per round, each round's phis the previous round's
@@ -512,7 +516,7 @@ fn copy_rounds(
 /// goes, and its values after it are the last round's.
 fn unroll_fully(f: &mut Function, s: &Shape) {
     let (p, h, e) = (s.p, s.h, s.e);
-    let (phis, body, after) = loop_values(f, h, e);
+    let (phis, body, after) = loop_values(f, h);
     let fb = f.create_block();
     f.insert_block_after(fb, p);
     let mut at = ValueMap::default();
@@ -537,7 +541,7 @@ fn unroll_fully(f: &mut Function, s: &Shape) {
 
 fn unroll(f: &mut Function, s: &Shape) {
     let (p, h, e) = (s.p, s.h, s.e);
-    let (phis, body, after) = loop_values(f, h, e);
+    let (phis, body, after) = loop_values(f, h);
 
     let term_p = f.terminator(p).expect("a preheader ends in br");
     let lim = s.test.limit(f, s.factor, term_p);

@@ -82,7 +82,7 @@ pub(super) fn branching_shape(
     }
     // The loop's values are used after it by E's phis; any other use needs E to be
     // entered from the latch alone, to take a phi of its own.
-    if cfg.preds(e) != [l] && !uses_after(f, &lp.blocks).is_empty() {
+    if cfg.preds(e) != [l] && !super::uses_after(f, &lp.blocks).is_empty() {
         return None;
     }
     if size > MAX_BODY
@@ -152,26 +152,6 @@ fn live_through(f: &Function, h: Block, blocks: &[Block]) -> usize {
     f.phis(h).count() + outside.len()
 }
 
-/// The uses of the values of a loop with these blocks after it, other than by a phi for
-/// an edge from it: (value, user, operand index).
-fn uses_after(f: &Function, blocks: &[Block]) -> Vec<(Inst, Inst, usize)> {
-    let mut after = Vec::new();
-    for &b in blocks {
-        for v in f.block_insts(b) {
-            for u in f.uses(Value::Inst(v)) {
-                let at = match f.kind(u.inst) {
-                    InstKind::Phi { blocks: from, .. } => from[u.index as usize],
-                    _ => f.inst_block(u.inst).expect("a user is in a block"),
-                };
-                if !blocks.contains(&at) {
-                    after.push((v, u.inst, u.index as usize));
-                }
-            }
-        }
-    }
-    after
-}
-
 pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
     let (p, h, l, e) = (s.p, s.h, s.l, s.e);
     let phis: Vec<Inst> = f.phis(h).collect();
@@ -180,7 +160,7 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
         .map(|&phi| f.phi_incoming(phi, l).expect("from the latch"))
         .collect();
     // Uses after the loop other than by E's phis (E is then entered from L alone).
-    let after = uses_after(f, &s.blocks);
+    let after = super::uses_after(f, &s.blocks);
 
     let term_p = f.terminator(p).expect("a preheader ends in br");
     let lim = s.test.limit(f, s.factor, term_p);
