@@ -135,7 +135,7 @@ fn unroll_branching_loops(f: &mut Function, cx: &mut FunctionContext, growth: &m
             continue;
         }
         *growth += added;
-        unroll_branching(f, &s);
+        unroll_branching(f, s);
         changed = true;
     }
     changed
@@ -758,11 +758,32 @@ impl CounterTest {
     }
 }
 
-/// What each phi of `h` takes back from `h`, in the copy that `at` describes.
-fn latch_values(f: &Function, phis: &[Inst], h: Block, at: &ValueMap) -> Vec<Value> {
+/// What each of a header's `phis` takes back from `latch`, in the copy that `at` describes.
+fn latch_values(f: &Function, phis: &[Inst], latch: Block, at: &ValueMap) -> Vec<Value> {
     phis.iter()
-        .map(|&phi| mapped(f.phi_incoming(phi, h).expect("from the latch"), at))
+        .map(|&phi| mapped(f.phi_incoming(phi, latch).expect("from the latch"), at))
         .collect()
+}
+
+/// A copy of a loop's `blocks` laid out after block `after`: each original block with its
+/// copy, and what stands for each original instruction there. With `carried`, the header's
+/// `phis` are not copied: the copy takes those values for them (the round before's).
+fn copy_round(
+    f: &mut Function,
+    blocks: &[Block],
+    after: Block,
+    phis: &[Inst],
+    carried: Option<&[Value]>,
+) -> (Vec<(Block, Block)>, ValueMap) {
+    let copy_of = copy_blocks(f, blocks, after);
+    let mut map = copy_insts(f, &copy_of);
+    for (&phi, &v) in phis.iter().zip(carried.unwrap_or_default()) {
+        let copy = map[&phi].as_inst().expect("a copied phi");
+        f.replace_all_uses(Value::Inst(copy), v);
+        f.remove_inst(copy);
+        map.insert(phi, v);
+    }
+    (copy_of, map)
 }
 
 fn incoming_index(f: &Function, phi: Inst, from: Block) -> usize {
@@ -920,21 +941,11 @@ fn unroll_blocks_fully(f: &mut Function, loops: &LoopInfo, k: usize, s: &BlocksS
     let mut jump = f.terminator(s.p).expect("a preheader ends in a jump");
     let mut last = ValueMap::default();
     for _ in 0..s.trips {
-        let copy_of = copy_blocks(f, &s.blocks, after);
+        let (copy_of, map) = copy_round(f, &s.blocks, after, &phis, Some(&carried));
         after = copy_of.last().map_or(after, |&(_, c)| c);
-        let mut map = copy_insts(f, &copy_of);
-        for (&phi, &v) in phis.iter().zip(&carried) {
-            let copy = map[&phi].as_inst().expect("a copied phi");
-            f.replace_all_uses(Value::Inst(copy), v);
-            f.remove_inst(copy);
-            map.insert(phi, v);
-        }
         let header = copied_block(&copy_of, s.h);
         f.replace_kind(jump, InstKind::Br { targets: [header] }, Type::Void);
-        carried = phis
-            .iter()
-            .map(|&phi| mapped(f.phi_incoming(phi, s.l).expect("from the latch"), &map))
-            .collect();
+        carried = latch_values(f, &phis, s.l, &map);
         jump = f
             .terminator(copied_block(&copy_of, s.l))
             .expect("a latch ends in a branch");

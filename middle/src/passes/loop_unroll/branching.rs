@@ -20,11 +20,11 @@
 //! and the extra tests for nothing. The loop's values are used after it by the phis of E,
 //! or, when E is entered from the latch alone, through new phis there.
 
-use super::{constant_trip_count, CounterTest, Frame, MAX_FULL_TRIPS};
+use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame, MAX_FULL_TRIPS};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
-use crate::passes::value_map::{copied_block, copy_blocks, copy_insts, mapped, ValueMap};
+use crate::passes::value_map::{copied_block, mapped, ValueMap};
 
 /// The most machine instructions one copy of the blocks may take: a larger body that
 /// branches keeps more values live across its blocks, and its copies run out of
@@ -53,6 +53,8 @@ pub(super) struct BranchingShape {
     test: CounterTest,
     /// The trip count, when it is a known constant (then at least the factor).
     trips: Option<u32>,
+    /// The uses of its values after it other than by E's phis (`uses_after`).
+    after: Vec<(Inst, Inst, usize)>,
     pub(super) factor: u32,
     pub(super) size: u32,
 }
@@ -80,16 +82,17 @@ pub(super) fn branching_shape(
     if trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {
         return None;
     }
-    // The loop's values are used after it by E's phis; any other use needs E to be
-    // entered from the latch alone, to take a phi of its own.
-    if cfg.preds(e) != [l] && !super::uses_after(f, &lp.blocks).is_empty() {
-        return None;
-    }
     if size > MAX_BODY
         || size < MIN_SIZE_PER_BLOCK * lp.blocks.len() as u32
         || live_through(f, h, &lp.blocks) > MAX_LIVE_THROUGH
         || branches_on_invariant(f, &lp.blocks)
     {
+        return None;
+    }
+    // The loop's values are used after it by E's phis; any other use needs E to be
+    // entered from the latch alone, to take a phi of its own.
+    let after = super::uses_after(f, &lp.blocks);
+    if cfg.preds(e) != [l] && !after.is_empty() {
         return None;
     }
     let factor = [8, 4, 2]
@@ -112,9 +115,16 @@ pub(super) fn branching_shape(
             offset: 0,
         },
         trips,
+        after,
         factor,
         size,
     })
+}
+
+/// Whether `v` is fixed for the loop of these blocks: not an instruction inside it.
+fn fixed_for(f: &Function, blocks: &[Block], v: Value) -> bool {
+    v.as_inst()
+        .is_none_or(|d| f.inst_block(d).is_some_and(|db| !blocks.contains(&db)))
 }
 
 /// Whether a block of the loop branches on a condition computed outside it (`if (flag &&
@@ -122,10 +132,7 @@ pub(super) fn branching_shape(
 fn branches_on_invariant(f: &Function, blocks: &[Block]) -> bool {
     blocks.iter().any(|&b| {
         f.terminator(b).is_some_and(|t| match *f.kind(t) {
-            InstKind::CondBr { args: [c], .. } => match c {
-                Value::Inst(d) => f.inst_block(d).is_some_and(|db| !blocks.contains(&db)),
-                _ => true,
-            },
+            InstKind::CondBr { args: [c], .. } => fixed_for(f, blocks, c),
             _ => false,
         })
     })
@@ -138,12 +145,8 @@ fn live_through(f: &Function, h: Block, blocks: &[Block]) -> usize {
     for &b in blocks {
         for i in f.block_insts(b) {
             for &v in f.kind(i).operands() {
-                let from_outside = match v {
-                    Value::Inst(d) => f.inst_block(d).is_some_and(|db| !blocks.contains(&db)),
-                    Value::Param(_) | Value::Global(_) => true,
-                    _ => false,
-                };
-                if from_outside && !outside.contains(&v) {
+                let in_a_register = !v.is_constant() && !matches!(v, Value::Undef(_));
+                if in_a_register && fixed_for(f, blocks, v) && !outside.contains(&v) {
                     outside.push(v);
                 }
             }
@@ -152,15 +155,9 @@ fn live_through(f: &Function, h: Block, blocks: &[Block]) -> usize {
     f.phis(h).count() + outside.len()
 }
 
-pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
+pub(super) fn unroll_branching(f: &mut Function, s: BranchingShape) {
     let (p, h, l, e) = (s.p, s.h, s.l, s.e);
     let phis: Vec<Inst> = f.phis(h).collect();
-    let taken_back: Vec<Value> = phis
-        .iter()
-        .map(|&phi| f.phi_incoming(phi, l).expect("from the latch"))
-        .collect();
-    // Uses after the loop other than by E's phis (E is then entered from L alone).
-    let after = super::uses_after(f, &s.blocks);
 
     let term_p = f.terminator(p).expect("a preheader ends in br");
     let lim = s.test.limit(f, s.factor, term_p);
@@ -168,23 +165,15 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
     let [pu, c, ph] = [(); 3].map(|_| f.create_block());
     f.insert_block_after(pu, p);
 
-    // The copies, each header's phis replaced by what the copy before takes back.
+    // The copies, each header's phis (but the first's) replaced by what the copy before
+    // takes back.
     let mut copies: Vec<Vec<(Block, Block)>> = Vec::new();
     let mut maps: Vec<ValueMap> = Vec::new();
     let mut last_block = pu;
     for j in 0..s.factor as usize {
-        let copy_of = copy_blocks(f, &s.blocks, last_block);
+        let carried = (j > 0).then(|| latch_values(f, &phis, l, &maps[j - 1]));
+        let (copy_of, map) = copy_round(f, &s.blocks, last_block, &phis, carried.as_deref());
         last_block = copy_of.last().map_or(last_block, |&(_, b)| b);
-        let mut map = copy_insts(f, &copy_of);
-        if j > 0 {
-            for (&phi, &back) in phis.iter().zip(&taken_back) {
-                let v = mapped(back, &maps[j - 1]);
-                let copy = map[&phi].as_inst().expect("a copied phi");
-                f.replace_all_uses(Value::Inst(copy), v);
-                f.remove_inst(copy);
-                map.insert(phi, v);
-            }
-        }
         copies.push(copy_of);
         maps.push(map);
     }
@@ -192,11 +181,12 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
     f.insert_block_after(ph, c);
     let last = s.factor as usize - 1;
     let headers: Vec<Block> = copies.iter().map(|c| copied_block(c, h)).collect();
+    let taken_back = latch_values(f, &phis, l, &maps[last]);
     for (&phi, &back) in phis.iter().zip(&taken_back) {
         let copy = maps[0][&phi].as_inst().expect("a copied phi");
         let first = f.phi_incoming(phi, p).expect("from the preheader");
         let kind = InstKind::Phi {
-            args: vec![first, mapped(back, &maps[last])],
+            args: vec![first, back],
             blocks: vec![pu, copied_block(&copies[last], l)],
         };
         let ty = f.inst(phi).ty;
@@ -244,6 +234,5 @@ pub(super) fn unroll_branching(f: &mut Function, s: &BranchingShape) {
         Type::Void,
     );
 
-    let last_values: Vec<Value> = taken_back.iter().map(|&v| mapped(v, &maps[last])).collect();
-    frame.leave(f, counter, &phis, &last_values, after, &maps[last]);
+    frame.leave(f, counter, &phis, &taken_back, s.after, &maps[last]);
 }
