@@ -913,8 +913,11 @@ class Gen:
         if r < 0.78:
             self.checked_counter_loop()
             return
-        if r < 0.86:
+        if r < 0.85:
             self.modular_loop()
+            return
+        if r < 0.86:
+            self.chained_tests_loop()
             return
         if r < 0.895:
             self.unrollable_loop()
@@ -2398,6 +2401,52 @@ class Gen:
         self.line("}")
         self.use_result(f"{p} * 100 + {n}")
 
+    def chained_tests_loop(self):
+        """A walk from both ends of an array while two counters stay in range (`i < n &&
+        j >= k`), testing two or three cheap comparisons joined by `&&` and `||` (the two
+        elements, their differences, a counter, constants on either side, every predicate,
+        the first two sometimes in parentheses), each test picking a value or running a
+        longer arm: merge-conditions joins such tests into one branch on a chain of
+        compares where the flags can test it, and leaves the others."""
+        a, i, j, x, y, acc = (self.fresh(q) for q in ("w", "i", "i", "qx", "qy", "v"))
+        size = self.r.randint(8, 24)
+        self.func.cost += self.multiplier * size * 10
+        self.line(f"int {a}[{size}] = {{}};")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {size}) {{ {a}[{i}] = ({i} * {self.r.randint(1, 9)} + {self.int_expr(1)}) % {self.r.randint(3, 9)} - {self.r.randint(0, 4)}; {i} = {i} + 1; }}")
+        self.line(f"int {acc} = 0;")
+        self.line(f"int {j} = {size} - 1 - idx({self.int_expr(1)}, 4);")
+        self.line(f"{i} = idx({self.int_expr(1)}, 3);")
+        self.line(f"while ({i} < {size} && {j} >= {self.r.randint(0, 3)}) {{")
+        self.indent += 1
+        self.line(f"int {x} = {a}[{i}];")
+        self.line(f"int {y} = {a}[{j}];")
+        ops = ["<", "<=", ">", ">=", "==", "!="]
+
+        def test():
+            c = self.r.randint(-3, 3)
+            return self.pick([
+                f"{x} - {y} {self.pick(ops)} {c}",
+                f"{y} - {x} {self.pick(ops)} {c}",
+                f"{x} {self.pick(ops)} {y}",
+                f"{c} {self.pick(ops)} {x}",
+                f"{i} {self.pick(ops)} {c + 4}",
+                f"{y} {self.pick(ops)} {j}",
+            ])
+        for _ in range(self.r.randint(1, 3)):
+            first = f"{test()} {self.pick(['&&', '||'])} {test()}"
+            if self.chance(0.5):
+                first = f"({first}) {self.pick(['&&', '||'])} {test()}"
+            if self.chance(0.6):
+                self.line(f"if ({first}) {acc} = {acc} + {self.r.randint(1, 9)}; else {acc} = {acc} - {self.r.randint(1, 3)};")
+            else:
+                self.line(f"if ({first}) {{ {acc} = {acc} * 3 % 1000; {a}[{i}] = {acc} % 7; {acc} = {acc} + {y}; }}")
+        self.line(f"{i} = {i} + 1;")
+        self.line(f"{j} = {j} - {self.r.randint(1, 2)};")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{acc} + {i} * 10")
+
     def use_result(self, e):
         """Adds `e` to a scalar the function may write, so that the code computing it stays."""
         targets = [v for v in self.visible() if v.ty == "int" and not v.is_array
@@ -3211,6 +3260,9 @@ FEATURES = [
     ("knapsack counts from a top read at run time", r"int (v\d+) = \d+ - idx\(.*\r?\n\s+int i\d+ = 0;\r?\n\s+while \(i\d+ < \d+\) \{ kw"),
     ("knapsack row read at the counter less a weight", r"(kt\d+)\[(i\d+) - 1\]\[(j\d+) - v\d+\]"),
     ("counts walked down while above a loaded weight", r"while \((j\d+) >= (kw\d+)\[i\d+\]\)"),
+    ("two comparisons of a loop's values joined by && or ||", r"^\s+if \(qx\d+ [^()]*(&&|\|\|) [^()]*\) "),
+    ("a chain of three comparisons with a parenthesised pair", r"^\s+if \(\([^()]*qx\d+[^()]*(&&|\|\|)[^()]*\) (&&|\|\|) "),
+    ("loop walking from both ends while two counters stay in range", r"^\s+while \((i\d+) < \d+ && (i\d+) >= \d\) \{\r?\n\s+int qx\d+ = w\d+\[\1\];"),
     ("counter under two bounds", r"while \((i\d+) (<|<=) v\d+ && v\d+ (>|>=) \1"),
     ("counter above two bounds", r"while \((i\d+) (>|>=) v\d+ && v\d+ (<|<=) \1"),
     ("if on two bounds of a counter", r"if \((i\d+) <=? v\d+ && \1 [<>]=? v\d+\) v\d+ ="),

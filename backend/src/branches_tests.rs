@@ -41,6 +41,7 @@ fn emitted(mf: &MFunction) -> Vec<String> {
 
 fn cmp(imm: u32) -> MInst {
     MInst::Cmp {
+        cond: None,
         rn: R0,
         src: Operand2::Imm(imm),
     }

@@ -205,9 +205,18 @@ impl Emitter {
                 self.line(format_args!("mls {}, {}, {}, {}", rd, rn, rm, ra))
             }
             MInst::SDiv { rd, rn, rm } => self.line(format_args!("sdiv {}, {}, {}", rd, rn, rm)),
-            MInst::Cmp { rn, src } => self.line(format_args!("cmp {}, {}", rn, src)),
-            MInst::Cmn { rn, src } => self.line(format_args!("cmn {}, {}", rn, src)),
-            MInst::Tst { rn, src } => self.line(format_args!("tst {}, {}", rn, src)),
+            MInst::Cmp { cond, rn, src } => {
+                let c = cond.map_or("", Cond::name);
+                self.line(format_args!("cmp{c} {}, {}", rn, src))
+            }
+            MInst::Cmn { cond, rn, src } => {
+                let c = cond.map_or("", Cond::name);
+                self.line(format_args!("cmn{c} {}, {}", rn, src))
+            }
+            MInst::Tst { cond, rn, src } => {
+                let c = cond.map_or("", Cond::name);
+                self.line(format_args!("tst{c} {}, {}", rn, src))
+            }
             MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
             MInst::Str { cond, rs: r, addr } => {
                 let mnemonic = format!("str{}", cond.map_or("", Cond::name));

@@ -13,6 +13,7 @@ use crate::mir::*;
 use crate::parallel_copy::sequentialize;
 use crate::symbols::symbol;
 use middle::analysis::{Cfg, DomTree, LoopInfo};
+use middle::compare_chain::{link, plan, Form, Link};
 use middle::cost_model;
 use middle::fast_hash::FastHashMap;
 use middle::ir::clamp::unsigned_clamp;
@@ -46,6 +47,8 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         in_place: false,
         recurrent: false,
         flags: None,
+        chains: vec![None; f.inst_capacity()],
+        chain_flags: None,
     };
     s.run();
     s.mf
@@ -147,6 +150,11 @@ struct Selector<'a> {
     /// so far leave set: a select or branch on a comparison of the same two values, by any
     /// predicate, reads them again.
     flags: Option<Compared>,
+    /// The compares that test each chain of comparisons tested in place
+    /// (`middle::compare_chain`), by instruction index.
+    chains: Vec<Option<Vec<Form>>>,
+    /// The chain whose flags the block's instructions selected so far leave set.
+    chain_flags: Option<Inst>,
 }
 
 impl Selector<'_> {
@@ -175,7 +183,13 @@ impl Selector<'_> {
             }
         }
         for i in f.all_insts() {
-            if self.is_fused_compare(i)
+            if link(f, i).is_some() && self.is_chain_tested(i) {
+                self.chains[i.index()] = plan(f, i, &|c| self.is_chain_tested(c));
+            }
+        }
+        for i in f.all_insts() {
+            if self.chains[i.index()].is_some()
+                || self.is_fused_compare(i)
                 || self.is_folded_gep(i)
                 || self.is_folded_shift(i)
                 || self.is_folded_mul(i)
@@ -227,6 +241,7 @@ impl Selector<'_> {
     fn emit(&mut self, inst: MInst) {
         if inst.sets_flags() {
             self.flags = None;
+            self.chain_flags = None;
         }
         self.cur.push(inst);
     }
@@ -865,6 +880,7 @@ impl Selector<'_> {
             }),
             DivPlan::IntMin => {
                 self.emit(MInst::Cmp {
+                    cond: None,
                     rn: x,
                     src: Operand2::Imm(1 << 31),
                 });
@@ -1269,6 +1285,9 @@ impl Selector<'_> {
     /// = i;` under one `run > best`, or `min` and `max` of one pair, compare once), anything
     /// else is compared with 0.
     fn condition(&mut self, c: Value) -> Vec<Cond> {
+        if let Some(plan) = c.as_inst().and_then(|ci| self.chains[ci.index()].clone()) {
+            return vec![self.chain(c, &plan)];
+        }
         match c.as_inst() {
             Some(ci) if self.skipped[ci.index()] => {
                 let (compared, conds) = compared(self.f, ci);
@@ -1294,12 +1313,34 @@ impl Selector<'_> {
             _ => {
                 let rn = self.reg(c);
                 self.emit(MInst::Cmp {
+                    cond: None,
                     rn,
                     src: Operand2::Imm(0),
                 });
                 vec![Cond::Ne]
             }
         }
+    }
+
+    /// Emits the compares of chain `c` (`plan`), unless the flags still hold them, and
+    /// returns the condition under which `c` holds: each compare after the first runs
+    /// where the ones before left the answer open.
+    fn chain(&mut self, c: Value, plan: &[Form]) -> Cond {
+        let last = int_cond(plan[plan.len() - 1].pred);
+        if self.chain_flags == c.as_inst() {
+            return last;
+        }
+        let mut holds = None;
+        for form in plan {
+            let cond = match form.link {
+                None => None,
+                Some(Link::Or) => holds.map(Cond::invert),
+                Some(Link::And) => holds,
+            };
+            holds = Some(self.int_compare(form.pred, form.a, form.b, cond));
+        }
+        self.chain_flags = c.as_inst();
+        last
     }
 
     /// Emits the comparison of instruction `i` and returns the conditions (any of which
@@ -1312,28 +1353,7 @@ impl Selector<'_> {
                 } else {
                     (pred, a, b)
                 };
-                if let Some((x, mask)) = self.tested_mask(a, b) {
-                    let rn = self.reg(x);
-                    let src = self.op2(mask);
-                    self.emit(MInst::Tst { rn, src });
-                    return vec![int_cond(pred)];
-                }
-                let rn = self.reg(a);
-                // `x < -5` is `cmn x, #5`: a constant whose negation encodes where it does
-                // not (the flags, carry included, are those of the comparison).
-                match b {
-                    Value::Int(c)
-                        if !is_operand2(c as u32) && is_operand2(c.wrapping_neg() as u32) =>
-                    {
-                        let src = Operand2::Imm(c.wrapping_neg() as u32);
-                        self.emit(MInst::Cmn { rn, src });
-                    }
-                    _ => {
-                        let src = self.op2(b);
-                        self.emit(MInst::Cmp { rn, src });
-                    }
-                }
-                vec![int_cond(pred)]
+                vec![self.int_compare(pred, a, b, None)]
             }
             InstKind::Fcmp { pred, args: [a, b] } => {
                 let zero = |v: Value| matches!(v, Value::Float(bits) if bits << 1 == 0);
@@ -1353,6 +1373,31 @@ impl Selector<'_> {
             }
             _ => unreachable!("not a comparison"),
         }
+    }
+
+    /// Emits `cmp a, b` (`a` not a constant), under `cond` if given, and returns the
+    /// condition under which `a pred b` holds.
+    fn int_compare(&mut self, pred: IntPred, a: Value, b: Value, cond: Option<Cond>) -> Cond {
+        if let Some((x, mask)) = self.tested_mask(a, b) {
+            let rn = self.reg(x);
+            let src = self.op2(mask);
+            self.emit(MInst::Tst { cond, rn, src });
+            return int_cond(pred);
+        }
+        let rn = self.reg(a);
+        // `x < -5` is `cmn x, #5`: a constant whose negation encodes where it does not (the
+        // flags, carry included, are those of the comparison).
+        match b {
+            Value::Int(c) if !is_operand2(c as u32) && is_operand2(c.wrapping_neg() as u32) => {
+                let src = Operand2::Imm(c.wrapping_neg() as u32);
+                self.emit(MInst::Cmn { cond, rn, src });
+            }
+            _ => {
+                let src = self.op2(b);
+                self.emit(MInst::Cmp { cond, rn, src });
+            }
+        }
+        int_cond(pred)
     }
 
     /// `x & mask` whose only user is a comparison of it with 0 for equality in its block:
@@ -1670,11 +1715,22 @@ impl Selector<'_> {
     /// A comparison used only as the condition of branches and selects in its own block:
     /// each of them emits the comparison again right before it reads the flags, which costs
     /// no more than comparing the materialised truth value with 0.
+    /// Whether comparison `i` is made where it is used: by the branches and selects of its
+    /// block, or as the later comparison of a chain tested in place.
     fn is_fused_compare(&self, i: Inst) -> bool {
         let f = self.f;
         if !matches!(f.kind(i), InstKind::Icmp { .. } | InstKind::Fcmp { .. }) {
             return false;
         }
+        let in_chain = self
+            .chain_user(i)
+            .is_some_and(|c| self.chains[c.index()].is_some());
+        in_chain || self.is_condition_only(i)
+    }
+
+    /// Whether every use of `i` is the condition of a branch or select in its block.
+    fn is_condition_only(&self, i: Inst) -> bool {
+        let f = self.f;
         let uses = f.uses(Value::Inst(i));
         !uses.is_empty()
             && uses.iter().all(|u| {
@@ -1685,6 +1741,28 @@ impl Selector<'_> {
                     )
                     && f.inst_block(u.inst) == f.inst_block(i)
             })
+    }
+
+    /// The chain link that is `i`'s only use, when `i` is one of its two truth values: the
+    /// chain compares again wherever `i` was made (its operands are there).
+    fn chain_user(&self, i: Inst) -> Option<Inst> {
+        let f = self.f;
+        let [u] = f.uses(Value::Inst(i)) else {
+            return None;
+        };
+        let (x, _, y) = link(f, u.inst)?;
+        (x == Value::Inst(i) || y == i).then_some(u.inst)
+    }
+
+    /// Whether the comparison or chain `i` would be tested in place, every chain it is
+    /// part of being tested: a chain or comparison used only as conditions in its block,
+    /// or an integer comparison whose one use is a chain.
+    fn is_chain_tested(&self, i: Inst) -> bool {
+        match self.f.kind(i) {
+            InstKind::Icmp { .. } => self.chain_user(i).is_some() || self.is_condition_only(i),
+            InstKind::Select { .. } => link(self.f, i).is_some() && self.is_condition_only(i),
+            _ => false,
+        }
     }
 
     fn cast(&mut self, i: Inst, op: CastOp, a: Value) {
@@ -1874,6 +1952,15 @@ impl Selector<'_> {
         match *self.f.kind(i) {
             InstKind::Br { targets: [t] } => {
                 let target = self.block_index[t.index()];
+                self.emit(MInst::B { target });
+                vec![target]
+            }
+            InstKind::CondBr {
+                args: [Value::Bool(holds)],
+                targets: [t, e],
+            } => {
+                // A branch on a constant that no pass after the last simplify-cfg folded.
+                let target = self.block_index[if holds { t } else { e }.index()];
                 self.emit(MInst::B { target });
                 vec![target]
             }

@@ -1206,3 +1206,62 @@ bb0:
     let built = lines.iter().filter(|l| l.contains("#9029")).count();
     assert_eq!(built, 2, "{lines:#?}");
 }
+
+#[test]
+fn a_chain_of_comparisons_is_compares_under_conditions_and_one_branch() {
+    // x < 0 || x >= n: the second compare swapped (lt implies le), under ge.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp slt %a0, 0
+  %1 = icmp sge %a0, %a1
+  %2 = select i1 %0, true, %1
+  condbr %2, bb1, bb2
+bb1:
+  ret 1
+bb2:
+  ret 0
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let at = body
+        .iter()
+        .position(|l| *l == "cmp %v0, #0")
+        .expect("the first compare");
+    assert_eq!(
+        body[at + 1..at + 3],
+        ["cmpge %v1, %v0", "ble bb1"],
+        "{body:#?}"
+    );
+}
+
+#[test]
+fn a_chain_with_an_and_after_an_or_compares_under_the_condition_the_or_leaves() {
+    // (a == 4 || b < 7) && a < 10: eq implies le, so b < 7 is tested as b <= 6; a < 10
+    // (lt implies le) runs where that holds, and the select reads lt.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp eq %a0, 4
+  %1 = icmp slt %a1, 7
+  %2 = select i1 %0, true, %1
+  %3 = icmp slt %a0, 10
+  %4 = select i1 %2, %3, false
+  %5 = select i32 %4, 10, 20
+  ret %5
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let at = body
+        .iter()
+        .position(|l| *l == "cmp %v0, #4")
+        .expect("the first compare");
+    assert_eq!(
+        body[at + 1..at + 3],
+        ["cmpne %v1, #6", "cmple %v0, #10"],
+        "{body:#?}"
+    );
+    assert!(body.contains(&"movlt %v7, #10"), "{body:#?}");
+}

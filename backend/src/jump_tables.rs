@@ -68,6 +68,7 @@ type Case = (u32, MBlockId, MBlockId);
 fn link_of(block: &MBlock) -> Option<(Reg, Case)> {
     let n = block.insts.len();
     let [MInst::Cmp {
+        cond: None,
         rn,
         src: Operand2::Imm(c),
     }, MInst::BCond { cond, target }, MInst::B { target: other }] =

@@ -8,6 +8,7 @@ use crate::mir::*;
 
 fn cmp(rn: Reg, imm: u32) -> MInst {
     MInst::Cmp {
+        cond: None,
         rn,
         src: Operand2::Imm(imm),
     }

@@ -91,6 +91,7 @@ fn flags_and_memory_keep_their_order() {
         8,
         vec![
             MInst::Cmp {
+                cond: None,
                 rn: v(1),
                 src: Operand2::Imm(0),
             },
@@ -103,6 +104,7 @@ fn flags_and_memory_keep_their_order() {
             ldr(v(3), v(0), 8),
             ldr(v(4), v(0), 12),
             MInst::Cmp {
+                cond: None,
                 rn: v(3),
                 src: Operand2::Imm(5),
             },

@@ -38,11 +38,13 @@ fn writes_operand(inst: &MInst, compare: &MInst) -> bool {
 }
 
 /// The compare whose flags a block leaves, when its registers still hold the compared
-/// values at the block's end.
+/// values at the block's end (not a predicated compare, after which the flags may be
+/// another's).
 fn flags_at_end(block: &MBlock) -> Option<MInst> {
     let k = block.insts.iter().rposition(MInst::sets_flags)?;
     let compare = &block.insts[k];
     let kept = compare.is_compare()
+        && compare.flags_read().is_none()
         && !block.insts[k + 1..]
             .iter()
             .any(|inst| writes_operand(inst, compare));

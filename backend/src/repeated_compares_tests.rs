@@ -9,6 +9,7 @@ use crate::mir::*;
 
 fn cmp(rn: Reg, rm: Reg) -> MInst {
     MInst::Cmp {
+        cond: None,
         rn,
         src: Operand2::Reg(rm),
     }

@@ -13,6 +13,7 @@ fn mul(rd: Reg, rn: Reg, rm: Reg) -> MInst {
 
 fn cmp(rn: Reg, imm: u32) -> MInst {
     MInst::Cmp {
+        cond: None,
         rn,
         src: Operand2::Imm(imm),
     }

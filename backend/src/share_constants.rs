@@ -152,6 +152,7 @@ mod tests {
     fn branch_on(rn: Reg, yes: u32) -> [MInst; 2] {
         [
             MInst::Cmp {
+                cond: None,
                 rn,
                 src: Operand2::Imm(0),
             },

@@ -22,6 +22,7 @@ pub fn run(mf: &mut MFunction) {
         let mut folded = Vec::new();
         for j in 0..block.insts.len() {
             let MInst::Cmp {
+                cond: None,
                 rn,
                 src: Operand2::Imm(0),
             } = block.insts[j]
@@ -71,16 +72,18 @@ fn computed_at(before: &[MInst], r: Reg) -> Option<usize> {
     None
 }
 
-/// Whether the flags a compare sets are read, up to the next instruction that sets them,
-/// only under `eq`, `ne`, `mi` or `pl`.
+/// Whether the flags a compare sets are read, up to the next instruction that sets them
+/// for certain, only under `eq`, `ne`, `mi` or `pl`. A predicated compare may leave them
+/// for the instructions after it.
 fn reads_only_zero_or_sign(after: &[MInst]) -> bool {
     for inst in after {
-        if let Some(cond) = inst.flags_read() {
+        let read = inst.flags_read();
+        if let Some(cond) = read {
             if !matches!(cond, Cond::Eq | Cond::Ne | Cond::Mi | Cond::Pl) {
                 return false;
             }
         }
-        if inst.sets_flags() {
+        if inst.sets_flags() && read.is_none() {
             return true;
         }
     }

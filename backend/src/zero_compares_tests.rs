@@ -19,6 +19,7 @@ fn alu(op: AluOp, rd: Reg, rn: Reg, imm: u32) -> MInst {
 
 fn cmp(rn: Reg, imm: u32) -> MInst {
     MInst::Cmp {
+        cond: None,
         rn,
         src: Operand2::Imm(imm),
     }
@@ -145,4 +146,31 @@ fn a_compare_with_another_constant_stays() {
         b(),
     ];
     assert_eq!(folded(insts).len(), 4);
+}
+
+#[test]
+fn flags_a_predicated_compare_may_leave_are_read_after_it() {
+    // and; cmp r2, #0; cmpne r3, #5; ble: where r2 is 0 the cmpne does not run and ble
+    // reads the first compare's flags, whose V an `ands` would leave stale.
+    let chained = vec![
+        alu(AluOp::And, r(2), r(2), 1),
+        cmp(r(2), 0),
+        MInst::Cmp {
+            cond: Some(Cond::Ne),
+            rn: r(3),
+            src: Operand2::Imm(5),
+        },
+        bcond(Cond::Le),
+        b(),
+    ];
+    assert_eq!(
+        folded(chained),
+        [
+            "and r2, r2, #1",
+            "cmp r2, #0",
+            "cmpne r3, #5",
+            "ble bb1",
+            "b bb1"
+        ]
+    );
 }

@@ -288,6 +288,13 @@ pub fn inst_cost(kind: &InstKind) -> u32 {
     }
 }
 
+/// Cycles from the operands of an IR instruction to its result, its machine instructions
+/// taken one after the other (`CostClass::latency`): `add` 1, a load 4, a division by a
+/// constant 7.
+pub fn inst_latency(kind: &InstKind) -> u32 {
+    lowering(kind).iter().map(|c| c.latency()).sum()
+}
+
 /// The number of machine instructions an IR instruction becomes, for code size.
 pub fn inst_size(kind: &InstKind) -> u32 {
     let own = lowering(kind).len() as u32;

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod bitset;
+pub mod compare_chain;
 pub mod cost_model;
 pub mod fast_hash;
 pub mod interp;

@@ -321,7 +321,10 @@ pub enum MInst {
         rd: Reg,
         rm: Reg,
     },
+    /// `cmp rn, src`, under `cond` if given (a later compare of a chain: see
+    /// `middle::compare_chain`).
     Cmp {
+        cond: Option<Cond>,
         rn: Reg,
         src: Operand2,
     },
@@ -329,12 +332,14 @@ pub enum MInst {
     /// constant `k` that encodes where `-k` does not (never 0 or `i32::MIN`, for which the
     /// carry would differ).
     Cmn {
+        cond: Option<Cond>,
         rn: Reg,
         src: Operand2,
     },
     /// Sets the flags by `rn & src` (`tst`), for an equality test of the masked bits with 0:
     /// only Z (and N) say anything.
     Tst {
+        cond: Option<Cond>,
         rn: Reg,
         src: Operand2,
     },
@@ -587,7 +592,9 @@ macro_rules! visit_operands {
                 $g(ra, Use);
                 $g(rd, Def);
             }
-            MInst::Cmp { rn, src } | MInst::Cmn { rn, src } | MInst::Tst { rn, src } => {
+            MInst::Cmp { rn, src, .. }
+            | MInst::Cmn { rn, src, .. }
+            | MInst::Tst { rn, src, .. } => {
                 $g(rn, Use);
                 op2!(src);
             }
@@ -740,7 +747,12 @@ impl MInst {
     /// conditional branch, a predicated instruction).
     pub fn flags_read(&self) -> Option<Cond> {
         match self {
-            MInst::Mov { cond, .. } | MInst::Alu { cond, .. } | MInst::Str { cond, .. } => *cond,
+            MInst::Mov { cond, .. }
+            | MInst::Alu { cond, .. }
+            | MInst::Str { cond, .. }
+            | MInst::Cmp { cond, .. }
+            | MInst::Cmn { cond, .. }
+            | MInst::Tst { cond, .. } => *cond,
             MInst::BCond { cond, .. } | MInst::VMovIf { cond, .. } => Some(*cond),
             _ => None,
         }

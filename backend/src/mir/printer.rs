@@ -120,9 +120,15 @@ impl fmt::Display for MInst {
             MInst::Mla { rd, rn, rm, ra } => write!(f, "mla {rd}, {rn}, {rm}, {ra}"),
             MInst::Mls { rd, rn, rm, ra } => write!(f, "mls {rd}, {rn}, {rm}, {ra}"),
             MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),
-            MInst::Cmp { rn, src } => write!(f, "cmp {rn}, {src}"),
-            MInst::Cmn { rn, src } => write!(f, "cmn {rn}, {src}"),
-            MInst::Tst { rn, src } => write!(f, "tst {rn}, {src}"),
+            MInst::Cmp { cond, rn, src } => {
+                write!(f, "cmp{} {rn}, {src}", cond.map_or("", Cond::name))
+            }
+            MInst::Cmn { cond, rn, src } => {
+                write!(f, "cmn{} {rn}, {src}", cond.map_or("", Cond::name))
+            }
+            MInst::Tst { cond, rn, src } => {
+                write!(f, "tst{} {rn}, {src}", cond.map_or("", Cond::name))
+            }
             MInst::Ldr { rd, addr } => write!(f, "ldr {rd}, {addr}"),
             MInst::Str { cond, rs, addr } => {
                 write!(f, "str{} {rs}, {addr}", cond.map_or("", Cond::name))

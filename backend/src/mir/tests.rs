@@ -258,6 +258,7 @@ fn inner_loops_behind_tests_of_data_run_for_the_rounds_that_pass_them() {
     use super::loops::{block_frequencies, LoopNest};
     use super::test_build::{add, b, bcond, func, ldr, mov, r, ret, v};
     let compare = |x: Reg| MInst::Cmp {
+        cond: None,
         rn: x,
         src: Operand2::Imm(0),
     };

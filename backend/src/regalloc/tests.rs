@@ -492,6 +492,7 @@ fn spill_stores_of_two_definitions(gap: Option<u32>) -> usize {
     }
     insts.extend([
         MInst::Cmp {
+            cond: None,
             rn: v(1),
             src: Operand2::Reg(v(2)),
         },

@@ -72,10 +72,12 @@ pub fn simplify_kind(kind: &InstKind, ty: Type) -> Option<Value> {
             Some(Value::Bool(semantics::fcmp(pred, x, y)))
         }
         InstKind::Cast { op, args: [a] } => bits(a).map(|x| typed(ty, semantics::cast(op, x))),
-        InstKind::Select { args: [c, a, b] } => match c {
-            Value::Bool(true) => Some(a),
-            Value::Bool(false) => Some(b),
+        InstKind::Select { args: [c, a, b] } => match (c, a, b) {
+            (Value::Bool(true), _, _) => Some(a),
+            (Value::Bool(false), _, _) => Some(b),
             _ if a == b => Some(a),
+            // A truth value picking true or false is itself.
+            (_, Value::Bool(true), Value::Bool(false)) => Some(c),
             _ => None,
         },
         _ => None,

@@ -125,9 +125,10 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 fn unroll_branching_loops(f: &mut Function, cx: &mut FunctionContext, growth: &mut u32) -> bool {
     let cfg = cx.analyses.cfg(f);
     let loops = cx.analyses.loops(f);
+    let facts = cx.facts();
     let mut changed = false;
     for k in 0..loops.loops.len() {
-        let Some(s) = branching_shape(f, &cfg, &loops, k) else {
+        let Some(s) = branching_shape(f, facts, &cfg, &loops, k) else {
             continue;
         };
         let added = s.size * s.factor;

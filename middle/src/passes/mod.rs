@@ -46,6 +46,7 @@ mod manager;
 pub mod mem2reg;
 pub mod memoize;
 pub mod merge_bound_tests;
+pub mod merge_conditions;
 pub mod merge_counters;
 pub mod merge_functions;
 mod phi_edits;
@@ -308,6 +309,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "merge-conditions",
+        description: "a branch whose side only tests one more comparison for the same target as one branch on both (a chain of compares)",
+        kind: PassKind::Function(merge_conditions::run),
+        needs_facts: false,
+    },
+    Pass {
         name: "merge-bound-tests",
         description: "two tests of one value against loop-invariant bounds as one test against the tighter bound",
         kind: PassKind::Function(merge_bound_tests::run),
@@ -329,7 +336,7 @@ pub const REGISTRY: &[Pass] = &[
         name: "loop-unroll",
         description: "run a counted loop's body several times per test, with a remainder loop",
         kind: PassKind::Function(loop_unroll::run),
-        needs_facts: false,
+        needs_facts: true,
     },
     Pass {
         name: "predictive-commoning",
@@ -438,7 +445,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,jump-threading,",
-            "range-simplify,instcombine,sink-common,repeat(2,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks,sink-compares"
+            "range-simplify,instcombine,sink-common,repeat(2,merge-conditions,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks,sink-compares"
         ),
     }
 }

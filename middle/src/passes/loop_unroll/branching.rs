@@ -22,8 +22,8 @@
 
 use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame, MAX_FULL_TRIPS};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
-use crate::analysis::{Cfg, LoopInfo};
-use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::analysis::{Cfg, LoopInfo, ModuleFacts};
+use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::value_map::{copied_block, mapped, ValueMap};
 
 /// The most machine instructions one copy of the blocks may take: a larger body that
@@ -33,11 +33,15 @@ const MAX_BODY: u32 = 32;
 /// The most values the loop may keep in registers throughout: its header's phis and the
 /// values from outside it (not constants) that it uses. Beyond that, the copies' own
 /// values spill.
-const MAX_LIVE_THROUGH: usize = 12;
-/// The fewest machine instructions per block of the body: a body that is mostly tests and
-/// branches (a scan for the best of several keys) keeps every branch in each copy, and
-/// saves only the counter's step and test.
-const MIN_SIZE_PER_BLOCK: u32 = 3;
+const MAX_LIVE_THROUGH: usize = 16;
+/// The fewest machine instructions per block of the body, in halves (2.5): a body that is
+/// mostly tests and branches (a scan for the best of several keys) keeps every branch in
+/// each copy, and saves only the counter's step and test.
+const MIN_HALF_SIZE_PER_BLOCK: u32 = 5;
+/// How many rounds of the unrolled loop an array the counter indexes must hold at least:
+/// a counter that indexes an array of 12 elements runs about 12 rounds at most, which a
+/// loop unrolled by 8 mostly spends in its remainder.
+const MIN_ROUNDS_IN_EXTENT: u32 = 4;
 
 /// A loop of several blocks to unroll by `factor`: its preheader, header, latch and the
 /// latch's exit, its blocks, the counter's stepped value and first value, its exit test,
@@ -61,6 +65,7 @@ pub(super) struct BranchingShape {
 
 pub(super) fn branching_shape(
     f: &Function,
+    facts: &ModuleFacts,
     cfg: &Cfg,
     loops: &LoopInfo,
     k: usize,
@@ -83,7 +88,7 @@ pub(super) fn branching_shape(
         return None;
     }
     if size > MAX_BODY
-        || size < MIN_SIZE_PER_BLOCK * lp.blocks.len() as u32
+        || 2 * size < MIN_HALF_SIZE_PER_BLOCK * lp.blocks.len() as u32
         || live_through(f, h, &lp.blocks) > MAX_LIVE_THROUGH
         || branches_on_invariant(f, &lp.blocks)
     {
@@ -95,10 +100,12 @@ pub(super) fn branching_shape(
     if cfg.preds(e) != [l] && !after.is_empty() {
         return None;
     }
+    let extent = counter_extent(f, facts, &lp.blocks, ctr.phi);
     let factor = [8, 4, 2]
         .into_iter()
         .filter(|&n| !changing_bound || n <= MAX_FACTOR_CHANGING_BOUND)
         .filter(|&n| trips.is_none_or(|t| n <= t))
+        .filter(|&n| extent.is_none_or(|x| n * MIN_ROUNDS_IN_EXTENT <= x))
         .find(|&n| size.max(1) * n <= MAX_UNROLLED)?;
     Some(BranchingShape {
         p,
@@ -119,6 +126,48 @@ pub(super) fn branching_shape(
         factor,
         size,
     })
+}
+
+/// The fewest elements among the arrays these blocks index by the counter `phi` (plus a
+/// constant): the counter stays within them, so the loop runs at most about that many
+/// rounds. An array is a global (its size) or a row of a larger one (`gep b, r, row`, `r`
+/// not a constant, `row` wider than an element: the row's bytes), looked for through
+/// offsets within it (`gep b, d, 4` for `s[i + d]`); other bases say nothing.
+fn counter_extent(f: &Function, facts: &ModuleFacts, blocks: &[Block], phi: Inst) -> Option<u32> {
+    let counted = |v: Value| {
+        v == Value::Inst(phi) || v.as_inst().is_some_and(|i| {
+            matches!(*f.kind(i), InstKind::Binary { op: BinaryOp::Add, args: [x, Value::Int(_)] }
+                    if x == Value::Inst(phi))
+        })
+    };
+    let extent = |mut base: Value, element: u32| loop {
+        match base {
+            Value::Global(g) => return Some(facts.global_bytes[g.index()]),
+            Value::Inst(i) => match *f.kind(i) {
+                InstKind::Gep {
+                    args: [_, row],
+                    stride,
+                } if stride > element && !row.is_constant() => return Some(stride),
+                InstKind::Gep {
+                    args: [inner, _],
+                    stride,
+                } if stride <= element => base = inner,
+                _ => return None,
+            },
+            _ => return None,
+        }
+    };
+    blocks
+        .iter()
+        .flat_map(|&b| f.block_insts(b))
+        .filter_map(|i| match *f.kind(i) {
+            InstKind::Gep {
+                args: [base, index],
+                stride,
+            } if stride > 0 && counted(index) => Some(extent(base, stride)? / stride),
+            _ => None,
+        })
+        .min()
 }
 
 /// Whether `v` is fixed for the loop of these blocks: not an instruction inside it.
