@@ -321,6 +321,18 @@ impl Function {
             .filter(|&i| self.insts[i.index()].kind.is_terminator())
     }
 
+    /// The condition and the (true, false) targets of `b`'s conditional branch, when the
+    /// two targets differ.
+    pub fn cond_branch(&self, b: Block) -> Option<(Value, [Block; 2])> {
+        match self.kind(self.terminator(b)?) {
+            InstKind::CondBr {
+                args: [cond],
+                targets,
+            } if targets[0] != targets[1] => Some((*cond, *targets)),
+            _ => None,
+        }
+    }
+
     /// The successors of `b` according to its terminator.
     pub fn successors(&self, b: Block) -> &[Block] {
         match self.terminator(b) {

@@ -55,7 +55,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         if gained[b.index()] || !f.is_in_layout(b) {
             continue;
         }
-        let Some((cond, targets)) = branch(f, b) else {
+        let Some((cond, targets)) = f.cond_branch(b) else {
             continue;
         };
         if cfg.preds(b).iter().any(|&p| dom.dominates(b, p)) {
@@ -124,17 +124,6 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         }
     }
     Preserved::nothing_if(changed)
-}
-
-/// The condition and the (true, false) targets of `b`'s conditional branch.
-fn branch(f: &Function, b: Block) -> Option<(Value, [Block; 2])> {
-    match f.kind(f.terminator(b)?) {
-        InstKind::CondBr {
-            args: [cond],
-            targets,
-        } if targets[0] != targets[1] => Some((*cond, *targets)),
-        _ => None,
-    }
 }
 
 /// Whether `b` holds only phis used inside `b`, possibly the comparison `cond` used only by

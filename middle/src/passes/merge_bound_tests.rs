@@ -71,7 +71,8 @@ struct BoundTest {
 fn find(f: &Function, loops: &LoopInfo, preds: &[usize], first: Block) -> Option<Merge> {
     let k = loops.innermost(first)?;
     let preheader = loops.loops[k].preheader?;
-    let (c1, [yes, no]) = branch(f, first)?;
+    let (c1, [yes, no]) = f.cond_branch(first)?;
+    let c1 = c1.as_inst()?;
     let (second, exit, on) = if preds[yes.index()] == 1 && yes != first {
         (yes, no, true)
     } else if preds[no.index()] == 1 && no != first {
@@ -84,8 +85,8 @@ fn find(f: &Function, loops: &LoopInfo, preds: &[usize], first: Block) -> Option
     if insts.next().is_some() || f.uses(Value::Inst(c2)).len() != 1 {
         return None;
     }
-    let (cond, [yes2, no2]) = branch(f, second)?;
-    if cond != c2 || f.terminator(second) != Some(term) {
+    let (cond, [yes2, no2]) = f.cond_branch(second)?;
+    if cond != Value::Inst(c2) || f.terminator(second) != Some(term) {
         return None;
     }
     let (next, on2) = if no2 == exit {
@@ -120,17 +121,6 @@ fn find(f: &Function, loops: &LoopInfo, preds: &[usize], first: Block) -> Option
             other,
         })
     })
-}
-
-/// The condition and the two targets of `b`'s `condbr`, when they differ.
-fn branch(f: &Function, b: Block) -> Option<(Inst, [Block; 2])> {
-    match *f.kind(f.terminator(b)?) {
-        InstKind::CondBr {
-            args: [Value::Inst(c)],
-            targets: [yes, no],
-        } if yes != no => Some((c, [yes, no])),
-        _ => None,
-    }
 }
 
 /// Comparison `cmp` as a test of `x` against a bound that goes on when the comparison

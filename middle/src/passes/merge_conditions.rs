@@ -72,16 +72,18 @@ fn find(f: &Function, preds: &[usize], h: Block) -> Option<Merge> {
     if !f.is_in_layout(h) {
         return None;
     }
-    let (c1, [yes, no]) = branch(f, h)?;
+    let (c1, [yes, no]) = f.cond_branch(h)?;
+    c1.as_inst()?;
     [(no, yes, Link::Or), (yes, no, Link::And)]
         .into_iter()
         .filter(|&(b, _, _)| preds[b.index()] == 1 && b != h && f.phis(b).next().is_none())
-        .find_map(|(b, d, link)| merge(f, h, Value::Inst(c1), b, d, link))
+        .find_map(|(b, d, link)| merge(f, h, c1, b, d, link))
 }
 
 /// The merge of H's test `c1` with B's, where B is H's side to go on and D the other.
 fn merge(f: &Function, h: Block, c1: Value, b: Block, d: Block, link: Link) -> Option<Merge> {
-    let (c2, [yes2, no2]) = branch(f, b)?;
+    let (c2, [yes2, no2]) = f.cond_branch(b)?;
+    let c2 = c2.as_inst()?;
     let (e, inverse) = match link {
         Link::Or if yes2 == d => (no2, false),
         Link::Or if no2 == d => (yes2, true),
@@ -122,18 +124,6 @@ fn merge(f: &Function, h: Block, c1: Value, b: Block, d: Block, link: Link) -> O
         link,
         inverse,
     })
-}
-
-/// The condition and the two targets of `b`'s `condbr`, when they differ and the condition
-/// is an instruction.
-fn branch(f: &Function, b: Block) -> Option<(Inst, [Block; 2])> {
-    match *f.kind(f.terminator(b)?) {
-        InstKind::CondBr {
-            args: [Value::Inst(c)],
-            targets: [yes, no],
-        } if yes != no => Some((c, [yes, no])),
-        _ => None,
-    }
 }
 
 /// What `b`'s instructions other than its terminator and the comparison `c2` cost, if all
