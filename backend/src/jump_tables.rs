@@ -31,9 +31,12 @@ const MAX_ENTRIES: u32 = 256;
 
 pub fn run(mf: &mut MFunction) {
     let preds = mf.preds();
+    let reached = mf.reached();
     let mut linked = vec![false; mf.blocks.len()];
     for head in mf.layout.clone() {
-        if linked[head.index()] {
+        // A block the entry does not reach (behind a branch on a constant) is left out of
+        // the output, and with it the table the entry would take the address of.
+        if linked[head.index()] || !reached[head.index()] {
             continue;
         }
         let Some((x, first)) = link_of(mf.block(head)) else {

@@ -121,3 +121,26 @@ fn a_link_entered_from_elsewhere_ends_the_chain() {
     mf.recompute_succs();
     assert!(head_stays(mf), "three links are too few");
 }
+
+#[test]
+fn a_chain_the_entry_does_not_reach_stays() {
+    // Block 0 jumps past the chain (as a branch on a constant does): the chain's blocks
+    // are left out of the output, so no table may be taken the address of.
+    let constants = [1, 2, 3, 4, 5];
+    let mut blocks = vec![vec![MInst::B {
+        target: MBlockId(6),
+    }]];
+    for (k, &c) in constants.iter().enumerate() {
+        let k = k as u32;
+        blocks.push(link(v(0), c, k + 2, k + 7));
+    }
+    for _ in 0..=constants.len() {
+        blocks.push(vec![MInst::Ret { uses: vec![r(0)] }]);
+    }
+    let mut mf = func(&[RegClass::Int], blocks);
+    let before = text(&mf, 1);
+    run(&mut mf);
+    assert_eq!(verify(&mf), Ok(()));
+    assert_eq!(text(&mf, 1), before);
+    assert_eq!(text(&mf, 0), ["b bb6"]);
+}
