@@ -1326,7 +1326,7 @@ impl Selector<'_> {
     /// returns the condition under which `c` holds: each compare after the first runs
     /// where the ones before left the answer open.
     fn chain(&mut self, c: Value, plan: &[Form]) -> Cond {
-        let last = int_cond(plan[plan.len() - 1].pred);
+        let last = int_cond(plan.last().expect("a chain has compares").pred);
         if self.chain_flags == c.as_inst() {
             return last;
         }
@@ -1712,11 +1712,10 @@ impl Selector<'_> {
         }
     }
 
-    /// A comparison used only as the condition of branches and selects in its own block:
-    /// each of them emits the comparison again right before it reads the flags, which costs
-    /// no more than comparing the materialised truth value with 0.
-    /// Whether comparison `i` is made where it is used: by the branches and selects of its
-    /// block, or as the later comparison of a chain tested in place.
+    /// Whether comparison `i` is made where it is used: it is only the condition of
+    /// branches and selects in its own block (each of them emits the comparison again right
+    /// before it reads the flags, which costs no more than comparing the materialised truth
+    /// value with 0), or its one use is a chain tested in place.
     fn is_fused_compare(&self, i: Inst) -> bool {
         let f = self.f;
         if !matches!(f.kind(i), InstKind::Icmp { .. } | InstKind::Fcmp { .. }) {
@@ -1756,10 +1755,13 @@ impl Selector<'_> {
 
     /// Whether the comparison or chain `i` would be tested in place, every chain it is
     /// part of being tested: a chain or comparison used only as conditions in its block,
-    /// or an integer comparison whose one use is a chain.
+    /// or a comparison whose one use is a chain (a float one never chains: a chain with
+    /// one tested in place has no plan, and the comparison is made at its select).
     fn is_chain_tested(&self, i: Inst) -> bool {
         match self.f.kind(i) {
-            InstKind::Icmp { .. } => self.chain_user(i).is_some() || self.is_condition_only(i),
+            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => {
+                self.chain_user(i).is_some() || self.is_condition_only(i)
+            }
             InstKind::Select { .. } => link(self.f, i).is_some() && self.is_condition_only(i),
             _ => false,
         }

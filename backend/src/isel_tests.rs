@@ -1265,3 +1265,31 @@ bb0:
     );
     assert!(body.contains(&"movlt %v7, #10"), "{body:#?}");
 }
+
+#[test]
+fn a_float_comparison_in_a_chain_is_made_at_its_select() {
+    // fcmp || (x != 1): the float comparison does not chain (its flags come through
+    // vmrs), so the truth value is made in full, never read from a register left unset.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: f32) -> i32 {
+bb0:
+  %0 = fcmp ogt %a1, 2.5
+  %1 = icmp ne %a0, 1
+  %2 = select i1 %0, true, %1
+  condbr %2, bb1, bb2
+bb1:
+  ret 7
+bb2:
+  ret 3
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(body.iter().any(|l| l.starts_with("vcmp.f32")), "{body:#?}");
+    assert!(
+        !body
+            .iter()
+            .any(|l| l.starts_with("cmpeq") || l.starts_with("cmpne")),
+        "{body:#?}"
+    );
+}
