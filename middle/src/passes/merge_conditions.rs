@@ -127,7 +127,8 @@ fn merge(f: &Function, h: Block, c1: Value, b: Block, d: Block, link: Link) -> O
 }
 
 /// What `b`'s instructions other than its terminator and the comparison `c2` cost, if all
-/// of them may run whichever way H goes (no memory access, call or other comparison).
+/// of them are arithmetic, which may run whichever way H goes (every integer operation is
+/// defined for every input; no memory access, call or other comparison).
 fn speculated_cost(f: &Function, b: Block, c2: Inst) -> Option<u32> {
     let mut cost = 0;
     for i in f.block_insts(b) {
@@ -135,12 +136,7 @@ fn speculated_cost(f: &Function, b: Block, c2: Inst) -> Option<u32> {
         if i == c2 || kind.is_terminator() {
             continue;
         }
-        let opcode = kind.opcode();
-        let plain = matches!(kind, InstKind::Binary { .. })
-            && !opcode.has_side_effects()
-            && !opcode.may_fault()
-            && !opcode.is_pinned();
-        if !plain {
+        if !matches!(kind, InstKind::Binary { .. }) {
             return None;
         }
         cost += inst_cost(kind);
