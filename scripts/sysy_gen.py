@@ -1046,18 +1046,28 @@ class Gen:
     def switched_loop(self):
         """A counted loop branching on a value fixed before it (an if/else, a triangle, or
         an if/else-if on the same value), as loop unswitching runs one loop per outcome;
-        sometimes nested in a loop that keeps the value fixed too, or leaving early."""
+        sometimes nested in a loop that keeps the value fixed too, or that computes it
+        afresh each round (then only the inner loop is unswitched), or leaving early. The
+        trip count is a constant (a loop of a few rounds is left to unrolling) or comes
+        from the program's state."""
         i, flag, acc = self.fresh("i"), self.fresh("f"), self.fresh("v")
-        self.line(f"int {flag} = ({self.int_expr(1)}) % 3;")
         self.line(f"int {acc} = {self.r.randint(-5, 5)};")
-        around = self.chance(0.3)
+        around = self.chance(0.5)
+        per_round = around and self.chance(0.6)
+        if not per_round:
+            self.line(f"int {flag} = ({self.int_expr(1)}) % 3;")
         if around:
             outer = self.fresh("i")
             self.line(f"int {outer} = 0;")
             self.line(f"while ({outer} < {self.r.randint(1, 3)}) {{")
             self.indent += 1
+            if per_round:
+                self.line(f"int {flag} = ({outer} + {self.int_expr(1)}) % 3;")
         self.line(f"int {i} = 0;")
-        self.line(f"while ({i} < {self.r.randint(0, 9)}) {{")
+        if self.chance(0.4):
+            self.line(f"while ({i} < ({self.int_expr(1)}) % 10) {{")
+        else:
+            self.line(f"while ({i} < {self.r.randint(0, 9)}) {{")
         self.indent += 1
         kind = self.r.randrange(3)
         c = self.r.randint(2, 7)
@@ -3228,6 +3238,8 @@ FEATURES = [
     ("stencil called with one array twice", r"^\s+st\d+\(ga\d+, ga\d+, \d+\);\r?\n\s+st\d+\((ga\d+), \1, \d+\);"),
     ("one array element stored on both sides of an if", r"^\s+\} else \{\r?\n\s+\w+(\[e\d+ % \d+\])+ = "),
     ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
+    ("value fixed for an inner loop, computed each outer round", r"^\s+int f\d+ = \(i\d+ \+ "),
+    ("loop branching on a fixed value, its trip count from the program's state", r"^\s+while \((i\d+) < \(.*\) % 10\) \{\r?\n\s+if \(f\d+ "),
     ("quotient of a product of the counter that may wrap", r"^\s+(v\d+) = \(\1 \+ (i\d+) \* \d+ / \d+\) % 1000003;"),
     ("recursive function ending in a runtime call", r"^void (digits\d+)\(int n\) \{\r?\n(.*\r?\n){4}\s+if \(n >= 10\) \1\(n / 10\);"),
     ("matrix rows in a flat array indexed by a variable width", r"^\s+(fl\d+)\[(i\d+ \* n\d+ \+ j\d+|j\d+ \+ i\d+ \* n\d+)\] = "),

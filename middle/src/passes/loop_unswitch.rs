@@ -21,8 +21,16 @@
 //! `MAX_UNSWITCHED` times per function and run; as each copy has the condition decided, a
 //! loop with `n` such conditions may become `2^n` loops only while each stays that small.
 //!
+//! Which branch, and which loop: the most deeply nested branches first, as they run most
+//! often (a test of a value read in the loop around, `if (rik && reach[k][j])`, before the
+//! guard of an inner loop), each in the outermost loop around it for which its condition
+//! is fixed and that qualifies (`n > 0` guarding an inner loop is then tested once, before
+//! the outer one). A branch that only picks a value is left to `if-to-select`, a comparison
+//! of constants to folding, and a loop of a few rounds between constants to `loop-unroll`.
+//!
 //! Needs: the loop forest. Preserves: behaviour (the CFG changes).
 
+use super::loop_counter::{counter, Counter};
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
@@ -30,15 +38,22 @@ use crate::passes::FunctionContext;
 
 /// The most instructions a loop may have to be copied.
 const MAX_SIZE: usize = 120;
+/// The most rounds of a loop with constant bounds that is left to `loop-unroll`.
+const FEW_ROUNDS: i64 = 32;
+/// The most instructions a side of a branch that only chooses a value computes.
+const SMALL_SIDE: usize = 2;
 /// The most loops one function has unswitched in one run.
-const MAX_UNSWITCHED: usize = 4;
+const MAX_UNSWITCHED: usize = 8;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let mut unswitched = 0;
     while unswitched < MAX_UNSWITCHED {
         let cfg = cx.analyses.cfg(f);
         let loops = cx.analyses.loops(f);
-        let Some(c) = (0..loops.loops.len()).find_map(|k| find(f, &cfg, &loops, k)) else {
+        let Some(c) = branches(f, &cfg, &loops)
+            .into_iter()
+            .find_map(|(b, cond)| place(f, &cfg, &loops, b, cond))
+        else {
             break;
         };
         if let Some((exiting, exit)) = c.way_out {
@@ -61,14 +76,70 @@ struct Candidate {
     way_out: Option<(Block, Block)>,
 }
 
-/// Loop `k` and the invariant condition it branches on, if the loop qualifies.
-fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Candidate> {
+/// The blocks inside loops that branch on a condition fixed for their innermost loop, and
+/// that condition, the most deeply nested first (they run most often), else in layout
+/// order. A branch that only chooses a value is left to `if-to-select`.
+fn branches(f: &Function, cfg: &Cfg, loops: &LoopInfo) -> Vec<(Block, Value)> {
+    let mut out: Vec<(u32, Block, Value)> = f
+        .blocks()
+        .filter_map(|b| {
+            let k = loops.innermost(b)?;
+            let InstKind::CondBr {
+                args: [c],
+                targets: [yes, no],
+            } = *f.kind(f.terminator(b)?)
+            else {
+                return None;
+            };
+            let fixed = match c {
+                Value::Param(_) => true,
+                // A comparison of constants folds: it needs no second loop.
+                Value::Inst(i) => {
+                    fixed_for(f, loops, k, c)
+                        && !f.kind(i).operands().iter().all(|v| v.is_constant())
+                }
+                _ => false,
+            };
+            (fixed && yes != no && !is_small_choice(f, cfg, b)).then_some((loops.depth(b), b, c))
+        })
+        .collect();
+    out.sort_by_key(|&(depth, _, _)| std::cmp::Reverse(depth));
+    out.into_iter().map(|(_, b, c)| (b, c)).collect()
+}
+
+/// Whether `c` is computed outside loop `k`.
+fn fixed_for(f: &Function, loops: &LoopInfo, k: usize, c: Value) -> bool {
+    match c {
+        Value::Inst(i) => f.inst_block(i).is_some_and(|b| !loops.contains(k, b)),
+        _ => true,
+    }
+}
+
+/// The loop to unswitch for the branch of block `b` on `cond`: the outermost loop around
+/// `b` for which `cond` is fixed and that qualifies, so that one test before it decides
+/// every round of it and of the loops inside it; else the next one in.
+fn place(f: &Function, cfg: &Cfg, loops: &LoopInfo, b: Block, cond: Value) -> Option<Candidate> {
+    let mut around = Vec::new();
+    let mut k = loops.innermost(b);
+    while let Some(l) = k.filter(|&l| fixed_for(f, loops, l, cond)) {
+        around.push(l);
+        k = loops.loops[l].parent;
+    }
+    around
+        .into_iter()
+        .rev()
+        .find_map(|k| qualify(f, cfg, loops, k, cond))
+}
+
+/// Loop `k` unswitched on `cond`, if the loop qualifies.
+fn qualify(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize, cond: Value) -> Option<Candidate> {
     let lp = &loops.loops[k];
     let p = lp.preheader?;
     if !matches!(
         f.terminator(p).map(|t| f.kind(t)),
         Some(InstKind::Br { .. })
-    ) {
+    ) || runs_few_times(f, loops, k)
+    {
         return None;
     }
     // Every block holds an instruction: a loop of more blocks is too large, and a loop
@@ -84,22 +155,6 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Candidate
         return None;
     }
     let inside = |i: Inst| f.inst_block(i).is_some_and(|b| loops.contains(k, b));
-    let cond = blocks.iter().find_map(|&b| {
-        let t = f.terminator(b)?;
-        let InstKind::CondBr {
-            args: [c],
-            targets: [yes, no],
-        } = *f.kind(t)
-        else {
-            return None;
-        };
-        let invariant = match c {
-            Value::Param(_) => true,
-            Value::Inst(i) => !inside(i),
-            _ => false,
-        };
-        (invariant && yes != no).then_some(c)
-    })?;
     // Values of the loop used after it only by the phis of the blocks it leaves to, for
     // edges from inside it, or a single way out.
     let closed = blocks.iter().all(|&b| {
@@ -119,6 +174,83 @@ fn find(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Candidate
         _ => return None,
     };
     Some(Candidate { k, cond, way_out })
+}
+
+/// Whether the branch ending `h` only chooses a value: each side it may take is a block
+/// that `h` alone enters, computes at most `SMALL_SIDE` instructions of arithmetic and goes
+/// on to where the other side goes. `if-to-select` makes such a branch a conditional move,
+/// which costs less than a copy of the loop.
+fn is_small_choice(f: &Function, cfg: &Cfg, h: Block) -> bool {
+    let Some(&InstKind::CondBr {
+        targets: [yes, no], ..
+    }) = f.terminator(h).map(|t| f.kind(t))
+    else {
+        return false;
+    };
+    let side_exit = |s: Block| -> Option<Block> {
+        if s == h || cfg.preds(s) != [h] {
+            return None;
+        }
+        let body: Vec<Inst> = f
+            .block_insts(s)
+            .filter(|&i| !f.kind(i).is_terminator())
+            .collect();
+        let pure = body.iter().all(|&i| {
+            let opcode = f.kind(i).opcode();
+            !f.kind(i).is_phi()
+                && !opcode.has_side_effects()
+                && !opcode.may_fault()
+                && !matches!(f.kind(i), InstKind::Load { .. } | InstKind::Call { .. })
+        });
+        match *f.kind(f.terminator(s)?) {
+            InstKind::Br { targets: [j] } if pure && body.len() <= SMALL_SIDE => Some(j),
+            _ => None,
+        }
+    };
+    match (side_exit(yes), side_exit(no)) {
+        (Some(j), Some(k)) => j == k,
+        (Some(j), None) => j == no,
+        (None, Some(k)) => k == yes,
+        (None, None) => false,
+    }
+}
+
+/// Whether loop `k` counts from a constant to a constant in at most `FEW_ROUNDS` rounds: a
+/// counter phi that starts at a constant, and a way out that compares it (or its next
+/// value) with a constant. `loop-unroll` writes such a loop out, and then each round's
+/// conditions fold; copied for unswitching, it would be too large to.
+fn runs_few_times(f: &Function, loops: &LoopInfo, k: usize) -> bool {
+    let lp = &loops.loops[k];
+    let (Some(p), &[latch]) = (lp.preheader, lp.latches.as_slice()) else {
+        return false;
+    };
+    let counters: Vec<Counter> = f
+        .phis(lp.header)
+        .filter_map(|phi| counter(f, phi, p, latch))
+        .collect();
+    lp.exiting.iter().any(|&b| {
+        let Some(InstKind::CondBr {
+            args: [Value::Inst(c)],
+            ..
+        }) = f.terminator(b).map(|t| f.kind(t))
+        else {
+            return false;
+        };
+        let InstKind::Icmp { args: [x, y], .. } = *f.kind(*c) else {
+            return false;
+        };
+        let ((v, Value::Int(bound)) | (Value::Int(bound), v)) = (x, y) else {
+            return false;
+        };
+        counters.iter().any(|ctr| {
+            let Value::Int(start) = ctr.start else {
+                return false;
+            };
+            let counts = v == Value::Inst(ctr.phi) || v == Value::Inst(ctr.next);
+            let rounds = (bound as i64 - start as i64) / ctr.step as i64;
+            counts && (0..=FEW_ROUNDS).contains(&rounds)
+        })
+    })
 }
 
 /// Makes every value of loop `k` used after it go through a phi in `exit`, which only
