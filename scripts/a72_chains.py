@@ -64,9 +64,11 @@ def accesses(text):
             return None
     elif mnemonic.startswith(("pop", "ldm", "vpop", "vldm")):
         listed = registers(operands[operands.find("{"):]) if "{" in operands else []
-        if "pc" in listed:
+        if "pc" in listed and not mnemonic.startswith("pop"):
             return None
-        writes |= set(listed)
+        # A return's `pop {..., pc}` ends the function: the registers it restores are
+        # written, and nothing of the block runs after it.
+        writes |= set(listed) - {"pc"}
         popped = mnemonic.startswith(("pop", "vpop"))
         if popped or "!" in operands.split("{")[0]:
             w = "sp" if popped else first[0]
@@ -181,6 +183,22 @@ def rename(lines, r, fresh, at):
     return out
 
 
+def rename_in_list(lines, r, fresh, at):
+    """The block with `r` written by the register list of instruction `at` and read after
+    it as `fresh`, the list sorted again (it must ascend; which register takes which word
+    of the stack does not change the timing)."""
+    number = lambda reg: {"sp": 13, "lr": 14, "pc": 15}.get(reg) or int(reg[1:])
+    mnemonic, operands = split(lines[at])
+    head, _, rest = operands.partition("{")
+    listed, _, tail = rest.partition("}")
+    regs = [fresh if x == r else x for x in registers(listed)]
+    out = list(lines[:at])
+    out.append(f"{mnemonic}\t{head}{{{', '.join(sorted(regs, key=number))}}}{tail}")
+    pattern = re.compile(rf"\b{r}\b")
+    out += [pattern.sub(fresh, line) for line in lines[at + 1:]]
+    return out
+
+
 def unused(lines, kind):
     """A register of the kind (`r` or `s`) that no instruction of the block names."""
     named = {r for text in lines for r in registers(split(text)[1])}
@@ -194,14 +212,22 @@ def break_false_chains(lines, false):
     prefix = []
     for r in sorted(false):
         chains = carried(lines)
-        if chains is None or r not in chains:
+        # The stack pointer's chain stays: a push or pop writes it back in one cycle.
+        if chains is None or r not in chains or r == "sp":
             continue
         at = chains[r]
         _, _, tied = accesses(lines[at])
         kind = "s" if r.startswith("s") else "r"
         fresh = unused(lines + prefix, kind) if r not in ("sp", "pc") else None
+        listed = "{" in lines[at]
+        if listed and (kind == "s" or fresh == "lr"):
+            # A list of float registers is a range, and lr beside pc a list apart.
+            fresh = None
         if r not in tied and fresh is not None:
-            lines = rename(lines, r, fresh, at)
+            if listed:
+                lines = rename_in_list(lines, r, fresh, at)
+            else:
+                lines = rename(lines, r, fresh, at)
         elif r.startswith("s"):
             prefix.append(f"vmov.f32\t{r}, #1.000000e+00")
         elif r.startswith("r") or r == "lr":

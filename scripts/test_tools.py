@@ -369,6 +369,31 @@ int main() {
         self.assertEqual(a72_chains.break_false_chains(["vmla.f32\ts3, s1, s2"], {"s3"}),
                          ["vmov.f32\ts3, #1.000000e+00", "vmla.f32\ts3, s1, s2"])
 
+    def test_a_return_ends_the_chains_through_the_registers_it_restores(self):
+        # A function's last block adds a callee-saved register's value and then restores
+        # it: modelled as a loop of itself, the pop's load would feed the next execution's
+        # add. The caller runs the function body, which sets r4 again, before this block
+        # comes back, so the chain is not the program's; the pop restores another register.
+        ret = ["mla\tr0, r0, r12, r1", "ldr\tr0, [lr, r0, lsl #2]", "add\tr1, r2, r3",
+               "add\tr1, r1, r4", "add\tr0, r1, r0", "pop\t{r4, r5, r6, pc}"]
+        self.assertEqual(a72_chains.carried(ret), {"r0": 0, "r1": 2, "r4": 5, "sp": 5})
+        blocks = [a72.Block(0x1000, 6, 24, 9, 9, mode="arm", text=ret)]
+        false = a72.false_chains(blocks, [ret], [0])[0]
+        self.assertEqual(false, {"r0", "r1", "r4", "sp"})
+        # The stack pointer's chain stays: the pop's writeback takes one cycle.
+        broken = a72_chains.break_false_chains(ret, false)
+        # r0 and r1 are written to r7 and r8, as in any block, and r4 is restored into r9,
+        # which the block does not name either, the list sorted again.
+        self.assertEqual(broken[-1], "pop\t{r5, r6, r9, pc}")
+        self.assertEqual(len(broken), len(ret))
+        # With every core register named, the restored one is set first instead.
+        crowded = ["add\tr0, r4, r5"] + [f"mov\tr{k}, #1" for k in (1, 2, 3, 7, 8, 9, 10, 11, 12)]
+        crowded += ["mov\tlr, #1", "pop\t{r4, r5, r6, pc}"]
+        self.assertEqual(a72_chains.break_false_chains(crowded, {"r4"})[0], "mov\tr4, #0")
+        self.assertGreater(self.cycles(ret), self.cycles(broken) + 2)
+        # Other register lists that write pc stay not understood.
+        self.assertIsNone(a72_chains.accesses("ldm\tsp, {r4, pc}"))
+
     def test_a_chain_moved_through_copies_is_kept_unless_work_on_the_way_hides_it(self):
         # A block reads a hash from r3 and writes the new one back; the blocks between its
         # runs hold the hash in r0. The copies move the value, they do not end it, so the
