@@ -925,7 +925,7 @@ class Gen:
         if r < 0.91:
             self.branching_counted_loop()
             return
-        if r < 0.925:
+        if r < 0.921:
             self.neighbour_loop()
             return
         if r < 0.935:
@@ -946,8 +946,11 @@ class Gen:
         if r < 0.987:
             self.wrapping_quotient_loop()
             return
-        if r < 0.995:
+        if r < 0.993:
             self.switched_loop()
+            return
+        if r < 0.997:
+            self.longest_run_loop()
             return
         counter = self.fresh("i")
         bound = self.r.randint(2, 6)
@@ -1042,6 +1045,28 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.declare(Var(acc, "int", []))
+
+    def longest_run_loop(self):
+        """The longest run so far, `if (hi - lo + 1 > best) best = hi - lo + 1;` (or a
+        count of the rounds where the run is at most `best`), `lo` jumping to `hi` where a
+        test holds: range-simplify compares `hi - lo` itself, which cannot reach the largest
+        int, and the step is made under the comparison's condition."""
+        hi, lo, best = self.fresh("i"), self.fresh("v"), self.fresh("v")
+        self.line(f"int {lo} = 0;")
+        self.line(f"int {best} = {self.r.randint(-1, 2)};")
+        self.line(f"int {hi} = 0;")
+        self.line(f"while ({hi} < {self.r.randint(2, 12)}) {{")
+        self.indent += 1
+        k = self.r.randint(2, 5)
+        self.line(f"if (({hi} * {self.r.randint(3, 9)} + {self.int_expr(1)}) % {k} == 0) {lo} = {hi};")
+        if self.chance(0.7):
+            self.line(f"if ({hi} - {lo} + 1 > {best}) {best} = {hi} - {lo} + 1;")
+        else:
+            self.line(f"if ({hi} - {lo} + 1 <= {best}) {best} = {best} + 1;")
+        self.line(f"{hi} = {hi} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(best)
 
     def switched_loop(self):
         """A counted loop branching on a value fixed before it (an if/else, a triangle, or
@@ -1698,7 +1723,7 @@ class Gen:
         self.line(f"int {b} = {self.int_expr(1)} % {self.r.randint(5, 60)};")
         self.line(f"int {acc} = 0;")
         self.line(f"int {k} = 0;")
-        shape = self.r.randrange(4)
+        shape = self.r.choice([0, 0, 1, 2, 3])
         if shape >= 2:
             self.line(f"while ({k} < 30) {{")
             self.indent += 1
@@ -2789,11 +2814,13 @@ class Gen:
         """A pure function of small int arguments whose recursion revisits them (Fibonacci,
         binomial coefficients, a self-call in a loop, the same self-call twice, a backtracking
         search whose self-call in a loop keeps eight values live across it, a recursion that
-        counts its calls in a global after its base-case test), for memoisation, value
+        counts its calls in a global after its base-case test, a backtracking step that
+        marks and unmarks elements of two global arrays at one index and counts its calls in
+        a global scalar, reached from one address per section), for memoisation, value
         numbering of calls, inlining into itself and base cases tested before the call. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(6)
+        kind = self.r.randrange(7)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -2829,6 +2856,21 @@ class Gen:
             self.line(f"  int first = {name}(k + 1, n);")
             self.line(f"  return (first + {name}(k + 2, n) * {c}) % 1000;")
             arity = 2
+        elif kind == 6:
+            # Marks at one index of two global arrays, undone after the calls.
+            self.line(f"int {name}_nodes;")
+            self.line(f"int {name}_a[16];")
+            self.line(f"int {name}_b[16];")
+            self.line(f"int {name}(int k, int n) {{")
+            self.line(f"  {name}_nodes = {name}_nodes + 1;")
+            self.line(f"  if (k >= n) return {name}_a[(k % 16 + 16) % 16] + {name}_b[((k + {c}) % 16 + 16) % 16];")
+            self.line(f"  int x = ((k * {c} + n) % 16 + 16) % 16;")
+            self.line(f"  {name}_a[x] = {name}_a[x] + 1;")
+            self.line(f"  {name}_b[x] = {name}_b[x] + k;")
+            self.line(f"  int s = {name}(k + 1, n) + {name}(k + 2, n);")
+            self.line(f"  {name}_a[x] = {name}_a[x] - 1;")
+            self.line(f"  return (s + {name}_b[x] + {name}_nodes % 7) % 1000;")
+            arity = 2
         else:
             # Choices not taken yet, as bits of `used`, each tried in a loop around the call.
             self.line(f"int {name}(int k, int n, int used) {{")
@@ -2843,7 +2885,7 @@ class Gen:
             self.line("  return count + z;")
             arity = 3
         self.line("}")
-        largest = [17, 17, 12, 17, 6, 16][kind]
+        largest = [17, 17, 12, 17, 6, 16, 16][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def digit_printer(self):
@@ -3239,6 +3281,8 @@ FEATURES = [
     ("one array element stored on both sides of an if", r"^\s+\} else \{\r?\n\s+\w+(\[e\d+ % \d+\])+ = "),
     ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
     ("value fixed for an inner loop, computed each outer round", r"^\s+int f\d+ = \(i\d+ \+ "),
+    ("recursion marking two global arrays at one index", r"^int memo\d+_b\[16\];"),
+    ("longest run so far, compared past its step", r"^\s+if \((i\d+) - (v\d+) \+ 1 (>|<=) (v\d+)\) \4 = "),
     ("loop branching on a fixed value, its trip count from the program's state", r"^\s+while \((i\d+) < \(.*\) % 10\) \{\r?\n\s+if \(f\d+ "),
     ("quotient of a product of the counter that may wrap", r"^\s+(v\d+) = \(\1 \+ (i\d+) \* \d+ / \d+\) % 1000003;"),
     ("recursive function ending in a runtime call", r"^void (digits\d+)\(int n\) \{\r?\n(.*\r?\n){4}\s+if \(n >= 10\) \1\(n / 10\);"),

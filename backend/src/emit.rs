@@ -2,6 +2,7 @@
 //! the data of globals and format strings.
 
 use crate::frame::Frame;
+use crate::global_layout::{GlobalLayout, ALIGN};
 use crate::imm::is_operand2;
 use crate::isel::string_label;
 use crate::mir::*;
@@ -300,19 +301,15 @@ impl Emitter {
         }
     }
 
-    /// Globals in `.data`, `.bss` (all zero) or `.rodata` (`const`), then format strings.
+    /// Globals in `.data`, `.bss` (all zero) or `.rodata` (`const`), in the order and at
+    /// the alignment of `GlobalLayout`, then format strings.
     pub fn data(&mut self, m: &Module) {
-        for g in &m.globals {
+        let layout = GlobalLayout::new(m);
+        for &id in layout.order() {
+            let g = m.global(id);
             let sym = symbol(&g.name);
-            let section = if g.is_const {
-                ".section .rodata"
-            } else if g.init.is_empty() {
-                ".bss"
-            } else {
-                ".data"
-            };
-            self.line(section);
-            self.line(".p2align 3");
+            self.line(layout.place(id).0.directive());
+            self.line(format_args!(".p2align {}", ALIGN.trailing_zeros()));
             self.line(format_args!(".type {sym}, %object"));
             self.line(format_args!(".size {sym}, {}", g.bytes()));
             let _ = writeln!(self.out, "{sym}:");

@@ -7,6 +7,7 @@
 use crate::abi::{self, ArgKind, ArgLoc};
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::const_division::{self, DivPlan};
+use crate::global_layout::{GlobalLayout, Section};
 use crate::imm::{fits_offset, is_operand2, vfp_immediate};
 use crate::mir::loops::{block_frequencies, LoopNest};
 use crate::mir::*;
@@ -18,9 +19,10 @@ use middle::cost_model;
 use middle::fast_hash::FastHashMap;
 use middle::ir::clamp::unsigned_clamp;
 use middle::ir::{
-    BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
-    Value,
+    BinaryOp, Block, Callee, CastOp, FloatPred, Function, GlobalId, Inst, InstKind, IntPred,
+    Module, Type, Value,
 };
+use std::cmp::Reverse;
 
 pub fn select(m: &Module, f: &Function) -> MFunction {
     let cfg = Cfg::new(f);
@@ -37,6 +39,12 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         skipped: vec![false; f.inst_capacity()],
         selected: vec![false; f.inst_capacity()],
         global_regs: vec![None; m.globals.len()],
+        layout: GlobalLayout::new(m),
+        anchors: [None; 3],
+        anchoring: [true; 3],
+        anchor_of: [None; 3],
+        keeps_addresses: keeps_addresses(f, &loops),
+        block_indexed: FastHashMap::default(),
         cur: Vec::new(),
         loops: &loops,
         block: None,
@@ -52,6 +60,21 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
     };
     s.run();
     s.mf
+}
+
+/// Per block (by index), whether a register of its own per global address likely holds
+/// there: in a function that makes no call, and in loops, which get registers first (a loop
+/// that calls may still keep the address in a callee-saved register; reaching it from an
+/// anchor instead took an `add` per access there, 1.11x the cycles of `nqueens`).
+fn keeps_addresses(f: &Function, loops: &LoopInfo) -> Vec<bool> {
+    let calls = f
+        .all_insts()
+        .any(|i| matches!(f.kind(i), InstKind::Call { .. }));
+    let mut out = vec![true; f.block_capacity()];
+    for b in f.blocks() {
+        out[b.index()] = !calls || loops.innermost(b).is_some();
+    }
+    out
 }
 
 /// How many instructions after building a constant outside loops the same block may read
@@ -120,6 +143,21 @@ struct Selector<'a> {
     /// The register holding the address of each global used more than once, set in the
     /// entry block (rematerialised at its uses if it is spilled), by global index.
     global_regs: Vec<Option<Reg>>,
+    /// Where the globals lie, and the register holding each section's anchor where the
+    /// function reaches globals from it (by `Section` index), set in the entry block.
+    layout: GlobalLayout,
+    anchors: [Option<Reg>; 3],
+    /// Whether the function reaches the globals of each section from its anchor
+    /// (`choose_anchors`).
+    anchoring: [bool; 3],
+    /// The global the function reaches each section's globals from (`choose_anchors`).
+    anchor_of: [Option<GlobalId>; 3],
+    /// Per block, whether an address register of its own per global is likely to stay in
+    /// a register there (`keeps_addresses`, `is_anchor_indexed`).
+    keeps_addresses: Vec<bool>,
+    /// The anchor-indexed addresses computed in the current block, by section, index and
+    /// shift: a second one with the same index reads the first one's register.
+    block_indexed: FastHashMap<(Section, Value, u8), Reg>,
     cur: Vec<MInst>,
     loops: &'a LoopInfo,
     /// The block being selected.
@@ -182,6 +220,7 @@ impl Selector<'_> {
                 _ => {}
             }
         }
+        self.choose_anchors();
         for i in f.all_insts() {
             if link(f, i).is_some() && self.is_chain_tested(i) {
                 self.chains[i.index()] = plan(f, i, &|c| self.is_chain_tested(c));
@@ -209,6 +248,7 @@ impl Selector<'_> {
             self.block = Some(b);
             self.flags = None;
             self.block_consts.clear();
+            self.block_indexed.clear();
             if Some(b) == f.entry() {
                 self.receive_params();
                 self.global_addresses();
@@ -248,14 +288,57 @@ impl Selector<'_> {
 
     /// Takes the address of every global the function uses more than once into a register
     /// of its own: an address used in a loop is then not rebuilt (`movw` and `movt`) on
-    /// every iteration.
+    /// every iteration. Accesses at a constant offset from a section's anchor
+    /// (`GlobalLayout`) take the anchor's register instead, one for the whole section.
     fn global_addresses(&mut self) {
         let mut uses = vec![0u32; self.m.globals.len()];
+        let mut anchored = [false; 3];
         for i in self.f.all_insts() {
-            for &v in self.f.kind(i).operands() {
-                if let Value::Global(g) = v {
-                    uses[g.index()] += 1;
+            let kind = self.f.kind(i);
+            let access = match *kind {
+                InstKind::Load { args: [p] } => Some((0, p, self.f.inst(i).ty == Type::F32)),
+                InstKind::Store { args: [x, p] } => Some((1, p, self.f.value_type(x) == Type::F32)),
+                _ => None,
+            };
+            if let Some((_, p, float)) = access {
+                if let Some(AddrPlan::Anchored(s, _)) = self.folded_addr(p, float) {
+                    anchored[s as usize] = true;
                 }
+            }
+            if let (
+                InstKind::Gep {
+                    args: [Value::Global(g), _],
+                    ..
+                },
+                true,
+            ) = (kind, self.is_anchor_indexed(i))
+            {
+                anchored[self.layout.place(*g).0 as usize] = true;
+                continue;
+            }
+            let folded_into_anchor = self.skipped[i.index()]
+                && matches!(
+                    self.folded_addr(Value::Inst(i), false),
+                    Some(AddrPlan::Anchored(..))
+                );
+            for (n, &v) in kind.operands().iter().enumerate() {
+                let Value::Global(g) = v else {
+                    continue;
+                };
+                let anchored_access = access.is_some_and(|(at, p, float)| {
+                    at == n && matches!(self.folded_addr(p, float), Some(AddrPlan::Anchored(..)))
+                });
+                if folded_into_anchor || anchored_access {
+                    continue;
+                }
+                // An address taken in a loop is taken there on every round; a phi takes
+                // its operands at the end of the blocks they come from.
+                let at = match kind {
+                    InstKind::Phi { blocks, .. } => Some(blocks[n]),
+                    _ => self.f.inst_block(i),
+                };
+                let in_loop = at.and_then(|b| self.loops.innermost(b)).is_some();
+                uses[g.index()] += if in_loop { 2 } else { 1 };
             }
         }
         for (g, &n) in uses.iter().enumerate() {
@@ -264,6 +347,19 @@ impl Selector<'_> {
                 let sym = symbol(&self.m.globals[g].name);
                 self.emit(MInst::LoadSym { rd: r, sym });
                 self.global_regs[g] = Some(r);
+            }
+        }
+        // An anchor with a register of its own serves as the section's.
+        for s in Section::ALL {
+            if anchored[s as usize] {
+                let anchor = self.anchor_of[s as usize].expect("an anchored section has an anchor");
+                let r = self.global_regs[anchor.index()].unwrap_or_else(|| {
+                    let r = self.new_vreg(RegClass::Int);
+                    let sym = symbol(&self.m.global(anchor).name);
+                    self.emit(MInst::LoadSym { rd: r, sym });
+                    r
+                });
+                self.anchors[s as usize] = Some(r);
             }
         }
     }
@@ -283,7 +379,10 @@ impl Selector<'_> {
         let known = match v {
             Value::Inst(i) => self.inst_regs[i.index()],
             Value::Param(p) => Some(self.param_regs[p as usize]),
-            Value::Global(g) => self.global_regs[g.index()],
+            Value::Global(g) => self.global_regs[g.index()].or_else(|| {
+                let section = self.layout.place(g).0 as usize;
+                self.anchors[section].filter(|_| self.anchor_of[section] == Some(g))
+            }),
             _ => None,
         };
         if let Some(r) = known {
@@ -464,6 +563,9 @@ impl Selector<'_> {
         if let Some(obj) = self.alloca_of(ptr) {
             return Some(AddrPlan::Slot(obj, 0));
         }
+        if let Value::Global(g) = ptr {
+            return self.anchored(g, 0, |off| fits_offset(off, float));
+        }
         let i = ptr.as_inst()?;
         let InstKind::Gep {
             args: [base, index],
@@ -472,10 +574,19 @@ impl Selector<'_> {
         else {
             return None;
         };
+        if let (Value::Global(g), true) = (base, self.is_anchor_indexed(i)) {
+            return Some(AddrPlan::Imm(ptr, self.distance_from_anchor(g).1));
+        }
         match (index, self.alloca_of(base)) {
             (Value::Int(c), Some(obj)) => Some(AddrPlan::Slot(obj, c.wrapping_mul(stride as i32))),
             (Value::Int(c), None) => {
                 let off = c.wrapping_mul(stride as i32);
+                if let Value::Global(g) = base {
+                    let near = |off| matches!(self.far_offset_plan(i, off), FarOffset::Near);
+                    if let Some(plan) = self.anchored(g, off, near) {
+                        return Some(plan);
+                    }
+                }
                 match self.far_offset_plan(i, off) {
                     FarOffset::Near => Some(AddrPlan::Imm(base, off)),
                     FarOffset::Index if !float => Some(AddrPlan::Index(base, Value::Int(off), 0)),
@@ -513,8 +624,139 @@ impl Selector<'_> {
         }
     }
 
+    /// The access of global `g` at byte `off` as an offset from its section's anchor, when
+    /// `fits` takes that offset as an immediate.
+    fn anchored(&self, g: GlobalId, off: i32, fits: impl Fn(i32) -> bool) -> Option<AddrPlan> {
+        let (section, at) = self.distance_from_anchor(g);
+        let off = at.checked_add(off)?;
+        (self.anchoring[section as usize] && fits(off)).then_some(AddrPlan::Anchored(section, off))
+    }
+
+    /// The section of `g` and its distance from the global the function reaches that
+    /// section's globals from (`choose_anchors`).
+    fn distance_from_anchor(&self, g: GlobalId) -> (Section, i32) {
+        let (section, at) = self.layout.place(g);
+        let anchor = self.anchor_of[section as usize].map_or(0, |a| self.layout.place(a).1);
+        (section, at as i32 - anchor as i32)
+    }
+
+    /// Chooses, per section, the global the function reaches that section's globals from:
+    /// the one whose address it takes most otherwise (as an array indexed by a variable,
+    /// weighted by loop depth), whose register then serves the others too, else the one
+    /// nearest the section's start that it uses. Reaches globals from it only where at
+    /// least two accesses or address computations would: for one, the anchor's address is
+    /// no cheaper than the global's own, and it is built in the entry block, where a use
+    /// on a rare path would not build it.
+    fn choose_anchors(&mut self) {
+        // Per used global, how often its address is taken other than at a constant offset.
+        let mut score: Vec<Option<u32>> = vec![None; self.m.globals.len()];
+        for i in self.f.all_insts() {
+            let kind = self.f.kind(i);
+            for (n, &v) in kind.operands().iter().enumerate() {
+                let Value::Global(g) = v else {
+                    continue;
+                };
+                let at_constant = match *kind {
+                    InstKind::Load { .. } => true,
+                    InstKind::Store { .. } => n == 1,
+                    InstKind::Gep {
+                        args: [_, index], ..
+                    } => index.is_constant(),
+                    _ => false,
+                };
+                let depth = self.f.inst_block(i).map_or(0, |b| self.loops.depth(b));
+                let weight = if at_constant {
+                    0
+                } else {
+                    1 << (3 * depth.min(5))
+                };
+                *score[g.index()].get_or_insert(0) += weight;
+            }
+        }
+        let mut best: [Option<(u32, Reverse<u32>, GlobalId)>; 3] = [None; 3];
+        for (g, s) in score.iter().enumerate() {
+            let Some(s) = *s else {
+                continue;
+            };
+            let g = GlobalId(g as u32);
+            let (section, at) = self.layout.place(g);
+            let candidate = (s, Reverse(at), g);
+            let slot = &mut best[section as usize];
+            if slot.is_none_or(|b| candidate > b) {
+                *slot = Some(candidate);
+            }
+        }
+        self.anchor_of = best.map(|b| b.map(|(_, _, g)| g));
+        let mut count = [0u32; 3];
+        for i in self.f.all_insts() {
+            let access = match *self.f.kind(i) {
+                InstKind::Load { args: [p] } => Some((p, self.f.inst(i).ty == Type::F32)),
+                InstKind::Store { args: [x, p] } => Some((p, self.f.value_type(x) == Type::F32)),
+                InstKind::Gep {
+                    args: [Value::Global(g), _],
+                    ..
+                } if self.is_reached_from_anchor(i) => {
+                    count[self.layout.place(g).0 as usize] += 1;
+                    None
+                }
+                _ => None,
+            };
+            if let Some(AddrPlan::Anchored(s, _)) =
+                access.and_then(|(p, float)| self.folded_addr(p, float))
+            {
+                count[s as usize] += 1;
+            }
+        }
+        self.anchoring = count.map(|n| n >= 2);
+    }
+
+    /// Whether `gep @g, x, 2^s`, `x` not a constant, is computed from its section's anchor
+    /// (`add t, anchor, x, lsl #s`) and each of its accesses, all loads and stores, adds
+    /// `g`'s offset (`ldr r, [t, #off]`). Where calls compete for the registers, the
+    /// address of each global would be rebuilt at its uses (`movw`, `movt`): this takes
+    /// one instruction fewer, and accesses of several globals at one index share `t`.
+    /// Where the registers likely hold each global's address (`keeps_addresses`), the
+    /// access takes it with the index and no add (`ldr r, [a, x, lsl #s]`), and so does
+    /// the anchor itself, which the anchor's register serves that way.
+    fn is_anchor_indexed(&self, i: Inst) -> bool {
+        self.is_reached_from_anchor(i)
+            && matches!(*self.f.kind(i), InstKind::Gep { args: [Value::Global(g), _], .. }
+                if self.distance_from_anchor(g).1 != 0)
+    }
+
+    /// `is_anchor_indexed` but for the anchor's own elements: whether gep `i` takes its
+    /// address from the anchor's register, with the anchor's offset in its accesses.
+    fn is_reached_from_anchor(&self, i: Inst) -> bool {
+        let InstKind::Gep {
+            args: [Value::Global(g), index],
+            stride,
+        } = *self.f.kind(i)
+        else {
+            return false;
+        };
+        if index.is_constant()
+            || !stride.is_power_of_two()
+            || !self.anchoring[self.layout.place(g).0 as usize]
+            || self
+                .f
+                .inst_block(i)
+                .is_none_or(|b| self.keeps_addresses[b.index()])
+        {
+            return false;
+        }
+        let off = self.distance_from_anchor(g).1;
+        let v = Value::Inst(i);
+        self.f.uses(v).iter().all(|u| match self.f.kind(u.inst) {
+            InstKind::Load { .. } => fits_offset(off, self.f.inst(u.inst).ty == Type::F32),
+            InstKind::Store { args: [x, _] } if u.index == 1 && *x != v => {
+                fits_offset(off, self.f.value_type(*x) == Type::F32)
+            }
+            _ => false,
+        })
+    }
+
     fn is_folded_gep(&self, i: Inst) -> bool {
-        if !matches!(self.f.kind(i), InstKind::Gep { .. }) {
+        if !matches!(self.f.kind(i), InstKind::Gep { .. }) || self.is_anchor_indexed(i) {
             return false;
         }
         let v = Value::Inst(i);
@@ -533,6 +775,11 @@ impl Selector<'_> {
         match self.folded_addr(ptr, float) {
             Some(AddrPlan::Slot(obj, off)) => Addr::Slot(Slot::Local(obj), off),
             Some(AddrPlan::Imm(base, off)) => Addr::Imm(self.reg(base), off),
+            Some(AddrPlan::Anchored(section, off)) => {
+                let anchor =
+                    self.anchors[section as usize].expect("an anchored access has an anchor");
+                Addr::Imm(anchor, off)
+            }
             Some(AddrPlan::Index(base, index, shift)) => {
                 Addr::Index(self.reg(base), self.reg(index), shift)
             }
@@ -628,7 +875,23 @@ impl Selector<'_> {
 
     fn gep(&mut self, i: Inst, base: Value, index: Value, stride: u32) {
         let rd = self.def(i);
-        let rn = self.reg(base);
+        // An anchor-indexed gep is the anchor plus the scaled index, shared in the block.
+        let section = match base {
+            Value::Global(g) if self.is_anchor_indexed(i) => Some(self.layout.place(g).0),
+            _ => None,
+        };
+        if let Some(section) = section {
+            let key = (section, index, stride.trailing_zeros() as u8);
+            if let Some(&t) = self.block_indexed.get(&key) {
+                self.emit(MInst::Copy { dst: rd, src: t });
+                return;
+            }
+            self.block_indexed.insert(key, rd);
+        }
+        let rn = match section {
+            Some(s) => self.anchors[s as usize].expect("an anchor-indexed gep has an anchor"),
+            None => self.reg(base),
+        };
         match index {
             Value::Int(c) => {
                 let off = c.wrapping_mul(stride as i32) as u32;
@@ -2036,6 +2299,8 @@ fn compared(f: &Function, i: Inst) -> (Compared, Vec<Cond>) {
 enum AddrPlan {
     Slot(u32, i32),
     Imm(Value, i32),
+    /// At an offset from the anchor of a section (`GlobalLayout`).
+    Anchored(Section, i32),
     Index(Value, Value, u8),
 }
 

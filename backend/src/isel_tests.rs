@@ -1293,3 +1293,114 @@ bb2:
         "{body:#?}"
     );
 }
+
+#[test]
+fn scalars_of_one_section_are_reached_from_its_anchor() {
+    let m = parse_module(
+        "@count = global i32 x 1
+@limit = global i32 x 1
+@table = global i32 x 4 {0: 5}
+
+func @f() -> i32 {
+bb0:
+  %1 = load i32 @count
+  %2 = add %1, 1
+  store %2, @count
+  %3 = load i32 @limit
+  %4 = gep @table, 2, 4
+  %5 = load i32 %4
+  %6 = add %3, %5
+  ret %6
+}
+",
+    )
+    .expect("the test IR parses");
+    let text = select(&m, &m.functions[0]).to_string();
+    // One address for the two zero-initialised scalars (`count` is .bss's anchor, `limit`
+    // lies 8 bytes after it) and one for the initialised table, the anchor of .data.
+    let register_of = |sym: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.contains("movsym") && l.ends_with(&format!(", {sym}")))
+            .unwrap_or_else(|| panic!("no address of {sym}: {text}"));
+        line.trim()["movsym ".len()..line.trim().len() - sym.len() - 2].to_string()
+    };
+    let (bss, data) = (register_of("count"), register_of("table"));
+    assert_eq!(text.matches("movsym").count(), 2, "{text}");
+    assert!(text.contains(&format!("str %v1, [{bss}]")), "{text}");
+    assert!(text.contains(&format!("[{bss}, #8]")), "{text}");
+    assert!(text.contains(&format!("[{data}, #8]")), "{text}");
+}
+
+#[test]
+fn elements_at_one_index_outside_loops_of_a_caller_are_reached_from_one_address() {
+    let m = parse_module(
+        "@row = global i32 x 9
+@col = global i32 x 9
+
+func @g() -> void {
+bb0:
+  ret
+}
+
+func @f(%a0: i32) -> i32 {
+bb0:
+  call void @g()
+  %1 = gep @row, %a0, 4
+  %2 = load i32 %1
+  %3 = gep @col, %a0, 4
+  %4 = load i32 %3
+  %5 = add %2, %4
+  ret %5
+}
+",
+    )
+    .expect("the test IR parses");
+    let text = select(&m, &m.functions[1]).to_string();
+    // `row` is the anchor and `col` lies 40 bytes after it: one address for the pair, the
+    // anchor's element `[anchor, x, lsl #2]`, `col`'s from `add t, anchor, x, lsl #2`.
+    assert_eq!(text.matches("movsym").count(), 1, "{text}");
+    assert_eq!(text.matches(", lsl #2]").count(), 1, "{text}");
+    assert_eq!(text.matches(", lsl #2\n").count(), 1, "{text}");
+    assert!(text.contains(", #40]"), "{text}");
+}
+
+#[test]
+fn elements_in_a_loop_are_read_from_each_global_s_own_address() {
+    let m = parse_module(
+        "@row = global i32 x 9
+@col = global i32 x 9
+
+func @g() -> void {
+bb0:
+  ret
+}
+
+func @f(%a0: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %1 = phi i32 [0, bb0], [%7, bb1]
+  %2 = phi i32 [0, bb0], [%6, bb1]
+  call void @g()
+  %3 = gep @row, %1, 4
+  %4 = load i32 %3
+  %5 = gep @col, %1, 4
+  %8 = load i32 %5
+  %9 = add %4, %8
+  %6 = add %2, %9
+  %7 = add %1, 1
+  %10 = icmp slt %7, %a0
+  condbr %10, bb1, bb2
+bb2:
+  ret %6
+}
+",
+    )
+    .expect("the test IR parses");
+    let text = select(&m, &m.functions[1]).to_string();
+    // In a loop the registers likely hold each address: `ldr r, [a, i, lsl #2]`, no add.
+    assert_eq!(text.matches("movsym").count(), 2, "{text}");
+    assert_eq!(text.matches(", lsl #2]").count(), 2, "{text}");
+    assert!(!text.contains(", #40]"), "{text}");
+}

@@ -10,6 +10,7 @@ mod dead_definitions;
 mod dependences;
 mod emit;
 mod frame;
+pub mod global_layout;
 pub mod imm;
 pub mod isel;
 mod jump_tables;

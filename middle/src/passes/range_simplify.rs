@@ -14,6 +14,9 @@
 //!   - a non-negative `x` and `c = 2^k` give `x & (c - 1)` and `x >> k`, without the
 //!     rounding correction for negative dividends that `instcombine` would add;
 //!   - `(y * m) / c` with `m` a multiple of `c` is `y * (m / c)` when `y * m` cannot wrap.
+//! - A comparison of `x + 1` or `x - 1` that cannot wrap compares `x` itself where only the
+//!   predicate changes (`x + 1 > y` is `x >= y`): it no longer waits for the step, and a
+//!   step left with a select as its one use is made under the select's condition.
 //!
 //! Needs: the CFG. Preserves: behaviour and the CFG.
 
@@ -42,7 +45,10 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 /// The value that replaces `i`, built in front of it if need be.
 fn simplify(f: &mut Function, ranges: &Ranges, i: Inst) -> Option<Value> {
     match *f.kind(i) {
-        InstKind::Icmp { pred, args: [a, b] } => ranges.decide(pred, a, b).map(Value::Bool),
+        InstKind::Icmp { pred, args: [a, b] } => ranges
+            .decide(pred, a, b)
+            .map(Value::Bool)
+            .or_else(|| past_a_step(f, ranges, i, pred, a, b)),
         InstKind::Binary {
             op: op @ (BinaryOp::SDiv | BinaryOp::SRem),
             args: [x, Value::Int(c)],
@@ -195,6 +201,89 @@ fn exact_product_quotient(
         InstKind::binary(BinaryOp::Mul, y, Value::Int(factor)),
         Type::I32,
     ))
+}
+
+/// `x + 1 > y` as `x >= y` (`x + 1 <= y` as `x < y`, `x - 1 < y` as `x <= y`, `x - 1 >= y`
+/// as `x > y`; the step on either side) when `x` is below the largest `i32` (above the
+/// smallest), so that the step cannot wrap, and the step's other uses only pick it. The
+/// comparison no longer waits for the step, and the step is made under the condition of
+/// the select that picks it: `if (len > best) best = len;` with `len = j - i + 1` is a
+/// compare and an `addge`.
+fn past_a_step(
+    f: &mut Function,
+    ranges: &Ranges,
+    i: Inst,
+    pred: IntPred,
+    a: Value,
+    b: Value,
+) -> Option<Value> {
+    let ((x, step), pred, other, stepped) = match (unit_step(f, a), unit_step(f, b)) {
+        (Some(s), _) => (s, pred, b, a),
+        (None, Some(s)) => (s, pred.swapped(), a, b),
+        (None, None) => return None,
+    };
+    // A counter stepped round a loop (`miss = miss + 1; if (miss > limit) break;`) keeps
+    // comparing its new value: the old one would live on beside it, and the step could no
+    // longer overwrite it in place.
+    // Only a step whose other uses pick it (a select, a phi after the branch on this
+    // comparison) gains: any other use computes it anyway, and the comparison only moves.
+    let picked = f.uses(stepped).iter().all(|u| {
+        u.inst == i
+            || matches!(
+                f.kind(u.inst),
+                InstKind::Phi { .. } | InstKind::Select { .. }
+            )
+    });
+    if !picked || comes_back(f, stepped, x) {
+        return None;
+    }
+    let r = ranges.of(x);
+    let below_max = r.hi < i64::from(i32::MAX);
+    let above_min = r.lo > i64::from(i32::MIN);
+    let past = match (pred, step) {
+        (IntPred::Sgt, 1) if below_max => IntPred::Sge,
+        (IntPred::Sle, 1) if below_max => IntPred::Slt,
+        (IntPred::Slt, -1) if above_min => IntPred::Sle,
+        (IntPred::Sge, -1) if above_min => IntPred::Sgt,
+        _ => return None,
+    };
+    Some(insert(f, i, InstKind::icmp(past, x, other), Type::I1))
+}
+
+/// Whether `v` reaches `x` through at most `MAX_PHI_HOPS` phis (a value carried round a
+/// loop into the phi it was computed from).
+fn comes_back(f: &Function, v: Value, x: Value) -> bool {
+    let mut at = vec![v];
+    for _ in 0..MAX_PHI_HOPS {
+        at = at
+            .iter()
+            .flat_map(|&w| f.uses(w).iter().map(|u| u.inst))
+            .filter(|&u| f.kind(u).is_phi())
+            .map(Value::Inst)
+            .collect();
+        if at.contains(&x) {
+            return true;
+        }
+    }
+    false
+}
+
+/// How many phis `comes_back` follows a value through.
+const MAX_PHI_HOPS: usize = 3;
+
+/// `v` as `x + step` for a step of 1 or -1.
+fn unit_step(f: &Function, v: Value) -> Option<(Value, i32)> {
+    match *f.kind(v.as_inst()?) {
+        InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [x, Value::Int(c @ (1 | -1))],
+        } => Some((x, c)),
+        InstKind::Binary {
+            op: BinaryOp::Sub,
+            args: [x, Value::Int(1)],
+        } => Some((x, -1)),
+        _ => None,
+    }
 }
 
 fn insert(f: &mut Function, before: Inst, kind: InstKind, ty: Type) -> Value {
