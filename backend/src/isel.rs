@@ -644,9 +644,11 @@ impl Selector<'_> {
     /// the one whose address it takes most otherwise (as an array indexed by a variable,
     /// weighted by loop depth), whose register then serves the others too, else the one
     /// nearest the section's start that it uses. Reaches globals from it only where at
-    /// least two accesses or address computations would: for one, the anchor's address is
-    /// no cheaper than the global's own, and it is built in the entry block, where a use
-    /// on a rare path would not build it.
+    /// least two accesses or address computations would, not counting those of `main`
+    /// outside loops: for one, the anchor's address is no cheaper than the global's own,
+    /// and it is built in the entry block, where a use on a rare path would not build it;
+    /// code that runs once does not pay for the register (`life`'s tables, filled at the
+    /// start of `main`, took a spill in its loops).
     fn choose_anchors(&mut self) {
         // Per used global, how often its address is taken other than at a constant offset.
         let mut score: Vec<Option<u32>> = vec![None; self.m.globals.len()];
@@ -687,8 +689,16 @@ impl Selector<'_> {
             }
         }
         self.anchor_of = best.map(|b| b.map(|(_, _, g)| g));
+        // `main` runs once: its accesses outside loops do not pay for a register.
+        let once = |i: Inst| {
+            self.f.name == "main"
+                && self
+                    .f
+                    .inst_block(i)
+                    .is_some_and(|b| self.loops.innermost(b).is_none())
+        };
         let mut count = [0u32; 3];
-        for i in self.f.all_insts() {
+        for i in self.f.all_insts().filter(|&i| !once(i)) {
             let access = match *self.f.kind(i) {
                 InstKind::Load { args: [p] } => Some((p, self.f.inst(i).ty == Type::F32)),
                 InstKind::Store { args: [x, p] } => Some((p, self.f.value_type(x) == Type::F32)),

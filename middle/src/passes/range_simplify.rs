@@ -14,15 +14,16 @@
 //!   - a non-negative `x` and `c = 2^k` give `x & (c - 1)` and `x >> k`, without the
 //!     rounding correction for negative dividends that `instcombine` would add;
 //!   - `(y * m) / c` with `m` a multiple of `c` is `y * (m / c)` when `y * m` cannot wrap.
-//! - A comparison of `x + 1` or `x - 1` that cannot wrap compares `x` itself where only the
-//!   predicate changes (`x + 1 > y` is `x >= y`): it no longer waits for the step, and a
-//!   step left with a select as its one use is made under the select's condition.
+//! - A comparison of `x + 1` or `x - 1` that cannot wrap, where only selects and the
+//!   phis after the branch on the comparison pick the step, compares `x` itself where only
+//!   the predicate changes (`x + 1 > y` is `x >= y`): it no longer waits for the step,
+//!   which is then made under the select's condition.
 //!
 //! Needs: the CFG. Preserves: behaviour and the CFG.
 
 use crate::analysis::ranges::Ranges;
 use crate::analysis::Preserved;
-use crate::ir::{BinaryOp, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::ir::{BinaryOp, Block, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
@@ -205,7 +206,7 @@ fn exact_product_quotient(
 
 /// `x + 1 > y` as `x >= y` (`x + 1 <= y` as `x < y`, `x - 1 < y` as `x <= y`, `x - 1 >= y`
 /// as `x > y`; the step on either side) when `x` is below the largest `i32` (above the
-/// smallest), so that the step cannot wrap, and the step's other uses only pick it. The
+/// smallest), so that the step cannot wrap, and the step's other uses pick it. The
 /// comparison no longer waits for the step, and the step is made under the condition of
 /// the select that picks it: `if (len > best) best = len;` with `len = j - i + 1` is a
 /// compare and an `addge`.
@@ -222,17 +223,22 @@ fn past_a_step(
         (None, Some(s)) => (s, pred.swapped(), a, b),
         (None, None) => return None,
     };
-    // A counter stepped round a loop (`miss = miss + 1; if (miss > limit) break;`) keeps
-    // comparing its new value: the old one would live on beside it, and the step could no
-    // longer overwrite it in place.
-    // Only a step whose other uses pick it (a select, a phi after the branch on this
-    // comparison) gains: any other use computes it anyway, and the comparison only moves.
-    let picked = f.uses(stepped).iter().all(|u| {
-        u.inst == i
-            || matches!(
-                f.kind(u.inst),
-                InstKind::Phi { .. } | InstKind::Select { .. }
-            )
+    // Only a step that is picked gains: by a select (made under its condition) or by a
+    // phi on the edge from the branch on this comparison (`up = i - 1; if (up < 0) up =
+    // n - 1;`, where `i <= 0` is a test loop-split and unswitching read). Any other use
+    // computes it anyway, and the comparison only moves (a loop's guard on its first
+    // counter value). Not a counter stepped round a loop (`miss = miss + 1; if (miss >
+    // limit) break;`): the old value would live on beside the new one.
+    let branches: Vec<Block> = f
+        .uses(Value::Inst(i))
+        .iter()
+        .filter(|u| matches!(f.kind(u.inst), InstKind::CondBr { .. }))
+        .filter_map(|u| f.inst_block(u.inst))
+        .collect();
+    let picked = f.uses(stepped).iter().all(|u| match f.kind(u.inst) {
+        InstKind::Select { .. } => true,
+        InstKind::Phi { blocks, .. } => branches.contains(&blocks[u.index as usize]),
+        _ => u.inst == i,
     });
     if !picked || comes_back(f, stepped, x) {
         return None;
