@@ -1332,19 +1332,30 @@ bb0:
     assert!(text.contains(&format!("[{data}, #8]")), "{text}");
 }
 
-#[test]
-fn elements_at_one_index_outside_loops_of_a_caller_are_reached_from_one_address() {
-    let m = parse_module(
+/// The selected code of `@f`, whose body (from its entry block on) is given, in a module of
+/// two arrays `@row` and `@col` of 9 words and a function `@g` that `@f` may call.
+fn select_caller_of_row_and_col(body: &str) -> String {
+    let text = format!(
         "@row = global i32 x 9
 @col = global i32 x 9
 
-func @g() -> void {
+func @g() -> void {{
 bb0:
   ret
+}}
+
+func @f(%a0: i32) -> i32 {{
+{body}}}
+"
+    );
+    let m = parse_module(&text).expect("the test IR parses");
+    select(&m, &m.functions[1]).to_string()
 }
 
-func @f(%a0: i32) -> i32 {
-bb0:
+#[test]
+fn elements_at_one_index_outside_loops_of_a_caller_are_reached_from_one_address() {
+    let text = select_caller_of_row_and_col(
+        "bb0:
   call void @g()
   %1 = gep @row, %a0, 4
   %2 = load i32 %1
@@ -1352,11 +1363,8 @@ bb0:
   %4 = load i32 %3
   %5 = add %2, %4
   ret %5
-}
 ",
-    )
-    .expect("the test IR parses");
-    let text = select(&m, &m.functions[1]).to_string();
+    );
     // `row` is the anchor and `col` lies 40 bytes after it: one address for the pair, the
     // anchor's element `[anchor, x, lsl #2]`, `col`'s from `add t, anchor, x, lsl #2`.
     assert_eq!(text.matches("movsym").count(), 1, "{text}");
@@ -1367,17 +1375,8 @@ bb0:
 
 #[test]
 fn elements_in_a_loop_are_read_from_each_global_s_own_address() {
-    let m = parse_module(
-        "@row = global i32 x 9
-@col = global i32 x 9
-
-func @g() -> void {
-bb0:
-  ret
-}
-
-func @f(%a0: i32) -> i32 {
-bb0:
+    let text = select_caller_of_row_and_col(
+        "bb0:
   br bb1
 bb1:
   %1 = phi i32 [0, bb0], [%7, bb1]
@@ -1394,11 +1393,8 @@ bb1:
   condbr %10, bb1, bb2
 bb2:
   ret %6
-}
 ",
-    )
-    .expect("the test IR parses");
-    let text = select(&m, &m.functions[1]).to_string();
+    );
     // In a loop the registers likely hold each address: `ldr r, [a, i, lsl #2]`, no add.
     assert_eq!(text.matches("movsym").count(), 2, "{text}");
     assert_eq!(text.matches(", lsl #2]").count(), 2, "{text}");
