@@ -2815,8 +2815,9 @@ class Gen:
         binomial coefficients, a self-call in a loop, the same self-call twice, a backtracking
         search whose self-call in a loop keeps eight values live across it, a recursion that
         counts its calls in a global after its base-case test, a backtracking step that
-        marks and unmarks elements of two global arrays at one index and counts its calls in
-        a global scalar, reached from one address per section), for memoisation, value
+        marks and unmarks elements of two global arrays at one index, updates a row of a
+        global matrix and counts its calls in a global scalar, reached from one address per
+        section), for memoisation, value
         numbering of calls, inlining into itself and base cases tested before the call. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
@@ -2861,12 +2862,14 @@ class Gen:
             self.line(f"int {name}_nodes;")
             self.line(f"int {name}_a[16];")
             self.line(f"int {name}_b[16];")
+            self.line(f"int {name}_m[16][3];")
             self.line(f"int {name}(int k, int n) {{")
             self.line(f"  {name}_nodes = {name}_nodes + 1;")
             self.line(f"  if (k >= n) return {name}_a[(k % 16 + 16) % 16] + {name}_b[((k + {c}) % 16 + 16) % 16];")
             self.line(f"  int x = ((k * {c} + n) % 16 + 16) % 16;")
             self.line(f"  {name}_a[x] = {name}_a[x] + 1;")
             self.line(f"  {name}_b[x] = {name}_b[x] + k;")
+            self.line(f"  {name}_m[x][{c % 3}] = {name}_m[x][{c % 3}] + {name}_a[x];")
             self.line(f"  int s = {name}(k + 1, n) + {name}(k + 2, n);")
             self.line(f"  {name}_a[x] = {name}_a[x] - 1;")
             self.line(f"  return (s + {name}_b[x] + {name}_nodes % 7) % 1000;")
@@ -3282,6 +3285,7 @@ FEATURES = [
     ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
     ("value fixed for an inner loop, computed each outer round", r"^\s+int f\d+ = \(i\d+ \+ "),
     ("recursion marking two global arrays at one index", r"^int memo\d+_b\[16\];"),
+    ("recursion updating a row of a global matrix", r"^  memo\d+_m\[x\]\[\d\] = "),
     ("longest run so far, compared past its step", r"^\s+if \((i\d+) - (v\d+) \+ 1 (>|<=) (v\d+)\) \4 = "),
     ("loop branching on a fixed value, its trip count from the program's state", r"^\s+while \((i\d+) < \(.*\) % 10\) \{\r?\n\s+if \(f\d+ "),
     ("quotient of a product of the counter that may wrap", r"^\s+(v\d+) = \(\1 \+ (i\d+) \* \d+ / \d+\) % 1000003;"),

@@ -765,6 +765,35 @@ impl Selector<'_> {
         })
     }
 
+    /// For `gep @g, x, s` with a stride `s` that is no power of two (a row of a matrix,
+    /// `row_used[r]`) outside loops of a function that calls, where the section's anchor
+    /// has a register (for the section, or its own) and `g` none of its own: the anchor's register and `g`'s distance
+    /// from it, when an `add` takes that distance. The row is then `mla` on the anchor and
+    /// one `add`, where `g`'s address took a `movw` and a `movt` besides the multiply and
+    /// the add.
+    fn row_from_anchor(&self, i: Inst) -> Option<(Reg, i32)> {
+        let InstKind::Gep {
+            args: [Value::Global(g), index],
+            stride,
+        } = *self.f.kind(i)
+        else {
+            return None;
+        };
+        let at = self.f.inst_block(i)?;
+        if index.is_constant()
+            || stride.is_power_of_two()
+            || self.keeps_addresses[at.index()]
+            || self.global_regs[g.index()].is_some()
+        {
+            return None;
+        }
+        let (section, off) = self.distance_from_anchor(g);
+        let anchor = self.anchors[section as usize].or_else(|| {
+            self.anchor_of[section as usize].and_then(|a| self.global_regs[a.index()])
+        })?;
+        is_operand2(off.unsigned_abs()).then_some((anchor, off))
+    }
+
     fn is_folded_gep(&self, i: Inst) -> bool {
         if !matches!(self.f.kind(i), InstKind::Gep { .. }) || self.is_anchor_indexed(i) {
             return false;
@@ -897,6 +926,32 @@ impl Selector<'_> {
                 return;
             }
             self.block_indexed.insert(key, rd);
+        }
+        if let Some((anchor, off)) = self.row_from_anchor(i) {
+            // `mla t, x, stride, anchor`, then the global's distance from the anchor.
+            let ri = self.reg(index);
+            let rs = self.int_const(stride);
+            let t = if off == 0 {
+                rd
+            } else {
+                self.new_vreg(RegClass::Int)
+            };
+            self.emit(MInst::Mla {
+                rd: t,
+                rn: ri,
+                rm: rs,
+                ra: anchor,
+            });
+            if off != 0 {
+                self.emit(MInst::Alu {
+                    cond: None,
+                    op: if off < 0 { AluOp::Sub } else { AluOp::Add },
+                    rd,
+                    rn: t,
+                    src: Operand2::Imm(off.unsigned_abs()),
+                });
+            }
+            return;
         }
         let rn = match section {
             Some(s) => self.anchors[s as usize].expect("an anchor-indexed gep has an anchor"),

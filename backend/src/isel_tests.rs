@@ -1400,3 +1400,39 @@ bb2:
     assert_eq!(text.matches(", lsl #2]").count(), 2, "{text}");
     assert!(!text.contains(", #40]"), "{text}");
 }
+
+#[test]
+fn a_row_outside_loops_of_a_caller_is_a_multiply_add_on_the_anchor() {
+    // `@row` is the anchor (indexed twice); `@grid`'s row `x` is `mla` on the anchor's
+    // register and an add of the 40 bytes between them, with no address of its own.
+    let m = parse_module(
+        "@row = global i32 x 10
+@grid = global i32 x 30
+
+func @g() -> void {
+bb0:
+  ret
+}
+
+func @f(%a0: i32) -> i32 {
+bb0:
+  call void @g()
+  %1 = gep @row, %a0, 4
+  %2 = load i32 %1
+  %3 = gep @row, %2, 4
+  %4 = load i32 %3
+  %5 = gep @grid, %a0, 12
+  %6 = gep %5, 2, 4
+  %7 = load i32 %6
+  %8 = add %4, %7
+  ret %8
+}
+",
+    )
+    .expect("the test IR parses");
+    let text = select(&m, &m.functions[1]).to_string();
+    assert_eq!(text.matches("movsym").count(), 1, "{text}");
+    assert!(text.contains("mla "), "{text}");
+    assert!(text.contains(", #40\n"), "{text}");
+    assert!(!text.contains("grid"), "{text}");
+}
