@@ -43,7 +43,9 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         anchors: [None; 3],
         anchoring: [true; 3],
         anchor_of: [None; 3],
-        keeps_addresses: keeps_addresses(f, &loops),
+        calls: f
+            .all_insts()
+            .any(|i| matches!(f.kind(i), InstKind::Call { .. })),
         block_indexed: FastHashMap::default(),
         cur: Vec::new(),
         loops: &loops,
@@ -60,21 +62,6 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
     };
     s.run();
     s.mf
-}
-
-/// Per block (by index), whether a register of its own per global address likely holds
-/// there: in a function that makes no call, and in loops, which get registers first (a loop
-/// that calls may still keep the address in a callee-saved register; reaching it from an
-/// anchor instead took an `add` per access there, 1.11x the cycles of `nqueens`).
-fn keeps_addresses(f: &Function, loops: &LoopInfo) -> Vec<bool> {
-    let calls = f
-        .all_insts()
-        .any(|i| matches!(f.kind(i), InstKind::Call { .. }));
-    let mut out = vec![true; f.block_capacity()];
-    for b in f.blocks() {
-        out[b.index()] = !calls || loops.innermost(b).is_some();
-    }
-    out
 }
 
 /// How many instructions after building a constant outside loops the same block may read
@@ -152,9 +139,8 @@ struct Selector<'a> {
     anchoring: [bool; 3],
     /// The global the function reaches each section's globals from (`choose_anchors`).
     anchor_of: [Option<GlobalId>; 3],
-    /// Per block, whether an address register of its own per global is likely to stay in
-    /// a register there (`keeps_addresses`, `is_anchor_indexed`).
-    keeps_addresses: Vec<bool>,
+    /// Whether the function makes a call (`keeps_addresses`).
+    calls: bool,
     /// The anchor-indexed addresses computed in the current block, by section, index and
     /// shift: a second one with the same index reads the first one's register.
     block_indexed: FastHashMap<(Section, Value, u8), Reg>,
@@ -295,14 +281,12 @@ impl Selector<'_> {
         let mut anchored = [false; 3];
         for i in self.f.all_insts() {
             let kind = self.f.kind(i);
-            let access = match *kind {
-                InstKind::Load { args: [p] } => Some((0, p, self.f.inst(i).ty == Type::F32)),
-                InstKind::Store { args: [x, p] } => Some((1, p, self.f.value_type(x) == Type::F32)),
-                _ => None,
-            };
-            if let Some((_, p, float)) = access {
+            // The operand of a load or store whose address is reached from an anchor.
+            let mut anchored_at = None;
+            if let Some((at, p, float)) = self.access(i) {
                 if let Some(AddrPlan::Anchored(s, _)) = self.folded_addr(p, float) {
                     anchored[s as usize] = true;
+                    anchored_at = Some(at);
                 }
             }
             if let (
@@ -325,10 +309,7 @@ impl Selector<'_> {
                 let Value::Global(g) = v else {
                     continue;
                 };
-                let anchored_access = access.is_some_and(|(at, p, float)| {
-                    at == n && matches!(self.folded_addr(p, float), Some(AddrPlan::Anchored(..)))
-                });
-                if folded_into_anchor || anchored_access {
+                if folded_into_anchor || anchored_at == Some(n) {
                     continue;
                 }
                 // An address taken in a loop is taken there on every round; a phi takes
@@ -600,6 +581,47 @@ impl Selector<'_> {
         }
     }
 
+    /// A load or store `i`: the index of its address operand, the address, and whether the
+    /// value it moves is a float.
+    fn access(&self, i: Inst) -> Option<(usize, Value, bool)> {
+        match *self.f.kind(i) {
+            InstKind::Load { args: [p] } => Some((0, p, self.f.inst(i).ty == Type::F32)),
+            InstKind::Store { args: [x, p] } => Some((1, p, self.f.value_type(x) == Type::F32)),
+            _ => None,
+        }
+    }
+
+    /// Whether every use of `v` is as the address of a load or store for which `fits`
+    /// holds, given whether that access moves a float.
+    fn only_accessed(&self, v: Value, fits: impl Fn(bool) -> bool) -> bool {
+        self.f.uses(v).iter().all(|u| {
+            self.access(u.inst)
+                .is_some_and(|(at, _, float)| at == u.index as usize && fits(float))
+        })
+    }
+
+    /// Per block, whether a register of its own per global address likely holds there: in
+    /// a function that makes no call, and in loops, which get registers first (a loop that
+    /// calls may still keep the address in a callee-saved register; reaching it from an
+    /// anchor instead took an `add` per access there, 1.11x the cycles of `nqueens`).
+    fn keeps_addresses(&self, b: Block) -> bool {
+        !self.calls || self.loops.innermost(b).is_some()
+    }
+
+    /// `gep @g, x, s` with `x` not a constant, in a block where each global's own address
+    /// likely does not stay in a register (`keeps_addresses`): `g` and the stride `s`.
+    fn indexed_global_off_registers(&self, i: Inst) -> Option<(GlobalId, u32)> {
+        let InstKind::Gep {
+            args: [Value::Global(g), index],
+            stride,
+        } = *self.f.kind(i)
+        else {
+            return None;
+        };
+        let b = self.f.inst_block(i)?;
+        (!index.is_constant() && !self.keeps_addresses(b)).then_some((g, stride))
+    }
+
     /// How the accesses of `gep b, off` (bytes) address it: with `off` as their immediate
     /// when every one can take it; else the address is computed once (`add a, b, #off;
     /// ldr r, [a]`) if the offset is an immediate of `add` or several accesses share it;
@@ -608,11 +630,7 @@ impl Selector<'_> {
     fn far_offset_plan(&self, i: Inst, off: i32) -> FarOffset {
         let uses = self.f.uses(Value::Inst(i));
         let far = uses.iter().any(|u| {
-            let float = match self.f.kind(u.inst) {
-                InstKind::Load { .. } => self.f.inst(u.inst).ty == Type::F32,
-                InstKind::Store { args: [x, _] } => self.f.value_type(*x) == Type::F32,
-                _ => false,
-            };
+            let float = self.access(u.inst).is_some_and(|(_, _, float)| float);
             !fits_offset(off, float)
         });
         if !far {
@@ -699,21 +717,20 @@ impl Selector<'_> {
         };
         let mut count = [0u32; 3];
         for i in self.f.all_insts().filter(|&i| !once(i)) {
-            let access = match *self.f.kind(i) {
-                InstKind::Load { args: [p] } => Some((p, self.f.inst(i).ty == Type::F32)),
-                InstKind::Store { args: [x, p] } => Some((p, self.f.value_type(x) == Type::F32)),
+            let section = match *self.f.kind(i) {
                 InstKind::Gep {
                     args: [Value::Global(g), _],
                     ..
-                } if self.is_reached_from_anchor(i) => {
-                    count[self.layout.place(g).0 as usize] += 1;
-                    None
-                }
-                _ => None,
+                } if self.is_reached_from_anchor(i) => Some(self.layout.place(g).0),
+                _ => match self
+                    .access(i)
+                    .and_then(|(_, p, float)| self.folded_addr(p, float))
+                {
+                    Some(AddrPlan::Anchored(s, _)) => Some(s),
+                    _ => None,
+                },
             };
-            if let Some(AddrPlan::Anchored(s, _)) =
-                access.and_then(|(p, float)| self.folded_addr(p, float))
-            {
+            if let Some(s) = section {
                 count[s as usize] += 1;
             }
         }
@@ -737,54 +754,25 @@ impl Selector<'_> {
     /// `is_anchor_indexed` but for the anchor's own elements: whether gep `i` takes its
     /// address from the anchor's register, with the anchor's offset in its accesses.
     fn is_reached_from_anchor(&self, i: Inst) -> bool {
-        let InstKind::Gep {
-            args: [Value::Global(g), index],
-            stride,
-        } = *self.f.kind(i)
-        else {
+        let Some((g, stride)) = self.indexed_global_off_registers(i) else {
             return false;
         };
-        if index.is_constant()
-            || !stride.is_power_of_two()
-            || !self.anchoring[self.layout.place(g).0 as usize]
-            || self
-                .f
-                .inst_block(i)
-                .is_none_or(|b| self.keeps_addresses[b.index()])
-        {
+        if !stride.is_power_of_two() || !self.anchoring[self.layout.place(g).0 as usize] {
             return false;
         }
         let off = self.distance_from_anchor(g).1;
-        let v = Value::Inst(i);
-        self.f.uses(v).iter().all(|u| match self.f.kind(u.inst) {
-            InstKind::Load { .. } => fits_offset(off, self.f.inst(u.inst).ty == Type::F32),
-            InstKind::Store { args: [x, _] } if u.index == 1 && *x != v => {
-                fits_offset(off, self.f.value_type(*x) == Type::F32)
-            }
-            _ => false,
-        })
+        self.only_accessed(Value::Inst(i), |float| fits_offset(off, float))
     }
 
     /// For `gep @g, x, s` with a stride `s` that is no power of two (a row of a matrix,
     /// `row_used[r]`) outside loops of a function that calls, where the section's anchor
-    /// has a register (for the section, or its own) and `g` none of its own: the anchor's register and `g`'s distance
-    /// from it, when an `add` takes that distance. The row is then `mla` on the anchor and
-    /// one `add`, where `g`'s address took a `movw` and a `movt` besides the multiply and
-    /// the add.
+    /// has a register (for the section, or its own) and `g` none of its own: the anchor's
+    /// register and `g`'s distance from it, when an `add` takes that distance. The row is
+    /// then `mla` on the anchor and one `add`, where `g`'s address took a `movw` and a
+    /// `movt` besides the multiply and the add.
     fn row_from_anchor(&self, i: Inst) -> Option<(Reg, i32)> {
-        let InstKind::Gep {
-            args: [Value::Global(g), index],
-            stride,
-        } = *self.f.kind(i)
-        else {
-            return None;
-        };
-        let at = self.f.inst_block(i)?;
-        if index.is_constant()
-            || stride.is_power_of_two()
-            || self.keeps_addresses[at.index()]
-            || self.global_regs[g.index()].is_some()
-        {
+        let (g, stride) = self.indexed_global_off_registers(i)?;
+        if stride.is_power_of_two() || self.global_regs[g.index()].is_some() {
             return None;
         }
         let (section, off) = self.distance_from_anchor(g);
@@ -799,15 +787,7 @@ impl Selector<'_> {
             return false;
         }
         let v = Value::Inst(i);
-        self.f.uses(v).iter().all(|u| match self.f.kind(u.inst) {
-            InstKind::Load { .. } => self
-                .folded_addr(v, self.f.inst(u.inst).ty == Type::F32)
-                .is_some(),
-            InstKind::Store { args: [x, _] } if u.index == 1 && *x != v => self
-                .folded_addr(v, self.f.value_type(*x) == Type::F32)
-                .is_some(),
-            _ => false,
-        })
+        self.only_accessed(v, |float| self.folded_addr(v, float).is_some())
     }
 
     fn addr(&mut self, ptr: Value, float: bool) -> Addr {

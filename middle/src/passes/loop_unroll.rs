@@ -73,7 +73,7 @@ const MAX_FACTOR_CHANGING_BOUND: u32 = 4;
 /// The most instructions looked at to tell whether a bound is read from memory.
 const MAX_BOUND_SEARCH: usize = 32;
 /// The most rounds of a loop with a constant trip count that full unrolling writes out.
-const MAX_FULL_TRIPS: u32 = 32;
+pub(super) const MAX_FULL_TRIPS: u32 = 32;
 /// The most machine instructions the bodies of a fully unrolled loop may take together:
 /// more than `MAX_UNROLLED`, as the copies' counters and addresses become constants.
 const MAX_FULLY_UNROLLED: u32 = 256;

@@ -31,6 +31,7 @@
 //! Needs: the loop forest. Preserves: behaviour (the CFG changes).
 
 use super::loop_counter::{counter, Counter};
+use super::loop_unroll::MAX_FULL_TRIPS;
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped};
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
@@ -38,8 +39,6 @@ use crate::passes::FunctionContext;
 
 /// The most instructions a loop may have to be copied.
 const MAX_SIZE: usize = 120;
-/// The most rounds of a loop with constant bounds that is left to `loop-unroll`.
-const FEW_ROUNDS: i64 = 32;
 /// The most instructions a side of a branch that only chooses a value computes.
 const SMALL_SIDE: usize = 2;
 /// The most loops one function has unswitched in one run.
@@ -215,10 +214,11 @@ fn is_small_choice(f: &Function, cfg: &Cfg, h: Block) -> bool {
     }
 }
 
-/// Whether loop `k` counts from a constant to a constant in at most `FEW_ROUNDS` rounds: a
-/// counter phi that starts at a constant, and a way out that compares it (or its next
-/// value) with a constant. `loop-unroll` writes such a loop out, and then each round's
-/// conditions fold; copied for unswitching, it would be too large to.
+/// Whether loop `k` counts from a constant to a constant in at most the rounds that
+/// `loop-unroll` writes out whole (`MAX_FULL_TRIPS`): a counter phi that starts at a
+/// constant, and a way out that compares it (or its next value) with a constant. Written
+/// out, each round's conditions fold; copied for unswitching, the loop would be too large
+/// to write out.
 fn runs_few_times(f: &Function, loops: &LoopInfo, k: usize) -> bool {
     let lp = &loops.loops[k];
     let (Some(p), &[latch]) = (lp.preheader, lp.latches.as_slice()) else {
@@ -248,7 +248,7 @@ fn runs_few_times(f: &Function, loops: &LoopInfo, k: usize) -> bool {
             };
             let counts = v == Value::Inst(ctr.phi) || v == Value::Inst(ctr.next);
             let rounds = (bound as i64 - start as i64) / ctr.step as i64;
-            counts && (0..=FEW_ROUNDS).contains(&rounds)
+            counts && (0..=i64::from(MAX_FULL_TRIPS)).contains(&rounds)
         })
     })
 }
