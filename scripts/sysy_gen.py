@@ -2817,11 +2817,13 @@ class Gen:
         counts its calls in a global after its base-case test, a backtracking step that
         marks and unmarks elements of two global arrays at one index, updates a row of a
         global matrix and counts its calls in a global scalar, reached from one address per
-        section), for memoisation, value
-        numbering of calls, inlining into itself and base cases tested before the call. main calls it with
+        section, a recursion whose base case loops over a global array and whose ways out share
+        a `return 1`, a float recursion with two base cases behind an int wrapper), for
+        memoisation, value numbering of calls, inlining into itself, base cases tested before
+        the call and base cases that return before the frame is set up. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(7)
+        kind = self.r.randrange(9)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -2874,6 +2876,32 @@ class Gen:
             self.line(f"  {name}_a[x] = {name}_a[x] - 1;")
             self.line(f"  return (s + {name}_b[x] + {name}_nodes % 7) % 1000;")
             arity = 2
+        elif kind == 7:
+            # The base case loops over a global array without calling; two ways out share
+            # `return 1`, one before the calls and one after.
+            self.line(f"int {name}_seen[8];")
+            self.line(f"int {name}(int k, int n, int acc) {{")
+            self.line("  if (k >= n) {")
+            self.line("    int i = 0;")
+            self.line(f"    while (i < 8) {{ acc = acc + {name}_seen[i] * (i + {c}); i = i + 1; }}")
+            self.line("    return acc % 1000;")
+            self.line("  }")
+            self.line(f"  if (acc > {c * 500}) return 1;")
+            self.line(f"  {name}_seen[(k % 8 + 8) % 8] = {name}_seen[(k % 8 + 8) % 8] + 1;")
+            self.line(f"  int r = {name}(k + 1, n, acc + k) + {name}(k + 2, n, acc * 2 % 97);")
+            self.line("  if (r % 2 == 0) return 1;")
+            self.line("  return r % 1000;")
+            arity = 3
+        elif kind == 8:
+            # Float arguments and result: the saved float registers wait for the prologue.
+            self.line(f"float {name}_f(float x, int n) {{")
+            self.line("  if (n <= 0) return x * 0.5;")
+            self.line(f"  if (x > {c * 10}.0) return x - 1.5;")
+            self.line(f"  return {name}_f(x * 1.25 + 0.5, n - 1) * 0.5 + {name}_f(x - 0.75, n - 2);")
+            self.line("}")
+            self.line(f"int {name}(int k, int n) {{")
+            self.line(f"  return {name}_f(k * 0.5, n);")
+            arity = 2
         else:
             # Choices not taken yet, as bits of `used`, each tried in a loop around the call.
             self.line(f"int {name}(int k, int n, int used) {{")
@@ -2888,7 +2916,7 @@ class Gen:
             self.line("  return count + z;")
             arity = 3
         self.line("}")
-        largest = [17, 17, 12, 17, 6, 16, 16][kind]
+        largest = [17, 17, 12, 17, 6, 16, 16, 14, 14][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def digit_printer(self):
@@ -3285,6 +3313,8 @@ FEATURES = [
     ("loop branching on a value fixed before it", r"^\s+if \((f\d+) (>|!=|==) [01]\) v\d+ = "),
     ("value fixed for an inner loop, computed each outer round", r"^\s+int f\d+ = \(i\d+ \+ "),
     ("recursion marking two global arrays at one index", r"^int memo\d+_b\[16\];"),
+    ("recursion whose base case loops over a global array", r"^int memo\d+_seen\[8\];"),
+    ("float recursion with two base cases", r"^float memo\d+_f\(float x, int n\) \{"),
     ("recursion updating a row of a global matrix", r"^  memo\d+_m\[x\]\[\d\] = "),
     ("longest run so far, compared past its step", r"^\s+if \((i\d+) - (v\d+) \+ 1 (>|<=) (v\d+)\) \4 = "),
     ("loop branching on a fixed value, its trip count from the program's state", r"^\s+while \((i\d+) < \(.*\) % 10\) \{\r?\n\s+if \(f\d+ "),

@@ -5,6 +5,7 @@ use crate::frame::Frame;
 use crate::global_layout::{GlobalLayout, ALIGN};
 use crate::imm::is_operand2;
 use crate::isel::string_label;
+use crate::mir::frame_placement::frame_up_at_start;
 use crate::mir::*;
 use crate::symbols::symbol;
 use middle::ir::printer::escape_bytes;
@@ -68,6 +69,24 @@ impl Emitter {
         }
         self.line(format_args!(".type {sym}, %function"));
         let _ = writeln!(self.out, "{sym}:");
+        let up = frame_up_at_start(mf).unwrap_or_else(|_| vec![true; mf.blocks.len()]);
+        if up.first() == Some(&true) {
+            self.prologue(&frame);
+        }
+        for (position, &b) in mf.layout.iter().enumerate() {
+            let _ = writeln!(self.out, "{}:", label(index, b));
+            let next = mf.layout.get(position + 1).copied();
+            let mut framed = up[b.index()];
+            for inst in &mf.block(b).insts {
+                framed |= matches!(inst, MInst::Prologue);
+                self.inst(index, next, inst, &frame, framed);
+            }
+        }
+        self.line(format_args!(".size {sym}, .-{sym}"));
+    }
+
+    /// Saves the callee-saved registers the function writes and reserves its stack.
+    fn prologue(&mut self, frame: &Frame) {
         if !frame.saved_core.is_empty() {
             let regs: Vec<String> = frame.saved_core.iter().map(|p| p.to_string()).collect();
             self.line(format_args!("push {{{}}}", regs.join(", ")));
@@ -76,14 +95,6 @@ impl Emitter {
             self.line(format_args!("vpush {}", float_list(frame.saved_float)));
         }
         self.adjust_sp("sub", frame.frame_bytes);
-        for (position, &b) in mf.layout.iter().enumerate() {
-            let _ = writeln!(self.out, "{}:", label(index, b));
-            let next = mf.layout.get(position + 1).copied();
-            for inst in &mf.block(b).insts {
-                self.inst(index, next, inst, &frame);
-            }
-        }
-        self.line(format_args!(".size {sym}, .-{sym}"));
     }
 
     fn adjust_sp(&mut self, op: &str, bytes: u32) {
@@ -165,8 +176,16 @@ impl Emitter {
     }
 
     /// Writes one instruction of function `func`; `next` is the block after this one in
-    /// the layout, to which a branch falls through.
-    fn inst(&mut self, func: usize, next: Option<MBlockId>, inst: &MInst, frame: &Frame) {
+    /// the layout, to which a branch falls through; `framed` tells whether the frame is up
+    /// (a return without it is a plain `bx lr`).
+    fn inst(
+        &mut self,
+        func: usize,
+        next: Option<MBlockId>,
+        inst: &MInst,
+        frame: &Frame,
+        framed: bool,
+    ) {
         match inst {
             MInst::Mov { cond, rd, src } => {
                 let c = cond.map_or("", Cond::name);
@@ -296,6 +315,9 @@ impl Emitter {
                 self.line(format_args!("b{} {}", cond.name(), label(func, *target)))
             }
             MInst::Bl { sym, .. } => self.line(format_args!("bl {sym}")),
+            MInst::Prologue => self.prologue(frame),
+            MInst::Ret { .. } if !framed => self.line("bx lr"),
+            MInst::TailCall { sym, .. } if !framed => self.line(format_args!("b {sym}")),
             MInst::Ret { .. } => self.epilogue(frame, None),
             MInst::TailCall { sym, .. } => self.epilogue(frame, Some(sym)),
         }

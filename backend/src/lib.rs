@@ -24,6 +24,7 @@ pub mod regalloc;
 mod repeated_compares;
 mod schedule;
 mod share_constants;
+mod shrink_wrap;
 pub mod symbols;
 mod tail_calls;
 mod writeback;

@@ -12,7 +12,8 @@ use crate::mir::verifier::verify;
 use crate::mir::MFunction;
 use crate::{
     branches, dead_definitions, isel, jump_tables, load_store_multiple, peephole, pre_schedule,
-    regalloc, repeated_compares, schedule, share_constants, tail_calls, writeback, zero_compares,
+    regalloc, repeated_compares, schedule, share_constants, shrink_wrap, tail_calls, writeback,
+    zero_compares,
 };
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
@@ -161,6 +162,12 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         description: "drop a compare that the only block leading in made last, flags unchanged",
         required: false,
         run: Run::Machine(|mf, _| repeated_compares::run(mf)),
+    },
+    BackendPass {
+        name: "shrink-wrap",
+        description: "set the frame up only on the paths that need it, after early returns",
+        required: false,
+        run: Run::Machine(|mf, _| shrink_wrap::run(mf)),
     },
     BackendPass {
         name: "emit",

@@ -314,7 +314,8 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "15) schedule",
             "16) branches",
             "17) repeated-compares",
-            "18) emit"
+            "18) shrink-wrap",
+            "19) emit"
         ],
         "{stderr}"
     );
@@ -343,7 +344,8 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: NOT running pass (15) schedule\n\
          BISECT: NOT running pass (16) branches\n\
          BISECT: NOT running pass (17) repeated-compares\n\
-         BISECT: running pass (18) emit\n"
+         BISECT: NOT running pass (18) shrink-wrap\n\
+         BISECT: running pass (19) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=10"]);
     assert!(

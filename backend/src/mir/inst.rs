@@ -500,6 +500,11 @@ pub enum MInst {
     Ret {
         uses: Vec<Reg>,
     },
+    /// Sets the frame up (saves the callee-saved registers the function writes, reserves its
+    /// stack) where `shrink-wrap` put it, on the paths that need a frame. A function without
+    /// one sets its frame up on entry; with them, the code before them runs without a frame
+    /// and returns with `bx lr` (`mir::frame_placement`).
+    Prologue,
     /// A call in tail position, ending the block as a return does: the frame comes down,
     /// then `b sym`, so the callee returns straight to our caller with its result. `uses`
     /// are the argument registers.
@@ -700,7 +705,7 @@ macro_rules! visit_operands {
                 $g(index, Use);
                 $g(table, Use);
             }
-            MInst::B { .. } | MInst::BCond { .. } => {}
+            MInst::B { .. } | MInst::BCond { .. } | MInst::Prologue => {}
         }
     }};
 }

@@ -3,6 +3,7 @@
 //! nesting depths and dominators of blocks.
 
 pub mod dominators;
+pub mod frame_placement;
 mod function;
 mod inst;
 pub mod loops;

@@ -202,6 +202,7 @@ impl fmt::Display for MInst {
                 }
                 Ok(())
             }
+            MInst::Prologue => f.write_str("prologue"),
             MInst::Ret { uses } if uses.is_empty() => f.write_str("ret"),
             MInst::Ret { uses } => write!(f, "ret ; uses {}", RegList(uses)),
             MInst::TailCall { sym, uses } if uses.is_empty() => write!(f, "tailcall {sym}"),

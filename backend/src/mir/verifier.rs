@@ -6,8 +6,9 @@
 //! encodes and a transferred register other than the base for an indexed address; a list
 //! of distinct physical registers in ascending order for `ldm`/`stm` (consecutive for
 //! `vldm`/`vstm`, in a mode the VFP has), without `sp` or `pc`, and without the base when
-//! loading or writing back.
+//! loading or writing back. Prologues are where `frame_placement` allows them.
 
+use super::frame_placement::frame_up_at_start;
 use super::{Addr, MBlockId, MFunction, MInst, PReg, Reg, RegClass};
 use crate::imm::fits_ldr_offset;
 
@@ -91,6 +92,7 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
             ));
         }
     }
+    frame_up_at_start(mf).map_err(|e| format!("{}: {e}", mf.symbol))?;
     Ok(())
 }
 

@@ -157,6 +157,13 @@ impl Liveness {
         Liveness { globals, live_in }
     }
 
+    /// The nodes live at the start of block `b`, ascending.
+    pub fn live_in(&self, b: MBlockId) -> impl Iterator<Item = usize> + '_ {
+        self.live_in[b.index()]
+            .iter()
+            .map(|&g| self.globals[g as usize])
+    }
+
     /// The nodes live at the end of block `b`, ascending.
     pub fn live_out(&self, mf: &MFunction, b: MBlockId) -> Vec<usize> {
         let mut live: Vec<u32> = Vec::new();
