@@ -8,7 +8,10 @@
 //!   outgoing stack arguments    (Outgoing slots, at sp)
 //! ```
 //!
-//! sp stays 8-byte aligned. Everything is addressed from sp; there is no frame pointer.
+//! sp stays 8-byte aligned where the function calls (AAPCS asks it at every call); a function
+//! that calls nothing keeps it 4-byte aligned, which saves reserving a padding word when it
+//! pushes an odd number of registers. Everything is addressed from sp; there is no frame
+//! pointer.
 //! Local objects lie in ascending order of size from the outgoing arguments up, so that
 //! spill slots and scalars stay within reach of a load's immediate offset when the frame
 //! also holds large arrays.
@@ -62,7 +65,8 @@ impl Frame {
             offset += size;
         }
         let pushed = 4 * (saved_core.len() as u32 + saved_float as u32);
-        let frame_bytes = (pushed + offset).next_multiple_of(8) - pushed;
+        let stack_align = if mf.has_calls() { 8 } else { 4 };
+        let frame_bytes = (pushed + offset).next_multiple_of(stack_align) - pushed;
         Frame {
             saved_core,
             saved_float,
@@ -117,3 +121,7 @@ impl Frame {
             })
     }
 }
+
+#[cfg(test)]
+#[path = "frame_tests.rs"]
+mod tests;

@@ -2032,7 +2032,33 @@ impl Selector<'_> {
         let in_chain = self
             .chain_user(i)
             .is_some_and(|c| self.chains[c.index()].is_some());
-        in_chain || self.is_condition_only(i)
+        in_chain || self.is_condition_only(i) || self.is_compared_again(i)
+    }
+
+    /// Whether `i` is an integer comparison with a constant whose every use is the condition
+    /// of a branch or select, some in other blocks of its loop (or outside loops, as `i`):
+    /// each such block compares again (one instruction, as testing a kept truth value would
+    /// be, and nothing to keep but the one compared register) rather than the truth value
+    /// being made into a register (`mov`, `mov<cond>`) and tested against 0. A comparison
+    /// hoisted out of a loop stays made once: compared again inside, its register would
+    /// live through the loop instead of the truth value's, for nothing.
+    fn is_compared_again(&self, i: Inst) -> bool {
+        let f = self.f;
+        let InstKind::Icmp { args: [a, b], .. } = *f.kind(i) else {
+            return false;
+        };
+        let uses = f.uses(Value::Inst(i));
+        let innermost = |j: Inst| f.inst_block(j).and_then(|b| self.loops.innermost(b));
+        !uses.is_empty()
+            && (a.is_constant() || b.is_constant())
+            && uses.iter().all(|u| {
+                u.index == 0
+                    && matches!(
+                        f.kind(u.inst),
+                        InstKind::CondBr { .. } | InstKind::Select { .. }
+                    )
+                    && innermost(u.inst) == innermost(i)
+            })
     }
 
     /// Whether every use of `i` is the condition of a branch or select in its block.

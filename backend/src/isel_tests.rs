@@ -11,7 +11,8 @@
 //! the addition; selects keeping a loop's value copy it first, and an operation under a
 //! select's condition reads an earlier select that equals its operand there; and masks
 //! compared with zero tested in place; and shifts by a value and `ctz` (`rbit` then `clz`);
-//! and float constants that VFP encodes as `vmov.f32` immediates.
+//! and float constants that VFP encodes as `vmov.f32` immediates; and a comparison with a
+//! constant tested in several blocks, compared again in each.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -1435,4 +1436,33 @@ bb0:
     assert!(text.contains("mla "), "{text}");
     assert!(text.contains(", #40\n"), "{text}");
     assert!(!text.contains("grid"), "{text}");
+}
+
+#[test]
+fn a_comparison_with_a_constant_tested_in_two_blocks_is_compared_again_in_each() {
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp sgt %a0, -1
+  condbr %0, bb1, bb2
+bb1:
+  %1 = add %a1, 1
+  br bb2
+bb2:
+  %2 = phi i32 [%1, bb1], [%a1, bb0]
+  condbr %0, bb3, bb4
+bb3:
+  ret %2
+bb4:
+  ret 0
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("cmn %v0, #1")).count(),
+        2,
+        "{body:#?}"
+    );
+    assert!(!body.iter().any(|l| l.starts_with("cmp")), "{body:#?}");
 }

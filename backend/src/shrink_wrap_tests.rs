@@ -5,9 +5,7 @@
 //! entry.
 
 use super::run;
-use crate::emit::Emitter;
-use crate::mir::test_build::{add, b, bcond, func, mov, r, ret};
-use crate::mir::verifier::verify;
+use crate::mir::test_build::{add, b, bcond, emitted_after, func, mov, r, ret};
 use crate::mir::*;
 
 fn cmp(rn: Reg, imm: u32) -> MInst {
@@ -45,19 +43,8 @@ fn emitted(blocks: Vec<Vec<MInst>>) -> Vec<String> {
     emitted_from(func(&[], blocks))
 }
 
-fn emitted_from(mut mf: MFunction) -> Vec<String> {
-    run(&mut mf);
-    assert_eq!(verify(&mf), Ok(()));
-    let mut emitter = Emitter::new();
-    emitter.function(0, &mf);
-    emitter
-        .finish()
-        .lines()
-        .skip_while(|l| *l != "t:")
-        .skip(1)
-        .filter(|l| !l.starts_with("\t."))
-        .map(|l| l.trim().to_string())
-        .collect()
+fn emitted_from(mf: MFunction) -> Vec<String> {
+    emitted_after(run, mf)
 }
 
 /// `if (r0 == 0) return 1; r4 = r0; return f(r0) + r4;`, with `before` at the top.
@@ -242,22 +229,29 @@ fn a_loop_on_the_way_to_the_early_return_runs_without_the_frame() {
     );
 }
 
-#[test]
-fn a_spilled_argument_is_stored_after_the_prologue() {
+/// The base case then a call, with `stored` spilled at the top and reloaded into r1 after
+/// the call.
+fn spilled(stored: Reg) -> MFunction {
+    let slot = Addr::Slot(Slot::Local(0), 0);
     let spill = MInst::Str {
         cond: None,
-        rs: r(1),
-        addr: Addr::Slot(Slot::Local(0), 0),
+        rs: stored,
+        addr: slot,
     };
     let reload = MInst::Ldr {
         rd: r(1),
-        addr: Addr::Slot(Slot::Local(0), 0),
+        addr: slot,
     };
     let mut blocks = base_case_then_call(vec![spill], r(1));
     blocks[2].insert(1, reload);
     let mut mf = func(&[], blocks);
     mf.objects.push(StackObject { size: 4 });
-    let out = emitted_from(mf);
+    mf
+}
+
+#[test]
+fn a_spilled_argument_is_stored_after_the_prologue() {
+    let out = emitted_from(spilled(r(1)));
     assert_eq!(
         out,
         [
@@ -282,21 +276,8 @@ fn a_spilled_argument_is_stored_after_the_prologue() {
 
 #[test]
 fn a_spilled_register_the_region_overwrites_is_stored_from_a_copy() {
-    let spill = MInst::Str {
-        cond: None,
-        rs: r(0),
-        addr: Addr::Slot(Slot::Local(0), 0),
-    };
-    let reload = MInst::Ldr {
-        rd: r(1),
-        addr: Addr::Slot(Slot::Local(0), 0),
-    };
     // r0 is the argument, stored, then the base case overwrites it with its result.
-    let mut blocks = base_case_then_call(vec![spill], r(1));
-    blocks[2].insert(1, reload);
-    let mut mf = func(&[], blocks);
-    mf.objects.push(StackObject { size: 4 });
-    let out = emitted_from(mf);
+    let out = emitted_from(spilled(r(0)));
     assert_eq!(out[1], "mov r1, r0");
     assert!(out.contains(&"str r1, [sp]".to_string()), "{out:?}");
 }

@@ -3,9 +3,7 @@
 //! anything after the call, keeps both.
 
 use super::run;
-use crate::emit::Emitter;
-use crate::mir::test_build::{add, func, mov, r};
-use crate::mir::verifier::verify;
+use crate::mir::test_build::{add, emitted_after, func, mov, r};
 use crate::mir::*;
 
 fn call(sym: &str, defs: Vec<Reg>) -> MInst {
@@ -25,16 +23,10 @@ fn emitted(blocks: Vec<Vec<MInst>>) -> Vec<String> {
     emitted_from(func(&[], blocks))
 }
 
-fn emitted_from(mut mf: MFunction) -> Vec<String> {
-    run(&mut mf);
-    assert_eq!(verify(&mf), Ok(()));
-    let mut emitter = Emitter::new();
-    emitter.function(0, &mf);
-    emitter
-        .finish()
-        .lines()
-        .filter(|l| l.starts_with('\t') && !l.starts_with("\t."))
-        .map(|l| l.trim().to_string())
+fn emitted_from(mf: MFunction) -> Vec<String> {
+    emitted_after(run, mf)
+        .into_iter()
+        .filter(|l| !l.ends_with(':'))
         .collect()
 }
 

@@ -115,3 +115,20 @@ pub fn blocks_after(pass: fn(&mut MFunction), blocks: Vec<Vec<MInst>>) -> Vec<Ve
         })
         .collect()
 }
+
+/// The assembly of `mf` (emitted as function 0, named `t`) after `pass` ran and the machine
+/// verifier accepted the result: its labels and instructions, one trimmed line each.
+pub fn emitted_after(pass: fn(&mut MFunction), mut mf: MFunction) -> Vec<String> {
+    pass(&mut mf);
+    assert_eq!(super::verifier::verify(&mf), Ok(()));
+    let mut emitter = crate::emit::Emitter::new();
+    emitter.function(0, &mf);
+    emitter
+        .finish()
+        .lines()
+        .skip_while(|l| *l != "t:")
+        .skip(1)
+        .filter(|l| !l.starts_with("\t."))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
