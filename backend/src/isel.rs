@@ -2036,7 +2036,8 @@ impl Selector<'_> {
     }
 
     /// Whether `i` is an integer comparison with a constant whose every use is the condition
-    /// of a branch or select, some in other blocks of its loop (or outside loops, as `i`):
+    /// of a branch or of a select of values (not of truth values), some in other blocks of
+    /// its loop (or outside loops, as `i`):
     /// each such block compares again (one instruction, as testing a kept truth value would
     /// be, and nothing to keep but the one compared register) rather than the truth value
     /// being made into a register (`mov`, `mov<cond>`) and tested against 0. A comparison
@@ -2052,12 +2053,14 @@ impl Selector<'_> {
         !uses.is_empty()
             && (a.is_constant() || b.is_constant())
             && uses.iter().all(|u| {
-                u.index == 0
-                    && matches!(
-                        f.kind(u.inst),
-                        InstKind::CondBr { .. } | InstKind::Select { .. }
-                    )
-                    && innermost(u.inst) == innermost(i)
+                let condition = match f.kind(u.inst) {
+                    InstKind::CondBr { .. } => true,
+                    // A truth value's select is a link of a chain of tests, which reads
+                    // its operands' registers.
+                    InstKind::Select { .. } => f.inst(u.inst).ty != Type::I1,
+                    _ => false,
+                };
+                condition && u.index == 0 && innermost(u.inst) == innermost(i)
             })
     }
 
