@@ -1674,7 +1674,9 @@ class Gen:
         pointer from `t[i - 1] - w`), then counts kept in one row walked down while
         `c >= ws[j]` (a load from a fixed address in the loop's test, which loop rotation
         leaves at one address), from the last column or from a top read at run time (which
-        loop unrolling takes)."""
+        loop unrolling takes); sometimes the row again, each cell from the one stored just
+        before it (predictive commoning carries the stored value), a minimum of two, or a
+        store only under a test of the cell before (which stays a load)."""
         t, ws, cnt, i, c, w, take, top = (
             self.fresh(q) for q in ("kt", "kw", "kc", "i", "j", "v", "v", "v")
         )
@@ -1706,6 +1708,19 @@ class Gen:
         self.line("}")
         self.line(f"{c} = {top};")
         self.line(f"while ({c} >= {ws}[{i}]) {{ {cnt}[{c}] = ({cnt}[{c}] + {cnt}[{c} - {ws}[{i}]]) % 1009; {c} = {c} - 1; }}")
+        # The row again, each cell from the one stored just before it (read back the next
+        # round), always or only under a test of that cell.
+        shape = self.r.randrange(4)
+        k = self.r.randint(2, 9)
+        if shape == 1:
+            self.line(f"{c} = 1;")
+            self.line(f"while ({c} < {cols}) {{ {t}[{i}][{c}] = ({t}[{i}][{c} - 1] * {k} + {t}[{i} - 1][{c}]) % 1009; {c} = {c} + 1; }}")
+        elif shape == 2:
+            self.line(f"{c} = 1;")
+            self.line(f"while ({c} < {cols}) {{ int {take} = {t}[{i}][{c} - 1] + {k}; if ({t}[{i} - 1][{c}] + 1 < {take}) {take} = {t}[{i} - 1][{c}] + 1; {t}[{i}][{c}] = {take} % 1009; {c} = {c} + 1; }}")
+        elif shape == 3:
+            self.line(f"{c} = 1;")
+            self.line(f"while ({c} < {cols}) {{ if ({t}[{i}][{c} - 1] % 3 == {k % 3}) {t}[{i}][{c}] = ({t}[{i}][{c} - 1] + {k}) % 1009; {c} = {c} + 1; }}")
         self.line(f"{i} = {i} + 1;")
         self.indent -= 1
         self.line("}")
@@ -3349,6 +3364,9 @@ FEATURES = [
     ("alignment table stored on every arm", r"else (al\d+)\[(i\d+)\]\[(j\d+)\] = \1\[\2\]\[\3 - 1\];"),
     ("knapsack counts from a top read at run time", r"int (v\d+) = \d+ - idx\(.*\r?\n\s+int i\d+ = 0;\r?\n\s+while \(i\d+ < \d+\) \{ kw"),
     ("knapsack row read at the counter less a weight", r"(kt\d+)\[(i\d+) - 1\]\[(j\d+) - v\d+\]"),
+    ("row cell made from the cell stored just before", r"(kt\d+)\[(i\d+)\]\[(j\d+)\] = \(\1\[\2\]\[\3 - 1\] \*"),
+    ("row cell the minimum of the cell stored just before and another", r"int v\d+ = (kt\d+)\[(i\d+)\]\[(j\d+) - 1\] \+ \d; if"),
+    ("row cell stored under a test of the cell before", r"if \((kt\d+)\[(i\d+)\]\[(j\d+) - 1\] % 3 == \d\) \1"),
     ("counts walked down while above a loaded weight", r"while \((j\d+) >= (kw\d+)\[i\d+\]\)"),
     ("two comparisons of a loop's values joined by && or ||", r"^\s+if \(qx\d+ [^()]*(&&|\|\|) [^()]*\) "),
     ("a chain of three comparisons with a parenthesised pair", r"^\s+if \(\([^()]*qx\d+[^()]*(&&|\|\|)[^()]*\) (&&|\|\|) "),

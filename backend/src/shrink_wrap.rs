@@ -7,11 +7,17 @@
 //! path comes back into it with the frame up; a loop is in it whole or not at all), kept to
 //! those that lead within it to a return. Inside it:
 //! - the registers the prologue saves (callee-saved ones, `lr`) that the region writes move
-//!   to caller-saved registers that it leaves unused and that are dead where it is left;
-//!   each way out copies them back after its prologue where they are live;
+//!   to caller-saved registers that it leaves unused and that are dead where it is left
+//!   (or, for a copy in the entry of a register the region does not write again, to that
+//!   register); each way out copies them back after its prologue where they are live;
+//! - constants built in the entry into such registers that the region does not read are
+//!   built after the prologue instead, where they are live;
 //! - stores of registers to the function's own stack slots in the entry block (arguments
 //!   spilled where they arrive) move to each way out, storing the register if the region
 //!   does not overwrite it, else a caller-saved copy of it.
+//!
+//! A small returning block that needs no frame, reached from the region and from framed
+//! code alike, is first copied for the region's ways into it.
 //!
 //! Not done for a recursion whose every self-call sits right behind a test (a pruned search,
 //! a base case `inline` tests before the call): the recursion then seldom returns early, and
@@ -61,18 +67,19 @@ pub fn run(mf: &mut MFunction) {
 fn self_calls_all_guarded(mf: &MFunction) -> bool {
     let preds = reached_preds(mf);
     let mut calls = 0;
+    let behind_test = |b: MBlockId| {
+        matches!(preds[b.index()].as_slice(), [p]
+            if mf.block(*p).insts.iter().any(|i| matches!(i, MInst::BCond { .. })))
+    };
     for b in mf.block_ids() {
         let mut first = true;
         for inst in &mf.block(b).insts {
             if !inst.is_call() {
                 continue;
             }
-            let is_self = matches!(inst, MInst::Bl { sym, .. } if *sym == mf.symbol);
-            let guarded = first
-                && matches!(preds[b.index()].as_slice(), [p] if mf.block(*p).insts.iter().any(|i| matches!(i, MInst::BCond { .. })));
-            if is_self {
+            if matches!(inst, MInst::Bl { sym, .. } if *sym == mf.symbol) {
                 calls += 1;
-                if !guarded {
+                if !(first && behind_test(b)) {
                     return false;
                 }
             }

@@ -1,8 +1,11 @@
 //! predictive-commoning: a load that reads in one iteration of a loop what another load of
-//! the loop read the iteration before takes that value, carried over in a phi, instead of
-//! loading it again (gcc's predictive commoning). In a stencil over the rows `i-1`, `i` and
-//! `i+1` of a column, the next iteration's row `i` is this iteration's row `i+1`: three
-//! loads become one.
+//! the loop read, or what a store of the loop wrote, the iteration before takes that value,
+//! carried over in a phi, instead of loading it again (gcc's predictive commoning). In a
+//! stencil over the rows `i-1`, `i` and `i+1` of a column, the next iteration's row `i` is
+//! this iteration's row `i+1`: three loads become one. In a dynamic-programming row
+//! (`d[i][j] = min(d[i][j - 1], ...) + c`), the load of `d[i][j - 1]` takes the value stored
+//! to `d[i][j]` the iteration before, and the row's cells no longer wait for each other
+//! through memory.
 //!
 //! ```text
 //!   P: br H                          P: x0 = load a + s0; br H
@@ -22,8 +25,13 @@
 //! `x` in iteration `k+1` reads what `y` read in iteration `k`. Every load of a chain but the
 //! last becomes a phi of the preheader's load at the first iteration and of the next link's
 //! value. Nothing in the loop, inner loops included, may write what a chain reads: no store
-//! may alias it and no call may write it. A loop carries at most `MAX_CARRIED` values, each
-//! of which holds a register all through it.
+//! may alias it and no call may write it.
+//!
+//! A store that runs in every iteration likewise feeds a load `d` bytes before it
+//! (`store v, a + {s0+d,+,d}` and `x = load a + {s0,+,d}`): `x` becomes a phi of the
+//! preheader's load and of `v` from the latch, when no other store of the loop may alias
+//! what `x` reads and no call may write it. A loop carries at most `MAX_CARRIED` values,
+//! each of which holds a register all through it.
 //!
 //! Needs: the dominator tree, the loop forest and the module facts. Preserves: behaviour and the CFG.
 
@@ -82,25 +90,132 @@ fn common_loads(
     {
         return false;
     }
-    let accesses = match loop_accesses(f, dom, loops, k, facts, func) {
-        Some(a) if a.len() >= 2 => a,
-        _ => return false,
+    let accesses = loop_accesses(f, dom, loops, k, facts, func).unwrap_or_default();
+    let chains = if accesses.len() >= 2 {
+        chains(&accesses)
+    } else {
+        Vec::new()
     };
-    let chains = chains(&accesses);
+    let stored = stored_links(f, dom, loops, k, facts, func);
+    if chains.is_empty() && stored.is_empty() {
+        return false;
+    }
     let end = f.terminator(p).expect("a preheader ends in a jump");
     let mut preheader = ArithWriter::new(f, end);
     let mut carried = 0;
-    let mut changed = false;
     for chain in chains {
         if carried + chain.len() - 1 > MAX_CARRIED {
             break;
         }
         carried += chain.len() - 1;
         let links: Vec<&Access> = chain.iter().map(|&a| &accesses[a]).collect();
-        carry(&mut preheader, p, h, latch, &links);
-        changed = true;
+        let (last, earlier) = links.split_last().expect("a chain has two links");
+        carry(&mut preheader, p, h, latch, earlier, Value::Inst(last.load));
     }
-    changed
+    for (access, value) in &stored {
+        if carried == MAX_CARRIED {
+            break;
+        }
+        carried += 1;
+        carry(&mut preheader, p, h, latch, &[access], *value);
+    }
+    carried > 0
+}
+
+/// The loads of loop `k` that run in every iteration and read what a store running in every
+/// iteration wrote the iteration before (its address `step` bytes after theirs), with the
+/// stored value, when no other store of the loop may alias what they read and no call may
+/// write it.
+fn stored_links(
+    f: &Function,
+    dom: &DomTree,
+    loops: &LoopInfo,
+    k: usize,
+    facts: &ModuleFacts,
+    func: FuncId,
+) -> Vec<(Access, Value)> {
+    let lp = &loops.loops[k];
+    let latch = lp.latches[0];
+    let every: Vec<Inst> = lp
+        .blocks
+        .iter()
+        .filter(|&&b| dom.dominates(b, latch))
+        .flat_map(|&b| f.block_insts(b))
+        .collect();
+    let is_load = |i: &&Inst| matches!(f.kind(**i), InstKind::Load { .. });
+    let is_store = |i: &&Inst| matches!(f.kind(**i), InstKind::Store { .. });
+    if !every.iter().any(|i| is_load(&i)) || !every.iter().any(|i| is_store(&i)) {
+        return Vec::new();
+    }
+    let mut stores: Vec<(Inst, Location)> = Vec::new();
+    let mut calls: Vec<Inst> = Vec::new();
+    for &b in loops.blocks_of(k) {
+        for i in f.block_insts(b) {
+            match *f.kind(i) {
+                InstKind::Store { args: [_, addr] } => stores.push((i, locate(f, addr))),
+                InstKind::Call { .. } => calls.push(i),
+                _ => {}
+            }
+        }
+    }
+    let Some(mut evolution) = LoopEvolution::new(f, loops, k) else {
+        return Vec::new();
+    };
+    // Stores of every iteration: (store, value, root, start, step).
+    let mut fed = Vec::new();
+    for &store in every.iter().filter(is_store) {
+        let InstKind::Store {
+            args: [value, addr],
+        } = *f.kind(store)
+        else {
+            continue;
+        };
+        if let Some((root, offset)) = evolution.address(addr) {
+            if let Some((start, step)) = offset.as_affine() {
+                if step != 0 {
+                    fed.push((store, value, root, start.clone(), step));
+                }
+            }
+        }
+    }
+    let mut links = Vec::new();
+    for &load in every.iter().filter(is_load) {
+        let InstKind::Load { args: [addr] } = *f.kind(load) else {
+            continue;
+        };
+        let Some((root, offset)) = evolution.address(addr) else {
+            continue;
+        };
+        let Some((start, step)) = offset.as_affine() else {
+            continue;
+        };
+        let ty = f.inst(load).ty;
+        let feeding = fed.iter().find(|(_, value, r, s, d)| {
+            *r == root
+                && *d == step
+                && f.value_type(*value) == ty
+                && s.add(&start.scale(-1)).as_constant() == Some(step)
+        });
+        let Some(&(store, value, ..)) = feeding else {
+            continue;
+        };
+        let loc = locate(f, addr);
+        let overwritten = stores
+            .iter()
+            .any(|&(other, at)| other != store && may_alias_in(facts, func, at, loc))
+            || calls.iter().any(|&c| call_may_write(f, facts, c, loc));
+        if !overwritten {
+            let access = Access {
+                load,
+                root,
+                start: start.clone(),
+                step,
+                ty,
+            };
+            links.push((access, value));
+        }
+    }
+    links
 }
 
 /// The loads of loop `k` that run in every iteration and that nothing in the loop may
@@ -221,12 +336,19 @@ fn chains(accesses: &[Access]) -> Vec<Vec<usize>> {
     chains
 }
 
-/// Replaces every load of `chain` but the last by a phi in the header `h` of its first
-/// iteration's value, loaded at the end of the preheader `p` (where `preheader` writes), and
-/// of the next link's value from the latch.
-fn carry(preheader: &mut ArithWriter, p: Block, h: Block, latch: Block, chain: &[&Access]) {
-    let mut next = Value::Inst(chain[chain.len() - 1].load);
-    for a in chain[..chain.len() - 1].iter().rev() {
+/// Replaces each load of `links` by a phi in the header `h` of its first iteration's value,
+/// loaded at the end of the preheader `p` (where `preheader` writes), and from the latch of
+/// the value the next link had: the link after it, `next` after the last.
+fn carry(
+    preheader: &mut ArithWriter,
+    p: Block,
+    h: Block,
+    latch: Block,
+    links: &[&Access],
+    next: Value,
+) {
+    let mut next = next;
+    for a in links.iter().rev() {
         let offset = preheader.invariant(&a.start);
         let (f, end) = (&mut *preheader.f, preheader.at);
         let addr = f.insert_inst_before(
