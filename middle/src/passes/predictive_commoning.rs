@@ -30,7 +30,12 @@
 //! A store that runs in every iteration likewise feeds a load `d` bytes before it
 //! (`store v, a + {s0+d,+,d}` and `x = load a + {s0,+,d}`): `x` becomes a phi of the
 //! preheader's load and of `v` from the latch, when no other store of the loop may alias
-//! what `x` reads and no call may write it. A loop carries at most `MAX_CARRIED` values,
+//! what `x` reads and no call may write it, and when `v` takes at most
+//! `MAX_CARRIED_LATENCY` cycles to compute from `x` (carried in a register, that is a chain
+//! from iteration to iteration). Such a load may sit in a block that some
+//! iterations skip when it reads a global or local array with a step of at most
+//! `MAX_SKIPPED_STEP` bytes (the preheader then loads an address that close to the one
+//! the store writes first). A loop carries at most `MAX_CARRIED` values,
 //! each of which holds a register all through it.
 //!
 //! Needs: the dominator tree, the loop forest and the module facts. Preserves: behaviour and the CFG.
@@ -39,12 +44,23 @@ use super::arith_writer::ArithWriter;
 use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
+use crate::cost_model::inst_latency;
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 
 /// The most values one loop carries from an iteration to the next.
 const MAX_CARRIED: usize = 8;
+
+/// The longest a value may take, in cycles (`cost_model::inst_latency`), to get from a load
+/// to the value a store feeding it stores: carried in a register, that path becomes a chain
+/// from iteration to iteration (`x[k] = (x[k - 1] + ...) / f` would wait on each division).
+const MAX_CARRIED_LATENCY: u32 = 8;
+
+/// The largest step, in bytes, of a load fed by a store that not every iteration makes:
+/// its first iteration's address, loaded in the preheader whether or not that iteration
+/// makes it, is this close to the store's first.
+const MAX_SKIPPED_STEP: u32 = 64;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
@@ -142,9 +158,10 @@ fn stored_links(
         .filter(|&&b| dom.dominates(b, latch))
         .flat_map(|&b| f.block_insts(b))
         .collect();
+    let own: Vec<Inst> = lp.blocks.iter().flat_map(|&b| f.block_insts(b)).collect();
     let is_load = |i: &&Inst| matches!(f.kind(**i), InstKind::Load { .. });
     let is_store = |i: &&Inst| matches!(f.kind(**i), InstKind::Store { .. });
-    if !every.iter().any(|i| is_load(&i)) || !every.iter().any(|i| is_store(&i)) {
+    if !own.iter().any(|i| is_load(&i)) || !every.iter().any(|i| is_store(&i)) {
         return Vec::new();
     }
     let mut stores: Vec<(Inst, Location)> = Vec::new();
@@ -179,7 +196,7 @@ fn stored_links(
         }
     }
     let mut links = Vec::new();
-    for &load in every.iter().filter(is_load) {
+    for &load in own.iter().filter(is_load) {
         let InstKind::Load { args: [addr] } = *f.kind(load) else {
             continue;
         };
@@ -189,6 +206,14 @@ fn stored_links(
         let Some((start, step)) = offset.as_affine() else {
             continue;
         };
+        // A load that some iterations skip (the `else` of a longest common subsequence's
+        // cell) is made in the preheader all the same: only a step away from what the
+        // store writes first, in a global or local array, where memory is mapped.
+        let always = every.contains(&load);
+        let near = in_own_array(f, root) && step.unsigned_abs() <= MAX_SKIPPED_STEP;
+        if !always && !near {
+            continue;
+        }
         let ty = f.inst(load).ty;
         let feeding = fed.iter().find(|(_, value, r, s, d)| {
             *r == root
@@ -199,6 +224,11 @@ fn stored_links(
         let Some(&(store, value, ..)) = feeding else {
             continue;
         };
+        if latency_from(f, loops, k, load, value, &mut FastHashMap::default())
+            .is_some_and(|l| l > MAX_CARRIED_LATENCY)
+        {
+            continue;
+        }
         let loc = locate(f, addr);
         let overwritten = stores
             .iter()
@@ -334,6 +364,56 @@ fn chains(accesses: &[Access]) -> Vec<Vec<usize>> {
         }
     }
     chains
+}
+
+/// The longest latency from `load` to `v` along operands computed in loop `k` (phis end
+/// the walk), or `None` when `v` does not depend on `load` there; `memo` holds the answers
+/// found so far.
+fn latency_from(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+    load: Inst,
+    v: Value,
+    memo: &mut FastHashMap<Inst, Option<u32>>,
+) -> Option<u32> {
+    let i = v.as_inst()?;
+    if i == load {
+        return Some(0);
+    }
+    if let Some(&known) = memo.get(&i) {
+        return known;
+    }
+    let kind = f.kind(i);
+    let answer = if !loops.holds(f, k, i) || kind.is_phi() {
+        None
+    } else {
+        let operands: Vec<Value> = kind.operands().to_vec();
+        operands
+            .into_iter()
+            .filter_map(|o| latency_from(f, loops, k, load, o, memo))
+            .max()
+            .map(|l| l + inst_latency(kind))
+    };
+    memo.insert(i, answer);
+    answer
+}
+
+/// Whether `p`, through `gep`s, points into a global or a local array.
+fn in_own_array(f: &Function, mut p: Value) -> bool {
+    loop {
+        match p {
+            Value::Global(_) => return true,
+            Value::Inst(i) => match *f.kind(i) {
+                InstKind::Alloca { .. } => return true,
+                InstKind::Gep {
+                    args: [base, _], ..
+                } => p = base,
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
 }
 
 /// Replaces each load of `links` by a phi in the header `h` of its first iteration's value,
