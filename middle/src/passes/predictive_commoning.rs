@@ -209,7 +209,7 @@ fn stored_links(
         // A load that some iterations skip (the `else` of a longest common subsequence's
         // cell) is made in the preheader all the same: only a step away from what the
         // store writes first, in a global or local array, where memory is mapped.
-        let always = every.contains(&load);
+        let always = f.inst_block(load).is_some_and(|b| dom.dominates(b, latch));
         let near = in_own_array(f, root) && step.unsigned_abs() <= MAX_SKIPPED_STEP;
         if !always && !near {
             continue;
