@@ -138,10 +138,11 @@ fn common_loads(
     carried > 0
 }
 
-/// The loads of loop `k` that run in every iteration and read what a store running in every
-/// iteration wrote the iteration before (its address `step` bytes after theirs), with the
-/// stored value, when no other store of the loop may alias what they read and no call may
-/// write it.
+/// The loads of loop `k` that read what a store running in every iteration wrote the
+/// iteration before (its address `step` bytes after theirs), with the stored value, when no
+/// other store of the loop may alias what they read, no call may write it, and the stored
+/// value is quick to compute from them; a load that some iterations skip only from a step
+/// away in a global or local array.
 fn stored_links(
     f: &Function,
     dom: &DomTree,
@@ -152,29 +153,14 @@ fn stored_links(
 ) -> Vec<(Access, Value)> {
     let lp = &loops.loops[k];
     let latch = lp.latches[0];
-    let every: Vec<Inst> = lp
-        .blocks
-        .iter()
-        .filter(|&&b| dom.dominates(b, latch))
-        .flat_map(|&b| f.block_insts(b))
-        .collect();
+    let every: Vec<Inst> = every_round(f, dom, loops, k).collect();
     let own: Vec<Inst> = lp.blocks.iter().flat_map(|&b| f.block_insts(b)).collect();
     let is_load = |i: &&Inst| matches!(f.kind(**i), InstKind::Load { .. });
     let is_store = |i: &&Inst| matches!(f.kind(**i), InstKind::Store { .. });
     if !own.iter().any(|i| is_load(&i)) || !every.iter().any(|i| is_store(&i)) {
         return Vec::new();
     }
-    let mut stores: Vec<(Inst, Location)> = Vec::new();
-    let mut calls: Vec<Inst> = Vec::new();
-    for &b in loops.blocks_of(k) {
-        for i in f.block_insts(b) {
-            match *f.kind(i) {
-                InstKind::Store { args: [_, addr] } => stores.push((i, locate(f, addr))),
-                InstKind::Call { .. } => calls.push(i),
-                _ => {}
-            }
-        }
-    }
+    let (stores, calls) = writers(f, loops, k);
     let Some(mut evolution) = LoopEvolution::new(f, loops, k) else {
         return Vec::new();
     };
@@ -258,30 +244,14 @@ fn loop_accesses(
     facts: &ModuleFacts,
     func: FuncId,
 ) -> Option<Vec<Access>> {
-    let lp = &loops.loops[k];
-    let latch = lp.latches[0];
     // The loop's own blocks first, so that a loop nest with few loads costs linear time.
-    let loads: Vec<Inst> = lp
-        .blocks
-        .iter()
-        .filter(|&&b| dom.dominates(b, latch))
-        .flat_map(|&b| f.block_insts(b))
+    let loads: Vec<Inst> = every_round(f, dom, loops, k)
         .filter(|&i| matches!(f.kind(i), InstKind::Load { .. }))
         .collect();
     if loads.len() < 2 {
         return None;
     }
-    let mut stores: Vec<Location> = Vec::new();
-    let mut calls: Vec<Inst> = Vec::new();
-    for &b in loops.blocks_of(k) {
-        for i in f.block_insts(b) {
-            match *f.kind(i) {
-                InstKind::Store { args: [_, addr] } => stores.push(locate(f, addr)),
-                InstKind::Call { .. } => calls.push(i),
-                _ => {}
-            }
-        }
-    }
+    let (stores, calls) = writers(f, loops, k);
     let mut evolution = LoopEvolution::new(f, loops, k)?;
     let mut accesses = Vec::new();
     for load in loads {
@@ -289,7 +259,9 @@ fn loop_accesses(
             continue;
         };
         let loc = locate(f, addr);
-        let written = stores.iter().any(|&s| may_alias_in(facts, func, s, loc))
+        let written = stores
+            .iter()
+            .any(|&(_, s)| may_alias_in(facts, func, s, loc))
             || calls.iter().any(|&c| call_may_write(f, facts, c, loc));
         if written {
             continue;
@@ -311,6 +283,38 @@ fn loop_accesses(
         }
     }
     Some(accesses)
+}
+
+/// The instructions of loop `k`'s own blocks that run in every iteration (their blocks
+/// dominate the latch), block by block.
+fn every_round<'a>(
+    f: &'a Function,
+    dom: &'a DomTree,
+    loops: &'a LoopInfo,
+    k: usize,
+) -> impl Iterator<Item = Inst> + 'a {
+    let latch = loops.loops[k].latches[0];
+    loops.loops[k]
+        .blocks
+        .iter()
+        .filter(move |&&b| dom.dominates(b, latch))
+        .flat_map(move |&b| f.block_insts(b))
+}
+
+/// The stores of loop `k`, inner loops included, with where they write, and its calls.
+fn writers(f: &Function, loops: &LoopInfo, k: usize) -> (Vec<(Inst, Location)>, Vec<Inst>) {
+    let mut stores = Vec::new();
+    let mut calls = Vec::new();
+    for &b in loops.blocks_of(k) {
+        for i in f.block_insts(b) {
+            match *f.kind(i) {
+                InstKind::Store { args: [_, addr] } => stores.push((i, locate(f, addr))),
+                InstKind::Call { .. } => calls.push(i),
+                _ => {}
+            }
+        }
+    }
+    (stores, calls)
 }
 
 /// Chains of at least two accesses (indices into `accesses`), each link starting `step`
