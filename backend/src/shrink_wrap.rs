@@ -6,10 +6,11 @@
 //! frame (`frame_placement::needs_frame`) and whose predecessors all lie in the set (so no
 //! path comes back into it with the frame up; a loop is in it whole or not at all), kept to
 //! those that lead within it to a return. Inside it:
-//! - the registers the prologue saves (callee-saved ones, `lr`) that the region writes move
-//!   to caller-saved registers that it leaves unused and that are dead where it is left
-//!   (or, for a copy in the entry of a register the region does not write again, to that
-//!   register); each way out copies them back after its prologue where they are live;
+//! - the callee-saved registers the region writes (it names no `lr`: that needs the
+//!   frame) move to caller-saved registers that it leaves unused and that are dead where it
+//!   is left (or, for a copy in the entry of a register the region does not write again,
+//!   to that register); each way out copies them back after its prologue where they are
+//!   live;
 //! - constants built in the entry into such registers that the region does not read are
 //!   built after the prologue instead, where they are live;
 //! - stores of registers to the function's own stack slots in the entry block (arguments
@@ -130,13 +131,7 @@ fn copy_shared_returns(mf: &mut MFunction) {
         mf.layout.pop();
         mf.block_mut(copy).insts = mf.block(r).insts.clone();
         for &p in &from {
-            for inst in &mut mf.block_mut(p).insts {
-                inst.retarget(|t| {
-                    if *t == r {
-                        *t = copy;
-                    }
-                });
-            }
+            redirect(mf, p, r, copy);
         }
         lay_out_after(mf, copy, from[0]);
     }
@@ -178,28 +173,18 @@ fn wrap(mf: &mut MFunction, frame: &Frame) -> bool {
 /// stack slots, each slot stored once there: the stores that may wait for the prologue.
 fn movable_stores(mf: &MFunction) -> Vec<usize> {
     let insts = &mf.block(MBlockId::ENTRY).insts;
-    let mut stores: Vec<usize> = Vec::new();
-    for (k, inst) in insts.iter().enumerate() {
-        let Some((false, _, (slot @ Slot::Local(_), off))) = inst.slot_access() else {
-            continue;
-        };
-        let same = |&j: &usize| {
-            insts[j]
-                .slot_access()
-                .is_some_and(|(_, _, a)| a == (slot, off))
-        };
-        if !stores.iter().any(same) {
-            stores.push(k);
-        }
-    }
-    stores.retain(|&k| {
-        let target = insts[k].slot_access().map(|(_, _, a)| a);
+    let accessed_elsewhere = |k: usize, at| {
         insts
             .iter()
             .enumerate()
-            .all(|(j, i)| j == k || i.slot_access().map(|(_, _, a)| a) != target)
-    });
-    stores
+            .any(|(j, i)| j != k && i.slot_access().map(|(_, _, a)| a) == Some(at))
+    };
+    (0..insts.len())
+        .filter(|&k| match insts[k].slot_access() {
+            Some((false, _, at @ (Slot::Local(_), _))) => !accessed_elsewhere(k, at),
+            _ => false,
+        })
+        .collect()
 }
 
 /// Per block, whether it needs no frame (the entry's movable stores aside).
@@ -267,13 +252,12 @@ fn frameless_region(mf: &MFunction, preds: &[Vec<MBlockId>], stores: &[usize]) -
     returns
 }
 
-/// A way out of the frameless region: the target, and the region's blocks that branch to it
-/// (all of them, and then the prologue goes at the top of the target, when no other block
-/// branches there; else one edge).
+/// A way out of the frameless region: its target, and the region's block on the edge, or
+/// `None` when every block branching to the target lies in the region (the prologue then
+/// goes at the top of the target).
 struct Exit {
     target: MBlockId,
-    from: Vec<MBlockId>,
-    whole_target: bool,
+    edge_from: Option<MBlockId>,
 }
 
 fn exits(mf: &MFunction, region: &[bool], preds: &[Vec<MBlockId>]) -> Vec<Exit> {
@@ -292,15 +276,13 @@ fn exits(mf: &MFunction, region: &[bool], preds: &[Vec<MBlockId>]) -> Vec<Exit> 
                     seen[t.index()] = true;
                     exits.push(Exit {
                         target: t,
-                        from: preds[t.index()].clone(),
-                        whole_target: true,
+                        edge_from: None,
                     });
                 }
             } else {
                 exits.push(Exit {
                     target: t,
-                    from: vec![b],
-                    whole_target: false,
+                    edge_from: Some(b),
                 });
             }
         }
@@ -368,7 +350,6 @@ impl Plan {
                 .collect::<Vec<_>>(),
             (0..16).map(PReg::s).filter(unnamed).rev().collect(),
         ];
-        let class = |p: PReg| (p.class() == RegClass::Float) as usize;
         let mut renames = Vec::new();
         let mut sunk = Vec::new();
         for c in (0..PHYS_NODES as u8)
@@ -380,16 +361,11 @@ impl Plan {
             } else if let Some(x) = kept_source(mf, region, c, &last_write) {
                 renames.push((c, x));
             } else {
-                renames.push((c, free[class(c)].pop()?));
+                renames.push((c, free[file(c)].pop()?));
             }
         }
         sunk.sort_unstable();
-        let renamed = |p: PReg| {
-            renames
-                .iter()
-                .find(|&&(c, _)| c == p)
-                .map_or(p, |&(_, t)| t)
-        };
+        let renamed = |p: PReg| stand_in(&renames, p);
         let mut moved = Vec::new();
         for &k in stores {
             let store = &mf.block(MBlockId::ENTRY).insts[k];
@@ -399,7 +375,7 @@ impl Plan {
             let overwritten =
                 last_write[value.0 as usize].is_some_and(|(b, j)| b != MBlockId::ENTRY || j > k);
             let (copy, held) = if overwritten {
-                let t = free[class(value)].pop()?;
+                let t = free[file(value)].pop()?;
                 let copy = MInst::Copy {
                     dst: Reg::Phys(t),
                     src: Reg::Phys(renamed(value)),
@@ -439,8 +415,8 @@ impl Plan {
             }
             for inst in &mut block.insts {
                 inst.visit_regs(|r, _| {
-                    if let Some(&(_, t)) = self.renames.iter().find(|&&(c, _)| *r == Reg::Phys(c)) {
-                        *r = Reg::Phys(t);
+                    if let Reg::Phys(p) = *r {
+                        *r = Reg::Phys(stand_in(&self.renames, p));
                     }
                 });
             }
@@ -449,8 +425,10 @@ impl Plan {
             let mut code = vec![MInst::Prologue];
             code.extend(self.stores.iter().map(|(_, _, store)| store.clone()));
             for &(c, t) in &self.renames {
-                let class = (c.class() == RegClass::Float) as usize;
-                if live[class].live_in(exit.target).any(|n| n == c.0 as usize) {
+                if live[file(c)]
+                    .live_in(exit.target)
+                    .any(|n| n == c.0 as usize)
+                {
                     code.push(MInst::Copy {
                         dst: Reg::Phys(c),
                         src: Reg::Phys(t),
@@ -468,6 +446,19 @@ impl Plan {
             place(mf, exit, code);
         }
     }
+}
+
+/// The register standing in for `p` under `renames` (`p` itself when it has none).
+fn stand_in(renames: &[(PReg, PReg)], p: PReg) -> PReg {
+    renames
+        .iter()
+        .find(|&&(c, _)| c == p)
+        .map_or(p, |&(_, t)| t)
+}
+
+/// The index of `p`'s register file in the per-class arrays: 0 core, 1 VFP.
+fn file(p: PReg) -> usize {
+    (p.class() == RegClass::Float) as usize
 }
 
 /// The register `c` copies, when the region's only write of `c` is that copy, in the entry,
@@ -540,24 +531,28 @@ fn constant_builds(mf: &MFunction, region: &[bool], c: PReg) -> Option<Vec<usize
 /// Puts `code` on `exit`: at the top of its target, or in a block of its own on the edge,
 /// laid out after the edge's source when the edge is the source's closing jump, else last.
 fn place(mf: &mut MFunction, exit: Exit, mut code: Vec<MInst>) {
-    if exit.whole_target {
-        mf.block_mut(exit.target).insts.splice(0..0, code);
-        return;
-    }
-    let from = exit.from[0];
     let target = exit.target;
+    let Some(from) = exit.edge_from else {
+        mf.block_mut(target).insts.splice(0..0, code);
+        return;
+    };
     let pad = mf.add_block(mf.block(from).loop_depth);
     mf.layout.pop();
     code.push(MInst::B { target });
     mf.block_mut(pad).insts = code;
+    redirect(mf, from, target, pad);
+    lay_out_after(mf, pad, from);
+}
+
+/// Makes `from`'s branches to `old` go to `new` instead.
+fn redirect(mf: &mut MFunction, from: MBlockId, old: MBlockId, new: MBlockId) {
     for inst in &mut mf.block_mut(from).insts {
         inst.retarget(|t| {
-            if *t == target {
-                *t = pad;
+            if *t == old {
+                *t = new;
             }
         });
     }
-    lay_out_after(mf, pad, from);
 }
 
 /// Lays `block`, which `from` now branches to, out after `from` when `from`'s closing jump

@@ -1,15 +1,16 @@
 //! Where a function's frame is up. A function without a `Prologue` instruction sets its
 //! frame up on entry, so it is up everywhere. With them (`shrink-wrap` places them), the
 //! entry starts without a frame and each `Prologue` sets it up: the code before one must
-//! not need the frame (no call, no stack slot, no `sp` or `pc` operand, no write to a
-//! register the prologue saves), every block must start in the same state from all its
+//! not need the frame (no call, no stack slot, no `sp`, `lr` or `pc` operand, no write to
+//! a register the prologue saves), every block must start in the same state from all its
 //! predecessors, and no path sets the frame up twice. A return without the frame is
 //! `bx lr`.
 
 use super::{Addr, MBlockId, MFunction, MInst, PReg, Reg, Role};
 
 /// Whether `inst` may only run with the frame up: a call, an access to or the address of a
-/// stack slot, an operand `sp` or `pc`.
+/// stack slot, an operand `sp`, `lr` or `pc` (`lr` holds the return address until the
+/// prologue saves it).
 pub fn needs_frame(inst: &MInst) -> bool {
     let slot = match inst {
         MInst::Ldr { addr, .. }
