@@ -18,6 +18,10 @@ modelled with a stand-in of the guide's latency (`OVERRIDES`, listed in the READ
 - `vdiv.f32`: 17 cycles in the A57 tables, 6 to 11 on the A72 (F0): a `vmul.f32` and two
   `vabs.f32` on the destination, 5 + 3 + 3 = 11 cycles.
 - `vsqrt.f32`: 17 in both, unchanged.
+- Load-multiples (`ldm`, `vldm`, `vpop`): llvm-mca takes the registers they load as read
+  as well, so `vldmia r0!, {s2}` waits for whatever last wrote `s2`, which the A72 (it
+  renames registers) does not. Modelled as one load per register and an `add` for the
+  writeback (`load_multiple`).
 
 Calls: llvm-mca gives `bl`/`blx` a latency of 100 cycles ("calls are not modelled"), which
 holds up retirement; on the A72 a call is a taken branch that writes `lr`, so it is modelled
@@ -58,12 +62,14 @@ ITERATIONS = 100
 MAX_JOINED = 4
 CACHE = harness.BUILD / "a72-cycles.json"
 # Changes whenever the model does (overrides, iterations, stand-ins), invalidating the cache.
-MODEL_VERSION = "llvm-mca-16 cortex-a72, iterations 100, overrides 1"
+MODEL_VERSION = "llvm-mca-16 cortex-a72, iterations 100, overrides 2"
 
 # (instruction pattern, stand-in, A57 table, A72 guide) for the README's list.
 OVERRIDES = [
     ("sdiv/udiv", "4 dependent mul", "latency 20, one per 20 cycles", "latency 4-12, one per 4-12 cycles"),
     ("vdiv.f32", "vmul.f32 + 2 vabs.f32", "latency 17, one per 17 cycles", "latency 6-11"),
+    ("ldm, vldm, vpop", "a load per register + add", "waits for the loaded registers' last writes",
+     "no wait (renamed)"),
 ]
 
 
@@ -173,7 +179,45 @@ def normalise(text):
     if mnemonic == "vdiv.f32" and len(args) == 3:
         d, n, mm = args
         return [f"vmul.f32\t{d}, {n}, {mm}", f"vabs.f32\t{d}, {d}", f"vabs.f32\t{d}, {d}"]
+    loads = load_multiple(plain, operands)
+    if loads is not None:
+        return loads
     return [f"{mnemonic}\t{operands}" if operands else mnemonic]
+
+
+LOAD_MULTIPLE = re.compile(r"^(ldm|ldmia|vldm|vldmia)(\.w)?$")
+
+
+def load_multiple(mnemonic, operands):
+    """The stand-in for a load-multiple (`ldm`, `vldm`, `vpop`, incrementing, without a
+    condition): one load per register and the base's writeback as an `add`, or None for any
+    other instruction. llvm-mca takes the registers a load-multiple writes as read too, so
+    the load would wait for the last write of each; the loads issue as the instruction does,
+    one register per cycle on the load pipe."""
+    if mnemonic == "vpop":
+        base, writeback, listed = "sp", True, operands
+    elif LOAD_MULTIPLE.match(mnemonic):
+        head, _, listed = operands.partition(",")
+        base, writeback = head.strip().rstrip("!"), head.strip().endswith("!")
+    else:
+        return None
+    registers = []
+    for item in listed.strip().strip("{}").split(","):
+        first, _, end = item.strip().partition("-")
+        m, n = re.fullmatch(r"([rsd])(\d+)", first), re.fullmatch(r"([rsd])(\d+)", end or first)
+        if not m or not n or m.group(1) != n.group(1):
+            return None
+        registers += [f"{m.group(1)}{k}" for k in range(int(m.group(2)), int(n.group(2)) + 1)]
+    if not registers or base in registers:
+        return None
+    lines, offset = [], 0
+    for r in registers:
+        load = "ldr" if r.startswith("r") else "vldr"
+        lines.append(f"{load}\t{r}, [{base}, #{offset}]")
+        offset += 8 if r.startswith("d") else 4
+    if writeback:
+        lines.append(f"add\t{base}, {base}, #{offset}")
+    return lines
 
 
 class Model:

@@ -282,6 +282,22 @@ int main() {
         # A call is a branch, not the 100 cycles llvm-mca assumes.
         self.assertLess(self.cycles(a72.normalise("bl\t0x10400 <f>")), 2.0)
 
+    def test_a_load_multiple_does_not_wait_for_the_registers_it_loads(self):
+        # llvm-mca takes a load-multiple's registers as read: `vldmia r0!, {s2}` would wait
+        # for the division that last wrote s2. Modelled as its loads, it waits for nothing.
+        def block(load):
+            lines = ["vdiv.f32\ts2, s4, s5", load, "vadd.f32\ts6, s2, s2"]
+            return self.cycles([line for text in lines for line in a72.normalise(text)])
+        self.assertAlmostEqual(block("vldmia\tr0!, {s2}"), block("vldr\ts2, [r0]"), delta=0.6)
+        self.assertGreater(self.cycles(["vdiv.f32\ts2, s4, s5", "vldmia\tr0!, {s2}"]), 9.0)
+        self.assertEqual(a72.normalise("ldm\tr0!, {r2, r3}"),
+                         ["ldr\tr2, [r0, #0]", "ldr\tr3, [r0, #4]", "add\tr0, r0, #8"])
+        self.assertEqual(a72.normalise("vpop\t{d8-d9}"),
+                         ["vldr\td8, [sp, #0]", "vldr\td9, [sp, #8]", "add\tsp, sp, #16"])
+        # A return's pop and a load into its own base stay as they are.
+        self.assertEqual(a72.normalise("pop\t{r4, pc}"), ["pop\t{r4, pc}"])
+        self.assertEqual(a72.normalise("ldm\tr0, {r0, r1}"), ["ldm\tr0, {r0, r1}"])
+
     def test_the_cost_models_table_is_the_bench_models(self):
         # middle/src/cost_model.rs: each class's latency (a chain of one instruction
         # depending on itself) and issue half cycles (independent copies) as llvm-mca,
