@@ -1674,7 +1674,7 @@ class Gen:
         pointer from `t[i - 1] - w`), then counts kept in one row walked down while
         `c >= ws[j]` (a load from a fixed address in the loop's test, which loop rotation
         leaves at one address), from the last column or from a top read at run time (which
-        loop unrolling takes); sometimes the row again, each cell from the one stored just
+        loop unrolling takes); then the row again, each cell from the one stored just
         before it (predictive commoning carries the stored value), a minimum of two, or a
         store only under a test of the cell before (which stays a load)."""
         t, ws, cnt, i, c, w, take, top = (
@@ -1710,7 +1710,7 @@ class Gen:
         self.line(f"while ({c} >= {ws}[{i}]) {{ {cnt}[{c}] = ({cnt}[{c}] + {cnt}[{c} - {ws}[{i}]]) % 1009; {c} = {c} - 1; }}")
         # The row again, each cell from the one stored just before it (read back the next
         # round), always or only under a test of that cell.
-        shape = self.r.randrange(4)
+        shape = self.pick([1, 1, 2, 3])
         k = self.r.randint(2, 9)
         if shape == 1:
             self.line(f"{c} = 1;")
@@ -2835,10 +2835,11 @@ class Gen:
         section, a recursion whose base case loops over a global array and whose ways out share
         a `return 1`, a float recursion with two base cases behind an int wrapper), for
         memoisation, value numbering of calls, inlining into itself, base cases tested before
-        the call and base cases that return before the frame is set up. main calls it with
+        the call, base cases that return before the frame is set up, and values split
+        around the loops of the levels inlined into them. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(9)
+        kind = self.r.randrange(10)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -2917,6 +2918,19 @@ class Gen:
             self.line(f"int {name}(int k, int n) {{")
             self.line(f"  return {name}_f(k * 0.5, n);")
             arity = 2
+        elif kind == 9:
+            # A pruned search counting subsets: the second self-call becomes a loop with an
+            # accumulator, and each level inlined into itself keeps its counter, remainder and
+            # count live through the next level's loop, whose calls crowd the registers.
+            self.line(f"int {name}_nodes;")
+            self.line(f"int {name}(int i, int rem) {{")
+            self.line(f"  {name}_nodes = {name}_nodes + 1;")
+            self.line("  if (rem == 0) return 1;")
+            self.line(f"  if (i >= 12 || rem > (12 - i) * {c + 4}) return 0;")
+            self.line(f"  int wi = (i * {c}) % 5 + 1;")
+            self.line(f"  if (wi > rem) return {name}(i + 1, rem);")
+            self.line(f"  return {name}(i + 1, rem - wi) + {name}(i + 1, rem);")
+            arity = 2
         else:
             # Choices not taken yet, as bits of `used`, each tried in a loop around the call.
             self.line(f"int {name}(int k, int n, int used) {{")
@@ -2931,7 +2945,7 @@ class Gen:
             self.line("  return count + z;")
             arity = 3
         self.line("}")
-        largest = [17, 17, 12, 17, 6, 16, 16, 14, 14][kind]
+        largest = [17, 17, 12, 17, 6, 16, 16, 14, 14, 12][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def digit_printer(self):
@@ -3330,6 +3344,7 @@ FEATURES = [
     ("recursion marking two global arrays at one index", r"^int memo\d+_b\[16\];"),
     ("recursion whose base case loops over a global array", r"^int memo\d+_seen\[8\];"),
     ("float recursion with two base cases", r"^float memo\d+_f\(float x, int n\) \{"),
+    ("pruned subset count", r"^int memo\d+\(int i, int rem\) \{"),
     ("recursion updating a row of a global matrix", r"^  memo\d+_m\[x\]\[\d\] = "),
     ("longest run so far, compared past its step", r"^\s+if \((i\d+) - (v\d+) \+ 1 (>|<=) (v\d+)\) \4 = "),
     ("loop branching on a fixed value, its trip count from the program's state", r"^\s+while \((i\d+) < \(.*\) % 10\) \{\r?\n\s+if \(f\d+ "),

@@ -118,12 +118,27 @@ impl LoopNest {
             .collect()
     }
 
+    /// The header of every loop, in storage order.
+    pub fn headers(&self) -> impl Iterator<Item = MBlockId> + '_ {
+        self.innermost
+            .iter()
+            .enumerate()
+            .filter(|&(b, h)| h.is_some_and(|h| h.index() == b))
+            .map(|(b, _)| MBlockId(b as u32))
+    }
+
+    /// The header of the loop enclosing the loop whose header is `header`, if any.
+    pub fn parent(&self, header: MBlockId) -> Option<MBlockId> {
+        self.parent[header.index()]
+    }
+
     /// The headers of the loops holding `b`, innermost first.
-    fn loops_of(&self, b: MBlockId) -> impl Iterator<Item = MBlockId> + '_ {
+    pub fn loops_of(&self, b: MBlockId) -> impl Iterator<Item = MBlockId> + '_ {
         std::iter::successors(self.innermost[b.index()], |h| self.parent[h.index()])
     }
 
-    fn contains(&self, header: MBlockId, b: MBlockId) -> bool {
+    /// Whether the loop whose header is `header` holds block `b`.
+    pub fn contains(&self, header: MBlockId, b: MBlockId) -> bool {
         self.loops_of(b).any(|h| h == header)
     }
 

@@ -12,6 +12,7 @@ mod pressure;
 mod spill;
 pub mod spill_everything;
 mod spill_queue;
+mod split;
 #[cfg(test)]
 mod tests;
 
@@ -64,6 +65,7 @@ fn color(mf: &mut MFunction, usable: impl Fn(PReg) -> bool) {
             .into_iter()
             .filter(|&p| usable(p))
             .collect();
+        split::around_loops(mf, class, &colors);
         loop {
             let liveness = liveness::Liveness::new(mf, class);
             let relief = pressure::relief(mf, class, &liveness, &unspillable);
