@@ -2,7 +2,7 @@
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
 //! `jump-tables` and `dead-definitions`, `share-constants` and `pre-schedule` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
 //! `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`, `writeback`,
-//! `schedule`, `branches` and `repeated-compares` (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
+//! `schedule`, `branches`, `copied-reloads` and `repeated-compares` (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
 //! beyond it are skipped and each execution is listed; required passes always run. Passes
 //! can be timed, their results printed, and the machine IR verified after each.
@@ -158,6 +158,12 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         run: Run::Machine(|mf, _| branches::run(mf)),
     },
     BackendPass {
+        name: "copied-reloads",
+        description: "turn reloads in blocks that branches copied into copies, as peephole does",
+        required: false,
+        run: Run::Machine(|mf, _| peephole::run(mf)),
+    },
+    BackendPass {
         name: "repeated-compares",
         description: "drop a compare that the only block leading in made last, flags unchanged",
         required: false,
@@ -179,7 +185,7 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
 
 /// The back-end passes of an optimisation level: all of them, but the optional ones
 /// (`share-constants`, `pre-schedule`, `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`,
-/// `writeback`, `schedule`, `branches`, `repeated-compares`)
+/// `writeback`, `schedule`, `branches`, `copied-reloads`, `repeated-compares`)
 /// only above -O0, which stays the unoptimised baseline.
 pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
     BACKEND_PASSES

@@ -313,9 +313,10 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "14) writeback",
             "15) schedule",
             "16) branches",
-            "17) repeated-compares",
-            "18) shrink-wrap",
-            "19) emit"
+            "17) copied-reloads",
+            "18) repeated-compares",
+            "19) shrink-wrap",
+            "20) emit"
         ],
         "{stderr}"
     );
@@ -343,9 +344,10 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: NOT running pass (14) writeback\n\
          BISECT: NOT running pass (15) schedule\n\
          BISECT: NOT running pass (16) branches\n\
-         BISECT: NOT running pass (17) repeated-compares\n\
-         BISECT: NOT running pass (18) shrink-wrap\n\
-         BISECT: running pass (19) emit\n"
+         BISECT: NOT running pass (17) copied-reloads\n\
+         BISECT: NOT running pass (18) repeated-compares\n\
+         BISECT: NOT running pass (19) shrink-wrap\n\
+         BISECT: running pass (20) emit\n"
     );
     let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=10"]);
     assert!(
