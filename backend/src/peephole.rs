@@ -1,6 +1,7 @@
 //! Clean-up after register allocation: a load from a stack slot whose value a register
-//! still holds (stored or loaded there since, in the block or on every way into it) becomes
-//! a copy from that register, and copies of a register to itself disappear. Slots whose
+//! still holds (stored or loaded there since) becomes a copy from that register, and copies
+//! of a register to itself disappear. A value left in a register on every way into the
+//! block counts too, when it is the register the load writes: the load then just goes. Slots whose
 //! address the code takes are never tracked, since a store through a pointer may change
 //! them; across blocks only local slots are (a callee may write its incoming arguments). Then stores to
 //! a local slot that nothing loads any more, and whose address the code never takes, go
@@ -27,13 +28,23 @@ pub fn run(mf: &mut MFunction) {
     let entry = held_at_entry(mf, &address_taken);
     for (block, mut holds) in mf.blocks.iter_mut().zip(entry) {
         let mut out = Vec::with_capacity(block.insts.len());
+        // The slot words stored or loaded in this block so far.
+        let mut accessed: FastHashSet<(Slot, i32)> = FastHashSet::default();
         for inst in std::mem::take(&mut block.insts) {
-            let replacement = match tracked(&inst, &address_taken) {
+            let access = tracked(&inst, &address_taken);
+            // What a way into the block left in a register replaces a reload only into that
+            // same register (the load goes): a copy is one more ALU operation where the
+            // load pipe may be idle, and its block is often bound by the ALU pipes.
+            let replacement = match access {
                 Some((true, rd, key)) => holds
                     .get(&key)
+                    .filter(|&&held| held == rd || accessed.contains(&key))
                     .map(|&held| MInst::Copy { dst: rd, src: held }),
                 _ => None,
             };
+            if let Some((_, _, key)) = access {
+                accessed.insert(key);
+            }
             step(&mut holds, &inst, &address_taken);
             let inst = replacement.unwrap_or(inst);
             if !matches!(inst, MInst::Copy { dst, src } if dst == src) {
@@ -264,21 +275,24 @@ mod tests {
         let out = run_on_blocks(blocks);
         assert_eq!(loads(&out[3]), 1, "{out:?}");
         assert_eq!(loads(&out[4]), 1, "{out:?}");
-        let blocks = vec![
-            vec![store(r(4), spill), bcond(Cond::Eq, 2), b(1)],
-            vec![bcond(Cond::Eq, 3), b(2)],
-            vec![b(3)],
-            vec![load(r(5), spill), MInst::Ret { uses: vec![r(5)] }],
-        ];
-        let out = run_on_blocks(blocks);
-        assert_eq!(loads(&out[3]), 0, "{out:?}");
-        assert_eq!(
-            out[3][0],
-            MInst::Copy {
-                dst: r(5),
-                src: r(4)
-            }
-        );
+        // Without that write, the reload into r4 goes; one into r5 would take a copy,
+        // which the join leaves a load.
+        for (into, kept) in [(4, 0), (5, 1)] {
+            let blocks = vec![
+                vec![store(r(4), spill), bcond(Cond::Eq, 2), b(1)],
+                vec![bcond(Cond::Eq, 3), b(2)],
+                vec![b(3)],
+                vec![
+                    load(r(into), spill),
+                    MInst::Ret {
+                        uses: vec![r(into)],
+                    },
+                ],
+            ];
+            let out = run_on_blocks(blocks);
+            assert_eq!(loads(&out[3]), kept, "{out:?}");
+            assert_eq!(out[3].len(), kept + 1, "{out:?}");
+        }
     }
 
     #[test]
