@@ -185,7 +185,7 @@ def normalise(text):
     return [f"{mnemonic}\t{operands}" if operands else mnemonic]
 
 
-LOAD_MULTIPLE = re.compile(r"^(ldm|ldmia|vldm|vldmia)(\.w)?$")
+LOAD_MULTIPLE = ("ldm", "ldmia", "vldm", "vldmia")
 
 
 def load_multiple(mnemonic, operands):
@@ -196,7 +196,7 @@ def load_multiple(mnemonic, operands):
     one register per cycle on the load pipe."""
     if mnemonic == "vpop":
         base, writeback, listed = "sp", True, operands
-    elif LOAD_MULTIPLE.match(mnemonic):
+    elif mnemonic in LOAD_MULTIPLE:
         head, _, listed = operands.partition(",")
         base, writeback = head.strip().rstrip("!"), head.strip().endswith("!")
     else:

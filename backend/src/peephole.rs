@@ -1,11 +1,11 @@
 //! Clean-up after register allocation: a load from a stack slot whose value a register
 //! still holds (stored or loaded there since) becomes a copy from that register, and copies
 //! of a register to itself disappear. A value left in a register on every way into the
-//! block counts too, when it is the register the load writes: the load then just goes. Slots whose
-//! address the code takes are never tracked, since a store through a pointer may change
-//! them; across blocks only local slots are (a callee may write its incoming arguments). Then stores to
-//! a local slot that nothing loads any more, and whose address the code never takes, go
-//! (a spilled value whose every reload became a copy).
+//! block counts too, when it is the register the load writes: the load then just goes.
+//! Slots whose address the code takes are never tracked, since a store through a pointer
+//! may change them; across blocks only local slots are (a callee may write its incoming
+//! arguments). Then stores to a local slot that nothing loads any more, and whose address
+//! the code never takes, go (a spilled value whose every reload became a copy).
 //!
 //! Needs: physical registers only. Preserves: behaviour.
 
@@ -133,16 +133,8 @@ fn held_at_entry(mf: &MFunction, address_taken: &FastHashSet<Slot>) -> Vec<Holds
             }
         }
     }
-    let reached: Vec<bool> = mf.reached();
-    mf.block_ids()
-        .map(|b| {
-            if reached[b.index()] {
-                entry_of(b, &leaves)
-            } else {
-                Holds::default()
-            }
-        })
-        .collect()
+    // A block the entry does not reach has no visited predecessor: it starts with nothing.
+    mf.block_ids().map(|b| entry_of(b, &leaves)).collect()
 }
 
 fn remove_unread_slot_stores(mf: &mut MFunction, address_taken: &FastHashSet<Slot>) {
