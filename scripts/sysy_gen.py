@@ -278,7 +278,8 @@ class Gen:
         """Shapes that instruction combining and reassociation rewrite: chains of constant
         additions, the same terms summed over and over, terms scaled by one constant,
         products of one value, terms that cancel (also where a sum has several uses), negated
-        comparisons, remainders by powers of two tested against zero or other remainders."""
+        comparisons, remainders by powers of two or odd constants tested against zero or other
+        remainders."""
         x = self.scalar_ref("int") or self.int_literal()
         y = self.scalar_ref("int") or self.int_literal()
         kind = self.r.randrange(8)
@@ -295,8 +296,9 @@ class Gen:
         if kind == 4:
             return f"(({x} + {y}) - ({x} - {self.int_expr(depth - 1)}) - {y})"
         if kind == 5:
-            p = self.pick([2, 4, 8, 64, -2, -16, 1 << 30])
-            # Tested against zero, or against another remainder it can have (or cannot).
+            p = self.pick([2, 4, 8, 64, -2, -16, 1 << 30, 3, -7, 17, 1000007, 2147483647])
+            # Tested against zero, or against another remainder it can have (or cannot);
+            # by an odd divisor, a multiplication by its inverse tests it.
             c = self.pick([0, 0, 1, -1, abs(p) - 1, 1 - abs(p), abs(p) // 2, abs(p)])
             return f"(({self.int_expr(depth - 1)} % {p}) {self.pick(['==', '!='])} {c})"
         if kind == 6:
@@ -3253,6 +3255,7 @@ FEATURES = [
     ("remainder", r" % -?\d+\)"),
     ("division or remainder by a large constant", r" [/%] -?\d{9,10}\)"),
     ("remainder by a power of two tested against zero", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) 0\)"),
+    ("remainder by an odd constant tested against zero", r" % -?(3|7|17|1000007|2147483647)\) (==|!=) 0\)"),
     ("remainder by a power of two tested against another remainder", r" % -?(2|4|8|16|64|1073741824)\) (==|!=) -?[1-9]\d*\)"),
     ("the same computation on both sides of an if", r"putch\(\d+\);\r?\n\s+(\w+ = [^;]+;)\r?\n\s+\} else \{\r?\n\s+\1"),
     ("search along a list with a break", r"^\s+if \((w\d+)\[i\d+\] == t\d+\) (break|\{)"),

@@ -1423,8 +1423,8 @@ impl Selector<'_> {
     }
 
     /// Whether the value of `i` comes back to one of its operands round a loop: through at
-    /// most `MAX_RECURRENCE_STEPS` operations to a phi, and from that phi through as many to
-    /// `i` (`carry = (x[k] * f + carry) / base`, `h = (h * 31 + c) % m`).
+    /// most `MAX_RECURRENCE_STEPS` operations and phis to a phi, and from that phi through as
+    /// many operations to `i` (`carry = (x[k] * f + carry) / base`, `h = (h * 31 + c) % m`).
     fn is_on_recurrence(&self, i: Inst) -> bool {
         let f = self.f;
         if f.inst_block(i).is_none_or(|b| self.loops.depth(b) == 0) {
@@ -1442,7 +1442,12 @@ impl Selector<'_> {
                         break;
                     }
                     match f.kind(u.inst) {
-                        InstKind::Phi { .. } => phis.push(u.inst),
+                        // A phi where the arms of an `if` join passes the value on to the
+                        // header's (`f[j] = c ? 0 : (f[j] + f[j - 1]) % m`).
+                        InstKind::Phi { .. } => {
+                            phis.push(u.inst);
+                            next.push(u.inst);
+                        }
                         InstKind::Binary { .. } | InstKind::Select { .. } => next.push(u.inst),
                         _ => {}
                     }
@@ -1701,11 +1706,36 @@ impl Selector<'_> {
                 self.emit(MInst::Cmn { cond, rn, src });
             }
             _ => {
-                let src = self.op2(b);
+                let src = match (self.added_constant(a), b) {
+                    // `x + h` compared with `2h` (a divisibility test): the constant the
+                    // sum holds in a register, shifted, instead of another one.
+                    (Some(h), Value::Int(k))
+                        if h.wrapping_mul(2) == k && !is_operand2(k as u32) =>
+                    {
+                        Operand2::Shifted(self.int_const(h as u32), Shift::Lsl, 1)
+                    }
+                    _ => self.op2(b),
+                };
                 self.emit(MInst::Cmp { cond, rn, src });
             }
         }
         int_cond(pred)
+    }
+
+    /// The constant `h` when `v` is `x + h` and `h` must be in a register to be added.
+    fn added_constant(&self, v: Value) -> Option<i32> {
+        match *self.f.kind(v.as_inst()?) {
+            InstKind::Binary {
+                op: BinaryOp::Add,
+                args: [x, Value::Int(h)],
+            } if !x.is_constant()
+                && !is_operand2(h as u32)
+                && !is_operand2(h.wrapping_neg() as u32) =>
+            {
+                Some(h)
+            }
+            _ => None,
+        }
     }
 
     /// `x & mask` whose only user is a comparison of it with 0 for equality in its block:

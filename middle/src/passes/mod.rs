@@ -18,6 +18,7 @@ pub mod dce;
 pub mod dead_arguments;
 pub mod dead_functions;
 pub mod dead_stores;
+pub mod divisibility_tests;
 pub mod dominating_conditions;
 mod entry_order;
 pub mod evaluate_calls;
@@ -148,6 +149,12 @@ pub const REGISTRY: &[Pass] = &[
         name: "power-of-two-divisors",
         description: "quotients and remainders by a power of two known at run time as bit operations",
         kind: PassKind::Function(power_of_two_divisors::run),
+        needs_facts: false,
+    },
+    Pass {
+        name: "divisibility-tests",
+        description: "x % c == 0 for an odd constant c as a multiplication and an unsigned comparison",
+        kind: PassKind::Function(divisibility_tests::run),
         needs_facts: false,
     },
     Pass {
@@ -445,7 +452,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
             "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,jump-threading,",
-            "range-simplify,instcombine,sink-common,repeat(2,merge-conditions,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,gcm,bypass-phi-blocks,sink-compares"
+            "range-simplify,instcombine,sink-common,repeat(2,merge-conditions,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,divisibility-tests,gcm,bypass-phi-blocks,sink-compares"
         ),
     }
 }
