@@ -2835,13 +2835,14 @@ class Gen:
         marks and unmarks elements of two global arrays at one index, updates a row of a
         global matrix and counts its calls in a global scalar, reached from one address per
         section, a recursion whose base case loops over a global array and whose ways out share
-        a `return 1`, a float recursion with two base cases behind an int wrapper), for
+        a `return 1`, a float recursion with two base cases behind an int wrapper, a search
+        over a few fixed choices that returns from inside its loop at a cap), for
         memoisation, value numbering of calls, inlining into itself, base cases tested before
         the call, base cases that return before the frame is set up, and values split
         around the loops of the levels inlined into them. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(10)
+        kind = self.r.randrange(11)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -2933,6 +2934,27 @@ class Gen:
             self.line(f"  if (wi > rem) return {name}(i + 1, rem);")
             self.line(f"  return {name}(i + 1, rem - wi) + {name}(i + 1, rem);")
             arity = 2
+        elif kind == 10:
+            # A backtracking search over a few choices fixed at compile time (a sudoku's
+            # digits), each marked around the self-call, which returns from inside the loop
+            # once the count reaches a cap: the loop's rounds are peeled in front of it. Each
+            # choice is taken once on a path, so the call tree stays small whatever k and n.
+            rounds = self.r.randint(3, 6)
+            self.line(f"int {name}_used[8];")
+            self.line(f"int {name}(int k, int n) {{")
+            self.line("  if (k >= n) return 1;")
+            self.line("  int count = 0, d = 1;")
+            self.line(f"  while (d <= {rounds}) {{")
+            self.line(f"    if ({name}_used[d] == 0 && (d + k * {c}) % 3 != 0) {{")
+            self.line(f"      {name}_used[d] = 1;")
+            self.line(f"      count = count + {name}(k + 1, n);")
+            self.line(f"      {name}_used[d] = 0;")
+            self.line(f"      if (count >= {self.r.randint(2, 20)}) return count * 10 + d;")
+            self.line("    }")
+            self.line("    d = d + 1;")
+            self.line("  }")
+            self.line("  return count;")
+            arity = 2
         else:
             # Choices not taken yet, as bits of `used`, each tried in a loop around the call.
             self.line(f"int {name}(int k, int n, int used) {{")
@@ -2947,7 +2969,7 @@ class Gen:
             self.line("  return count + z;")
             arity = 3
         self.line("}")
-        largest = [17, 17, 12, 17, 6, 16, 16, 14, 14, 12][kind]
+        largest = [17, 17, 12, 17, 6, 16, 16, 14, 14, 12, 8][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def digit_printer(self):
@@ -3326,6 +3348,7 @@ FEATURES = [
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
     ("counted search that breaks out", r"if \(v\d+ > v\d+\) break;"),
+    ("backtracking over fixed choices returning at a cap", r"if \(count >= \d+\) return count \* 10 \+ d;"),
     ("counted relaxation loop", r"if \(t\d+ < w\d+\[i\d+\]\) \{"),
     ("straight-line counted loop counting down", r"^\s+w\d+\[k\d+\] = u\d+ \+ i\d+;\r?\n(?:.*\r?\n){4}\s+(i\d+) = \1 - \d;"),
     ("unrolled loop starting near the bottom of int", r"^\s+int (i\d+) = -21474\d+;\r?\n\s+int k\d+ = 0;"),

@@ -47,11 +47,14 @@
 //! coordinate wrapped) with such a known count unrolls fully too when its one latch is its
 //! only way out: each round's copy of the blocks jumps from its latch to the next round's
 //! header, and the last to E. After the first, `MAX_NEST_ROUNDS` rounds of the analysis
-//! unroll the loops that this leaves innermost (the `dx` loop around a `dy` loop).
+//! unroll the loops that this leaves innermost (the `dx` loop around a `dy` loop). Such a
+//! loop that can also leave early (a `break`, a `return`, a test at its top) has every
+//! round peeled in front of it instead (`early_exits`).
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
 mod branching;
+mod early_exits;
 
 use super::loop_counter::{counter, Counter};
 use super::simplify_cfg::{self, remove_blocks};
@@ -62,6 +65,7 @@ use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use branching::{branching_shape, unroll_branching};
+use early_exits::{early_exits_shape, peel_every_round};
 
 /// The most machine instructions the bodies of an unrolled loop may take together.
 const MAX_UNROLLED: u32 = 128;
@@ -93,19 +97,27 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             cx.analyses.invalidate(Preserved::Nothing);
         }
         let cfg = cx.analyses.cfg(f);
+        let dom = cx.analyses.dom(f);
         let loops = cx.analyses.loops(f);
         let mut unrolled = false;
         for k in 0..loops.loops.len() {
-            let Some(s) = blocks_shape(f, &cfg, &loops, k) else {
-                continue;
-            };
-            let added = s.size * (s.trips - 1);
-            if growth + added > MAX_GROWTH {
-                continue;
+            if let Some(s) = blocks_shape(f, &cfg, &loops, k) {
+                let added = s.size * (s.trips - 1);
+                if growth + added > MAX_GROWTH {
+                    continue;
+                }
+                growth += added;
+                unroll_blocks_fully(f, &loops, k, &s);
+                unrolled = true;
+            } else if let Some(s) = early_exits_shape(f, &cfg, &dom, &loops, k) {
+                let added = s.size * s.rounds;
+                if growth + added > MAX_GROWTH {
+                    continue;
+                }
+                growth += added;
+                peel_every_round(f, &s);
+                unrolled = true;
             }
-            growth += added;
-            unroll_blocks_fully(f, &loops, k, &s);
-            unrolled = true;
         }
         if !unrolled {
             break;
@@ -787,7 +799,7 @@ fn copy_round(
     (copy_of, map)
 }
 
-fn incoming_index(f: &Function, phi: Inst, from: Block) -> usize {
+pub(super) fn incoming_index(f: &Function, phi: Inst, from: Block) -> usize {
     match f.kind(phi) {
         InstKind::Phi { blocks, .. } => blocks
             .iter()

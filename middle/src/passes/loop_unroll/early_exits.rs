@@ -1,0 +1,211 @@
+//! loop-unroll for a loop of a few rounds known at compile time that can also leave early
+//! (a `break`, a `return` in its body, or a test at its top that rotation left there):
+//! every round is peeled off in front of it, and folding the now constant counter removes
+//! the loop.
+//!
+//! ```text
+//!   P: br H                      P:  br H0
+//!   H .. L: the body, with       H0 .. L0: round 0, its exits as the body's; L0: br H1
+//!     exits to X, Y, ...         ...
+//!   L: br H (or condbr)          Hn .. Ln: round n = the count; Ln: br H
+//!                                H .. L: unchanged, entered from Ln
+//! ```
+//!
+//! The count `n` is how many times one of the loop's exiting blocks that dominates its
+//! latch lets it go on (`analysis::scev`), a constant: round `n` leaves there, so once the
+//! copies' counters are constants the branch of round `n` folds and the loop behind it is
+//! unreachable. (Peeling is right whatever the count: the loop finishes what the copies
+//! leave.) Each exit's phis take from each copy what they took from the loop block it
+//! copies; a value of the loop used after an exit that only the loop enters (`return
+//! count;` inside the body) is read through a new phi there, of the value in each copy.
+//! Other uses after the loop would need phis at joins of several exits: such loops stay.
+//!
+//! Needs: the CFG, dominators and the loop forest. Preserves: behaviour (the CFG changes).
+
+use super::{blocks_size, copy_round, incoming_index, latch_values};
+use super::{MAX_FULLY_UNROLLED, MAX_FULL_TRIPS};
+use crate::analysis::scev::LoopEvolution;
+use crate::analysis::{Cfg, DomTree, LoopInfo};
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::passes::value_map::{copied_block, mapped, ValueMap};
+
+/// A loop of several exits to peel round by round: its preheader, header and latch, its
+/// blocks, the rounds to peel (the count plus the round that leaves), the size of one
+/// round, and the uses of its values after it that need a phi in an exit: (value, user,
+/// operand index, exit).
+pub(super) struct EarlyExits {
+    p: Block,
+    h: Block,
+    l: Block,
+    blocks: Vec<Block>,
+    exits: Vec<Block>,
+    pub(super) rounds: u32,
+    pub(super) size: u32,
+    read_after: Vec<(Inst, Inst, usize, Block)>,
+}
+
+pub(super) fn early_exits_shape(
+    f: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    loops: &LoopInfo,
+    k: usize,
+) -> Option<EarlyExits> {
+    let lp = &loops.loops[k];
+    if !lp.children.is_empty() || lp.exiting.len() < 2 {
+        return None;
+    }
+    let p = lp.preheader?;
+    let &[l] = lp.latches.as_slice() else {
+        return None;
+    };
+    if !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
+        return None;
+    }
+    let mut evolution = LoopEvolution::new(f, loops, k)?;
+    let count = lp.exiting.iter().find_map(|&x| {
+        let c = evolution.exit_count(dom, x)?;
+        c.guard.is_none().then(|| c.count.as_constant()).flatten()
+    })?;
+    let count = u32::try_from(count).ok().filter(|&n| n <= MAX_FULL_TRIPS)?;
+    let size = blocks_size(f, &lp.blocks, true)?;
+    if size.max(1) * (count + 1) > MAX_FULLY_UNROLLED {
+        return None;
+    }
+    let inside = |b: Block| loops.knows(b) && loops.contains(k, b);
+    // An exit that only the loop enters, dominating a use: the phi for the use goes there.
+    let dedicated = |x: Block| cfg.preds(x).iter().all(|&b| inside(b));
+    let mut read_after = Vec::new();
+    for &b in &lp.blocks {
+        for v in f.block_insts(b) {
+            for u in f.uses(Value::Inst(v)) {
+                let at = match f.kind(u.inst) {
+                    InstKind::Phi { blocks: from, .. } => from[u.index as usize],
+                    _ => f.inst_block(u.inst)?,
+                };
+                if inside(at) {
+                    // Inside, or a phi of an exit on an edge from the loop.
+                    continue;
+                }
+                let x = lp
+                    .exits
+                    .iter()
+                    .copied()
+                    .find(|&x| dedicated(x) && dom.dominates(x, at))?;
+                read_after.push((v, u.inst, u.index as usize, x));
+            }
+        }
+    }
+    Some(EarlyExits {
+        p,
+        h: lp.header,
+        l,
+        blocks: lp.blocks.clone(),
+        exits: lp.exits.clone(),
+        rounds: count + 1,
+        size,
+        read_after,
+    })
+}
+
+pub(super) fn peel_every_round(f: &mut Function, s: &EarlyExits) {
+    let phis: Vec<Inst> = f.phis(s.h).collect();
+    let mut carried: Vec<Value> = phis
+        .iter()
+        .map(|&phi| f.phi_incoming(phi, s.p).expect("from the preheader"))
+        .collect();
+    let mut after = s.p;
+    // The branch into the next copy and the block it names now: the preheader's jump to
+    // the header, then each copy's latch's branch back to its own copy of the header.
+    let mut entry = (f.terminator(s.p).expect("a preheader ends in a jump"), s.h);
+    let mut copies: Vec<(Vec<(Block, Block)>, ValueMap)> = Vec::new();
+    for _ in 0..s.rounds {
+        let (copy_of, map) = copy_round(f, &s.blocks, after, &phis, Some(&carried));
+        after = copy_of.last().map_or(after, |&(_, c)| c);
+        let header = copied_block(&copy_of, s.h);
+        retarget(f, entry, header);
+        carried = latch_values(f, &phis, s.l, &map);
+        let latch = copied_block(&copy_of, s.l);
+        entry = (
+            f.terminator(latch).expect("a latch ends in a branch"),
+            header,
+        );
+        copies.push((copy_of, map));
+    }
+    // The loop itself runs on from the last copy (and is gone once its tests fold).
+    retarget(f, entry, s.h);
+    let last_latch = f.inst_block(entry.0).expect("in a block");
+    for (&phi, &v) in phis.iter().zip(&carried) {
+        let index = incoming_index(f, phi, s.p);
+        f.set_operand(phi, index, v);
+        f.kind_mut_targets(phi)[index] = last_latch;
+    }
+    // Each exit's phis: from each copy of a loop block what they take from the block.
+    for &x in &s.exits {
+        for phi in f.phis(x).collect::<Vec<_>>() {
+            let InstKind::Phi { args, blocks } = f.kind(phi).clone() else {
+                unreachable!("a phi");
+            };
+            for (v, from) in args.into_iter().zip(blocks) {
+                if !s.blocks.contains(&from) {
+                    continue;
+                }
+                for (copy_of, map) in &copies {
+                    f.add_phi_incoming(phi, mapped(v, map), copied_block(copy_of, from));
+                }
+            }
+        }
+    }
+    // Uses after an exit only the loop enters: a phi there of the value in each copy.
+    let mut merged: Vec<((Inst, Block), Value)> = Vec::new();
+    for &(v, user, index, x) in &s.read_after {
+        let phi = match merged.iter().find(|(key, _)| *key == (v, x)) {
+            Some(&(_, phi)) => phi,
+            None => {
+                let phi = merged_phi(f, s, &copies, v, x);
+                merged.push(((v, x), phi));
+                phi
+            }
+        };
+        f.set_operand(user, index, phi);
+    }
+}
+
+/// Branch `jump` goes to `to` where it went to `from`.
+fn retarget(f: &mut Function, (jump, from): (Inst, Block), to: Block) {
+    for t in f.kind_mut_targets(jump) {
+        if *t == from {
+            *t = to;
+        }
+    }
+}
+
+/// A phi at the start of exit `x` of `v` from each of `x`'s predecessors: the loop's
+/// blocks give `v`, their copies the copy's value.
+fn merged_phi(
+    f: &mut Function,
+    s: &EarlyExits,
+    copies: &[(Vec<(Block, Block)>, ValueMap)],
+    v: Inst,
+    x: Block,
+) -> Value {
+    let mut args = Vec::new();
+    let mut blocks = Vec::new();
+    for &b in &s.blocks {
+        let leaves = f
+            .terminator(b)
+            .is_some_and(|t| f.kind(t).targets().contains(&x));
+        if !leaves {
+            continue;
+        }
+        args.push(Value::Inst(v));
+        blocks.push(b);
+        for (copy_of, map) in copies {
+            args.push(mapped(Value::Inst(v), map));
+            blocks.push(copied_block(copy_of, b));
+        }
+    }
+    let ty = f.inst(v).ty;
+    debug_assert!(ty != Type::Void, "a value used after the loop");
+    Value::Inst(f.prepend_inst(x, InstKind::Phi { args, blocks }, ty))
+}
