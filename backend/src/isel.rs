@@ -13,6 +13,7 @@ use crate::mir::loops::{block_frequencies, LoopNest};
 use crate::mir::*;
 use crate::parallel_copy::sequentialize;
 use crate::symbols::symbol;
+use middle::analysis::ranges::Ranges;
 use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::compare_chain::{link, plan, Form, Link};
 use middle::cost_model;
@@ -28,6 +29,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
     let loops = LoopInfo::new(f, &cfg, &dom);
+    let ranges = Ranges::new(f, &cfg);
     let mut s = Selector {
         m,
         f,
@@ -49,6 +51,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         block_indexed: FastHashMap::default(),
         cur: Vec::new(),
         loops: &loops,
+        ranges: &ranges,
         block: None,
         hoisted: vec![Vec::new(); f.block_capacity()],
         hoisted_consts: FastHashMap::default(),
@@ -56,6 +59,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         hoisted_count: vec![0; f.block_capacity()],
         in_place: false,
         recurrent: false,
+        nonnegative: false,
         flags: None,
         chains: vec![None; f.inst_capacity()],
         chain_flags: None,
@@ -146,6 +150,7 @@ struct Selector<'a> {
     block_indexed: FastHashMap<(Section, Value, u8), Reg>,
     cur: Vec<MInst>,
     loops: &'a LoopInfo,
+    ranges: &'a Ranges,
     /// The block being selected.
     block: Option<Block>,
     /// Constants used inside loops are materialised once, at the end of the preheader of
@@ -170,6 +175,9 @@ struct Selector<'a> {
     /// Set while selecting an instruction on a recurrence (`is_on_recurrence`): a division
     /// by a constant then reads its sign correction from the dividend, beside the multiply.
     recurrent: bool,
+    /// Set while selecting a division or remainder by a constant whose dividend is never
+    /// negative (`analysis::ranges`): its quotient needs no sign correction.
+    nonnegative: bool,
     /// The operands of the fused comparison whose flags the block's instructions selected
     /// so far leave set: a select or branch on a comparison of the same two values, by any
     /// predicate, reads them again.
@@ -846,14 +854,15 @@ impl Selector<'_> {
             } => self.gep(i, base, index, stride),
             InstKind::Binary { op, args: [a, b] } => {
                 let rd = self.def(i);
-                self.recurrent = matches!(op, BinaryOp::SDiv | BinaryOp::SRem)
-                    && b.is_constant()
-                    && self.is_on_recurrence(i);
+                let by_constant = matches!(op, BinaryOp::SDiv | BinaryOp::SRem) && b.is_constant();
+                self.recurrent = by_constant && self.is_on_recurrence(i);
+                self.nonnegative = by_constant && self.ranges.of(a).lo >= 0;
                 match self.offset_from_next_value(i) {
                     Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
                     None => self.binary(rd, op, a, b),
                 }
                 self.recurrent = false;
+                self.nonnegative = false;
             }
             InstKind::FNeg { args: [a] } => {
                 let sm = self.reg(a);
@@ -1024,9 +1033,26 @@ impl Selector<'_> {
             else {
                 unreachable!("a folded division by a magic number");
             };
+            let nonnegative = self.ranges.of(x).lo >= 0 && d > 0;
             let x = self.reg(x);
             let t = self.magic_product(x, magic, add);
             let rn = self.reg(other);
+            if nonnegative {
+                // A quotient that is never negative needs no truncation correction.
+                let src = if shift > 0 {
+                    Operand2::Shifted(t, Shift::Asr, shift)
+                } else {
+                    Operand2::Reg(t)
+                };
+                self.emit(MInst::Alu {
+                    cond: None,
+                    op: AluOp::Add,
+                    rd,
+                    rn,
+                    src,
+                });
+                return;
+            }
             let partial = self.new_vreg(RegClass::Int);
             self.emit(MInst::Alu {
                 cond: None,
@@ -1251,6 +1277,20 @@ impl Selector<'_> {
                 positive,
             } => {
                 let q = self.magic_product(x, magic, add);
+                if positive && self.nonnegative {
+                    // A quotient that is never negative needs no truncation correction.
+                    let src = if shift > 0 {
+                        shifted(q, Shift::Asr, shift)
+                    } else {
+                        Operand2::Reg(q)
+                    };
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd,
+                        src,
+                    });
+                    return;
+                }
                 if positive && shift > 0 && self.recurrent {
                     // `(q >> shift) - (x >> 31)`: the sign is ready before the product, so
                     // the quotient is one instruction after the multiply, not two, which

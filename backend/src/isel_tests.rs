@@ -1059,6 +1059,41 @@ bb2:
 }
 
 #[test]
+fn a_division_of_a_value_never_negative_has_no_sign_correction() {
+    // %2 is a counter from 0 below 1000 (value ranges): its quotient by 7 is the shifted
+    // product alone, and the quotient added to the sum takes it as the shifted operand of
+    // the addition, with no `lsr #31` of its sign. %4 may be negative and keeps it.
+    let lines = selected(
+        "func @f(%a0: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %0 = phi i32 [0, bb0], [%5, bb1]
+  %2 = phi i32 [0, bb0], [%6, bb1]
+  %3 = sdiv %2, 7
+  %4 = sub %a0, %2
+  %7 = sdiv %4, 7
+  %8 = add %3, %7
+  %5 = add %0, %8
+  %6 = add %2, 1
+  %9 = icmp slt %6, 1000
+  condbr %9, bb1, bb2
+bb2:
+  ret %5
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let signs = body.iter().filter(|l| l.ends_with(", lsr #31")).count();
+    assert_eq!(signs, 1, "{body:#?}");
+    assert_eq!(
+        body.iter().filter(|l| l.starts_with("smmul")).count(),
+        2,
+        "{body:#?}"
+    );
+}
+
+#[test]
 fn a_float_select_moves_under_the_condition() {
     let lines = selected(
         "func @f(%a0: f32) -> f32 {
