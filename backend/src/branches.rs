@@ -237,7 +237,14 @@ fn place_back_edge_blocks(mf: &mut MFunction) {
             continue;
         }
         let p = mf.layout[hk - 1];
-        if p == l || mf.block(p).loop_depth >= block.loop_depth || before[h.index()].is_some() {
+        // A header that moves itself, or a block that another one moves before, would take
+        // its companion out of the layout with it.
+        let entangled = moved[h.index()] || before[l.index()].is_some();
+        if p == l
+            || mf.block(p).loop_depth >= block.loop_depth
+            || before[h.index()].is_some()
+            || entangled
+        {
             continue;
         }
         before[h.index()] = Some(l);
