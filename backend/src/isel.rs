@@ -29,7 +29,12 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
     let loops = LoopInfo::new(f, &cfg, &dom);
-    let ranges = Ranges::new(f, &cfg);
+    // Value ranges tell dividends that are never negative: only divisions by constants
+    // ask, so functions without them skip the analysis.
+    let divides = f.all_insts().any(|i| {
+        matches!(*f.kind(i), InstKind::Binary { op: BinaryOp::SDiv | BinaryOp::SRem, args: [_, b] } if b.is_constant())
+    });
+    let ranges = divides.then(|| Ranges::new(f, &cfg));
     let mut s = Selector {
         m,
         f,
@@ -51,7 +56,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         block_indexed: FastHashMap::default(),
         cur: Vec::new(),
         loops: &loops,
-        ranges: &ranges,
+        ranges: ranges.as_ref(),
         block: None,
         hoisted: vec![Vec::new(); f.block_capacity()],
         hoisted_consts: FastHashMap::default(),
@@ -150,7 +155,8 @@ struct Selector<'a> {
     block_indexed: FastHashMap<(Section, Value, u8), Reg>,
     cur: Vec<MInst>,
     loops: &'a LoopInfo,
-    ranges: &'a Ranges,
+    /// Value ranges, for functions that divide by a constant.
+    ranges: Option<&'a Ranges>,
     /// The block being selected.
     block: Option<Block>,
     /// Constants used inside loops are materialised once, at the end of the preheader of
@@ -856,7 +862,7 @@ impl Selector<'_> {
                 let rd = self.def(i);
                 let by_constant = matches!(op, BinaryOp::SDiv | BinaryOp::SRem) && b.is_constant();
                 self.recurrent = by_constant && self.is_on_recurrence(i);
-                self.nonnegative = by_constant && self.ranges.of(a).lo >= 0;
+                self.nonnegative = by_constant && self.never_negative(a);
                 match self.offset_from_next_value(i) {
                     Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
                     None => self.binary(rd, op, a, b),
@@ -1033,23 +1039,18 @@ impl Selector<'_> {
             else {
                 unreachable!("a folded division by a magic number");
             };
-            let nonnegative = self.ranges.of(x).lo >= 0 && d > 0;
+            let nonnegative = d > 0 && self.never_negative(x);
             let x = self.reg(x);
             let t = self.magic_product(x, magic, add);
             let rn = self.reg(other);
             if nonnegative {
                 // A quotient that is never negative needs no truncation correction.
-                let src = if shift > 0 {
-                    Operand2::Shifted(t, Shift::Asr, shift)
-                } else {
-                    Operand2::Reg(t)
-                };
                 self.emit(MInst::Alu {
                     cond: None,
                     op: AluOp::Add,
                     rd,
                     rn,
-                    src,
+                    src: Operand2::Shifted(t, Shift::Asr, shift),
                 });
                 return;
             }
@@ -1278,16 +1279,12 @@ impl Selector<'_> {
             } => {
                 let q = self.magic_product(x, magic, add);
                 if positive && self.nonnegative {
-                    // A quotient that is never negative needs no truncation correction.
-                    let src = if shift > 0 {
-                        shifted(q, Shift::Asr, shift)
-                    } else {
-                        Operand2::Reg(q)
-                    };
+                    // A quotient that is never negative needs no truncation correction
+                    // (a shift by 0 is the register itself).
                     self.emit(MInst::Mov {
                         cond: None,
                         rd,
-                        src,
+                        src: shifted(q, Shift::Asr, shift),
                     });
                     return;
                 }
@@ -1760,6 +1757,11 @@ impl Selector<'_> {
             }
         }
         int_cond(pred)
+    }
+
+    /// Whether value ranges show that `v` is never negative.
+    fn never_negative(&self, v: Value) -> bool {
+        self.ranges.is_some_and(|r| r.of(v).lo >= 0)
     }
 
     /// The constant `h` when `v` is `x + h` and `h` must be in a register to be added.
