@@ -507,6 +507,15 @@ impl Function {
         }
     }
 
+    /// Makes every target `from` of `inst` (a terminator's, or a phi's incoming block) `to`.
+    pub fn replace_target(&mut self, inst: Inst, from: Block, to: Block) {
+        for t in self.kind_mut_targets(inst) {
+            if *t == from {
+                *t = to;
+            }
+        }
+    }
+
     /// The phis at the start of `b`.
     pub fn phis(&self, b: Block) -> impl Iterator<Item = Inst> + '_ {
         self.block_insts(b).take_while(|&i| self.kind(i).is_phi())

@@ -32,28 +32,17 @@ use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
-    let tests: Vec<(Inst, Inst)> = cfg
+    let tests: Vec<(Inst, Test)> = cfg
         .rpo()
         .iter()
         .flat_map(|&b| f.block_insts(b))
-        .filter_map(|i| divisibility_test(f, i).map(|rem| (i, rem)))
+        .filter_map(|i| divisibility_test(f, i).map(|t| (i, t)))
         .collect();
     if tests.is_empty() {
         return Preserved::All;
     }
     let ranges = Ranges::new(f, &cfg);
-    for (test, rem) in tests {
-        let InstKind::Icmp { pred, .. } = *f.kind(test) else {
-            unreachable!("a divisibility test is a comparison");
-        };
-        let InstKind::Binary {
-            args: [x, Value::Int(c)],
-            ..
-        } = *f.kind(rem)
-        else {
-            unreachable!("a divisibility test's remainder is by a constant");
-        };
-        let d = c.unsigned_abs();
+    for (test, Test { rem, x, d, equal }) in tests {
         let q = odd_inverse(d as i32);
         let product = f.insert_inst_before(
             test,
@@ -70,28 +59,32 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
                 2 * a,
             )
         };
-        let pred = if pred == IntPred::Eq {
-            IntPred::Ule
-        } else {
-            IntPred::Ugt
-        };
+        let pred = if equal { IntPred::Ule } else { IntPred::Ugt };
         f.replace_kind(
             test,
             InstKind::icmp(pred, word, Value::Int(bound as i32)),
             Type::I1,
         );
-        if f.uses(Value::Inst(rem)).is_empty() {
-            f.remove_inst(rem);
-        }
+        // The test was the remainder's only use.
+        f.remove_inst(rem);
     }
     Preserved::Cfg
 }
 
+/// A test of `x % c` against 0: the remainder, its dividend, `|c|`, and whether the test
+/// is for equality.
+struct Test {
+    rem: Inst,
+    x: Value,
+    d: u32,
+    equal: bool,
+}
+
 /// When `i` compares `x % c` for equality with 0, `c` an odd constant other than ±1, and
-/// the remainder has no other use: the remainder.
-fn divisibility_test(f: &Function, i: Inst) -> Option<Inst> {
+/// the remainder has no other use: the test.
+fn divisibility_test(f: &Function, i: Inst) -> Option<Test> {
     let InstKind::Icmp {
-        pred: IntPred::Eq | IntPred::Ne,
+        pred: pred @ (IntPred::Eq | IntPred::Ne),
         args,
     } = *f.kind(i)
     else {
@@ -109,5 +102,10 @@ fn divisibility_test(f: &Function, i: Inst) -> Option<Inst> {
         return None;
     };
     let odd = c % 2 != 0 && c.unsigned_abs() >= 3;
-    (odd && !x.is_constant() && f.uses(Value::Inst(rem)).len() == 1).then_some(rem)
+    (odd && !x.is_constant() && f.uses(Value::Inst(rem)).len() == 1).then_some(Test {
+        rem,
+        x,
+        d: c.unsigned_abs(),
+        equal: pred == IntPred::Eq,
+    })
 }

@@ -103,11 +103,7 @@ fn redirect(f: &mut Function, h: Block, preds: &[Block], after: Block) -> Block 
         let Some(term) = f.terminator(p) else {
             continue;
         };
-        for t in f.kind_mut_targets(term) {
-            if *t == h {
-                *t = n;
-            }
-        }
+        f.replace_target(term, h, n);
     }
     let phis: Vec<Inst> = f.phis(h).collect();
     for phi in phis {

@@ -355,11 +355,7 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
     let copy_header = block_of(header);
     let phis: Vec<Inst> = f.phis(copy_header).collect();
     for phi in phis {
-        for t in f.kind_mut_targets(phi) {
-            if *t == p {
-                *t = p1;
-            }
-        }
+        f.replace_target(phi, p, p1);
     }
     // The copy's exit test is a comparison of its own: the copied `next < bound` may also
     // decide an `if` or an inner loop's guard in the body, which must keep seeing `bound`.
@@ -379,11 +375,7 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
     if f.uses(Value::Inst(old_test)).is_empty() {
         f.remove_inst(old_test);
     }
-    for t in f.kind_mut_targets(copy_latch_end) {
-        if *t == plan.exit {
-            *t = x;
-        }
-    }
+    f.replace_target(copy_latch_end, plan.exit, x);
 
     // Where the first loop left each header value, or its start.
     let header_phis: Vec<Inst> = f.phis(header).collect();
@@ -415,11 +407,7 @@ fn split(f: &mut Function, loops: &LoopInfo, plan: &Plan) {
         for n in slots {
             f.set_operand(phi, n, Value::Inst(joined));
         }
-        for t in f.kind_mut_targets(phi) {
-            if *t == p {
-                *t = p2;
-            }
-        }
+        f.replace_target(phi, p, p2);
     }
     // Values of the loop used after it: from the second loop, or from M when it did not
     // run (then the first did; M's phi has no value from P, where the second part runs).

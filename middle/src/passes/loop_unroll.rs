@@ -771,6 +771,13 @@ impl CounterTest {
     }
 }
 
+/// What each of a header's `phis` takes from its preheader `p`.
+fn entry_values(f: &Function, phis: &[Inst], p: Block) -> Vec<Value> {
+    phis.iter()
+        .map(|&phi| f.phi_incoming(phi, p).expect("from the preheader"))
+        .collect()
+}
+
 /// What each of a header's `phis` takes back from `latch`, in the copy that `at` describes.
 fn latch_values(f: &Function, phis: &[Inst], latch: Block, at: &ValueMap) -> Vec<Value> {
     phis.iter()
@@ -946,10 +953,7 @@ fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<B
 /// the tests they decide.
 fn unroll_blocks_fully(f: &mut Function, loops: &LoopInfo, k: usize, s: &BlocksShape) {
     let phis: Vec<Inst> = f.phis(s.h).collect();
-    let mut carried: Vec<Value> = phis
-        .iter()
-        .map(|&phi| f.phi_incoming(phi, s.p).expect("from the preheader"))
-        .collect();
+    let mut carried = entry_values(f, &phis, s.p);
     let mut after = s.p;
     let mut jump = f.terminator(s.p).expect("a preheader ends in a jump");
     let mut last = ValueMap::default();

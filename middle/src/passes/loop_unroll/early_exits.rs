@@ -22,7 +22,7 @@
 //!
 //! Needs: the CFG, dominators and the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::{blocks_size, copy_round, incoming_index, latch_values};
+use super::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
 use super::{MAX_FULLY_UNROLLED, MAX_FULL_TRIPS};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
@@ -110,31 +110,28 @@ pub(super) fn early_exits_shape(
 
 pub(super) fn peel_every_round(f: &mut Function, s: &EarlyExits) {
     let phis: Vec<Inst> = f.phis(s.h).collect();
-    let mut carried: Vec<Value> = phis
-        .iter()
-        .map(|&phi| f.phi_incoming(phi, s.p).expect("from the preheader"))
-        .collect();
+    let mut carried = entry_values(f, &phis, s.p);
     let mut after = s.p;
     // The branch into the next copy and the block it names now: the preheader's jump to
     // the header, then each copy's latch's branch back to its own copy of the header.
-    let mut entry = (f.terminator(s.p).expect("a preheader ends in a jump"), s.h);
+    let mut jump = f.terminator(s.p).expect("a preheader ends in a jump");
+    let mut named = s.h;
     let mut copies: Vec<(Vec<(Block, Block)>, ValueMap)> = Vec::new();
     for _ in 0..s.rounds {
         let (copy_of, map) = copy_round(f, &s.blocks, after, &phis, Some(&carried));
         after = copy_of.last().map_or(after, |&(_, c)| c);
         let header = copied_block(&copy_of, s.h);
-        retarget(f, entry, header);
+        f.replace_target(jump, named, header);
         carried = latch_values(f, &phis, s.l, &map);
-        let latch = copied_block(&copy_of, s.l);
-        entry = (
-            f.terminator(latch).expect("a latch ends in a branch"),
-            header,
-        );
+        jump = f
+            .terminator(copied_block(&copy_of, s.l))
+            .expect("a latch ends in a branch");
+        named = header;
         copies.push((copy_of, map));
     }
     // The loop itself runs on from the last copy (and is gone once its tests fold).
-    retarget(f, entry, s.h);
-    let last_latch = f.inst_block(entry.0).expect("in a block");
+    f.replace_target(jump, named, s.h);
+    let last_latch = f.inst_block(jump).expect("in a block");
     for (&phi, &v) in phis.iter().zip(&carried) {
         let index = incoming_index(f, phi, s.p);
         f.set_operand(phi, index, v);
@@ -168,15 +165,6 @@ pub(super) fn peel_every_round(f: &mut Function, s: &EarlyExits) {
             }
         };
         f.set_operand(user, index, phi);
-    }
-}
-
-/// Branch `jump` goes to `to` where it went to `from`.
-fn retarget(f: &mut Function, (jump, from): (Inst, Block), to: Block) {
-    for t in f.kind_mut_targets(jump) {
-        if *t == from {
-            *t = to;
-        }
     }
 }
 
