@@ -7,8 +7,10 @@
 //! `s + a + b + ... + s + a + b` (the same terms over and over)
 //! becomes `(s + a + b) * n`; `a*c + b*c` becomes `(a + b) * c` for a constant `c`; terms that
 //! cancel vanish. Leaves are ordered by the loop depth of their definitions, shallowest first,
-//! so the loop-invariant part of a sum is one subtree that code motion can hoist; a tree is
-//! rebuilt at equal cost only to bring that order about.
+//! and the constant joins the shallowest when they are defined outside the tree's own loop,
+//! so the loop-invariant part of a sum is one subtree that code motion can hoist
+//! (`row - c + n - 1` becomes `(row + n - 1) - c`); a tree is rebuilt at equal cost only to
+//! bring that order about.
 //!
 //! Products of non-constant factors are the seed's multiply-chain flattening: a tree of
 //! `mul`s is a product of its leaves' powers, rebuilt with each power by squaring when that
@@ -82,8 +84,21 @@ struct Combination {
     /// Each leaf's coefficient, leaves in left-to-right order.
     terms: FastIndexMap<Value, i32>,
     constant: i32,
+    /// How many leaves the tree reads before its first constant.
+    constant_at: usize,
     /// The tree's instructions, root first, each before its operands.
     nodes: Vec<Inst>,
+}
+
+impl Combination {
+    /// The leaves in the order the tree reads them, `None` standing for the constant.
+    fn order(&self) -> Vec<Option<Value>> {
+        let mut order: Vec<Option<Value>> = self.terms.keys().map(|&v| Some(v)).collect();
+        if self.constant != 0 {
+            order.insert(self.constant_at.min(order.len()), None);
+        }
+        order
+    }
 }
 
 fn collect(f: &Function, root: Inst) -> Combination {
@@ -91,6 +106,7 @@ fn collect(f: &Function, root: Inst) -> Combination {
     let mut c = Combination {
         terms: FastIndexMap::default(),
         constant: 0,
+        constant_at: usize::MAX,
         nodes: Vec::new(),
     };
     let mut stack = vec![(Value::Inst(root), 1i32)];
@@ -108,7 +124,10 @@ fn collect(f: &Function, root: Inst) -> Combination {
                     Node::Scale(a, s) => stack.push((a, k.wrapping_mul(s))),
                 }
             }
-            (Value::Int(x), _) => c.constant = c.constant.wrapping_add(k.wrapping_mul(x)),
+            (Value::Int(x), _) => {
+                c.constant = c.constant.wrapping_add(k.wrapping_mul(x));
+                c.constant_at = c.constant_at.min(c.terms.len());
+            }
             _ => {
                 let e = c.terms.entry(v).or_insert(0);
                 *e = e.wrapping_add(k);
@@ -119,144 +138,170 @@ fn collect(f: &Function, root: Inst) -> Combination {
     c
 }
 
-/// One step of a rebuilt combination.
-enum Step {
-    /// `acc = term` (the first term).
-    Start(Value),
-    Add(Value),
-    /// `acc = 0 - acc`.
-    Negate,
-    /// `acc = acc * c`.
-    Scale(i32),
-}
-
 /// The rebuilt form: groups of leaves with equal coefficients, each summed then scaled
-/// once, the groups added, the constant last.
+/// once (leaves of coefficient 1 or -1 added to or subtracted from the sum so far one by
+/// one), the groups added one after the other; the constant added after the first
+/// `constant_after` groups (at least one).
 struct Plan {
     /// Per group: its leaves and their coefficient.
     groups: Vec<(Vec<Value>, i32)>,
     constant: i32,
+    constant_after: usize,
 }
 
 impl Plan {
-    fn new(c: &Combination, rank: impl Fn(Value) -> u32) -> Plan {
-        let mut leaves: Vec<(Value, i32)> = c.terms.iter().map(|(&v, &k)| (v, k)).collect();
-        leaves.sort_by_key(|&(v, _)| rank(v));
-        let mut groups: FastIndexMap<i32, Vec<Value>> = FastIndexMap::default();
-        for (v, k) in leaves {
-            groups.entry(k).or_default().push(v);
-        }
+    /// Leaves grouped by coefficient alone, shallowest first, and the constant last: the
+    /// fewest multiplications.
+    fn by_coefficient(c: &Combination, rank: impl Fn(Value) -> u32) -> Plan {
+        let groups = Plan::grouped(c, |v| (0, rank(v)));
+        let constant_after = groups.len();
         Plan {
-            groups: groups.into_iter().map(|(k, vs)| (vs, k)).collect(),
+            groups,
             constant: c.constant,
+            constant_after,
         }
     }
 
-    /// The leaves in the order the rebuilt tree reads them.
-    fn order(&self) -> Vec<Value> {
-        self.groups
-            .iter()
-            .flat_map(|(vs, _)| vs.iter().copied())
-            .collect()
+    /// Leaves grouped by loop depth, then by coefficient, with the constant among the
+    /// shallowest leaves when those are defined outside the tree's innermost loop (`depth`):
+    /// each depth's part of the sum (`row + n - 1` in `row - c + n - 1`) is one subtree
+    /// that code motion can hoist out of the loops deeper than it.
+    fn by_depth(c: &Combination, rank: impl Fn(Value) -> u32, depth: u32) -> Plan {
+        let groups = Plan::grouped(c, |v| (rank(v), 0));
+        let shallowest = groups.first().map_or(depth, |(vs, _)| rank(vs[0]));
+        let constant_after = if shallowest < depth {
+            groups
+                .iter()
+                .take_while(|(vs, _)| rank(vs[0]) == shallowest)
+                .count()
+        } else {
+            groups.len()
+        };
+        Plan {
+            groups,
+            constant: c.constant,
+            constant_after,
+        }
+    }
+
+    /// The leaves in order of `rank` (stable), grouped by rank and coefficient; the rank's
+    /// first part orders the groups too, its second only the leaves within them.
+    fn grouped(c: &Combination, rank: impl Fn(Value) -> (u32, u32)) -> Vec<(Vec<Value>, i32)> {
+        let mut leaves: Vec<(Value, i32)> = c.terms.iter().map(|(&v, &k)| (v, k)).collect();
+        leaves.sort_by_key(|&(v, _)| rank(v));
+        let mut groups: FastIndexMap<(u32, i32), Vec<Value>> = FastIndexMap::default();
+        for (v, k) in leaves {
+            groups.entry((rank(v).0, k)).or_default().push(v);
+        }
+        groups.into_iter().map(|((_, k), vs)| (vs, k)).collect()
+    }
+
+    /// The leaves in the order the rebuilt tree reads them, `None` standing for the
+    /// constant.
+    fn order(&self) -> Vec<Option<Value>> {
+        let mut order = Vec::new();
+        for (g, (vs, _)) in self.groups.iter().enumerate() {
+            if g == self.constant_after && self.constant != 0 {
+                order.push(None);
+            }
+            order.extend(vs.iter().map(|&v| Some(v)));
+        }
+        if self.constant_after >= self.groups.len() && self.constant != 0 {
+            order.push(None);
+        }
+        order
     }
 
     /// What the rebuilt tree's instructions cost.
     fn cost(&self) -> u32 {
-        let add = inst_cost(&InstKind::Binary {
-            op: BinaryOp::Add,
-            args: [Value::Int(0); 2],
-        });
-        let mul = inst_cost(&InstKind::Binary {
-            op: BinaryOp::Mul,
-            args: [Value::Int(0); 2],
-        });
         let mut cost = 0;
-        for (k, (vs, c)) in self.groups.iter().enumerate() {
-            cost += add * (vs.len() as u32 - 1);
-            cost += match (k, *c) {
-                (_, 1) => 0,
-                (0, -1) => add,
-                _ => mul,
-            };
-            if k > 0 {
-                cost += add;
-            }
-        }
-        if self.constant != 0 && !self.groups.is_empty() {
-            cost += add;
-        }
+        self.emit(|op, _, _| {
+            cost += inst_cost(&InstKind::Binary {
+                op,
+                args: [Value::Int(0); 2],
+            });
+            Value::Int(0)
+        });
         cost
     }
 
-    fn steps(&self) -> Vec<Vec<Step>> {
-        self.groups
-            .iter()
-            .enumerate()
-            .map(|(k, (vs, c))| {
-                let mut steps = vec![Step::Start(vs[0])];
-                steps.extend(vs[1..].iter().map(|&v| Step::Add(v)));
-                match (k, *c) {
-                    (_, 1) => {}
-                    (0, -1) => steps.push(Step::Negate),
-                    (_, -1) => {}
-                    (_, c) => steps.push(Step::Scale(c)),
+    /// Writes the plan out with `emit` (an operation and its operands, returning its
+    /// result); the value it computes.
+    fn emit(&self, mut emit: impl FnMut(BinaryOp, Value, Value) -> Value) -> Value {
+        let constant = (self.constant != 0).then_some(Value::Int(self.constant));
+        let mut acc: Option<Value> = None;
+        for (g, (vs, c)) in self.groups.iter().enumerate() {
+            if let (true, Some(a), Some(k)) = (g == self.constant_after, acc, constant) {
+                acc = Some(emit(BinaryOp::Add, a, k));
+            }
+            acc = Some(match (acc, *c) {
+                (Some(a), 1) => vs.iter().fold(a, |a, &v| emit(BinaryOp::Add, a, v)),
+                (Some(a), -1) => vs.iter().fold(a, |a, &v| emit(BinaryOp::Sub, a, v)),
+                (acc, c) => {
+                    let term = vs[1..]
+                        .iter()
+                        .fold(vs[0], |t, &v| emit(BinaryOp::Add, t, v));
+                    match (acc, c) {
+                        (None, 1) => term,
+                        (None, -1) => emit(BinaryOp::Sub, Value::Int(0), term),
+                        (None, c) => emit(BinaryOp::Mul, term, Value::Int(c)),
+                        (Some(a), c) => {
+                            let scaled = emit(BinaryOp::Mul, term, Value::Int(c));
+                            emit(BinaryOp::Add, a, scaled)
+                        }
+                    }
                 }
-                steps
-            })
-            .collect()
+            });
+        }
+        match (acc, constant) {
+            (Some(a), Some(k)) if self.constant_after >= self.groups.len() => {
+                emit(BinaryOp::Add, a, k)
+            }
+            (Some(a), _) => a,
+            (None, _) => Value::Int(self.constant),
+        }
     }
 }
 
 /// Rebuilds the tree rooted at `root` if that pays; returns whether it did.
 fn reassociate(f: &mut Function, loops: &LoopInfo, root: Inst) -> bool {
     let c = collect(f, root);
-    let rank = |v: Value| match v.as_inst().and_then(|i| f.inst_block(i)) {
+    let leaf_rank = |v: Value| match v.as_inst().and_then(|i| f.inst_block(i)) {
         Some(b) => loops.depth(b),
         None => 0,
     };
-    let plan = Plan::new(&c, rank);
+    let depth = f.inst_block(root).map_or(0, |b| loops.depth(b));
+    let plans = [
+        Plan::by_depth(&c, leaf_rank, depth),
+        Plan::by_coefficient(&c, leaf_rank),
+    ];
+    let plan = plans.into_iter().min_by_key(Plan::cost).expect("two plans");
     let old: u32 = c.nodes.iter().map(|&i| inst_cost(f.kind(i))).sum();
     let new = plan.cost();
-    let current: Vec<Value> = c.terms.keys().copied().collect();
-    let unsorted = current.windows(2).any(|w| rank(w[0]) > rank(w[1]));
+    let current = c.order();
+    // The constant counts with the shallowest leaves where the plan adds it among them;
+    // elsewhere its place is free.
+    let early = plan.constant_after < plan.groups.len();
+    let shallowest = plan.groups.first().map_or(0, |(vs, _)| leaf_rank(vs[0]));
+    let ranks: Vec<u32> = current
+        .iter()
+        .filter_map(|&v| match v {
+            Some(v) => Some(leaf_rank(v)),
+            None => early.then_some(shallowest),
+        })
+        .collect();
+    let unsorted = ranks.windows(2).any(|w| w[0] > w[1]);
     if new > old || (new == old && !(unsorted && plan.order() != current)) {
         return false;
     }
-    let value = build(f, root, &plan);
+    let value = plan.emit(|op, a, b| {
+        Value::Inst(f.insert_inst_before(root, InstKind::Binary { op, args: [a, b] }, Type::I32))
+    });
     f.replace_all_uses(Value::Inst(root), value);
     for &i in &c.nodes {
         f.remove_inst(i);
     }
     true
-}
-
-/// Emits `plan` before `at`; the value it computes.
-fn build(f: &mut Function, at: Inst, plan: &Plan) -> Value {
-    let mut emit = |op, a, b| {
-        Value::Inst(f.insert_inst_before(at, InstKind::Binary { op, args: [a, b] }, Type::I32))
-    };
-    let mut acc: Option<Value> = None;
-    for ((_, c), steps) in plan.groups.iter().zip(plan.steps()) {
-        let mut term = Value::Int(0);
-        for step in steps {
-            term = match step {
-                Step::Start(v) => v,
-                Step::Add(v) => emit(BinaryOp::Add, term, v),
-                Step::Negate => emit(BinaryOp::Sub, Value::Int(0), term),
-                Step::Scale(k) => emit(BinaryOp::Mul, term, Value::Int(k)),
-            };
-        }
-        acc = Some(match acc {
-            None => term,
-            Some(a) if *c == -1 => emit(BinaryOp::Sub, a, term),
-            Some(a) => emit(BinaryOp::Add, a, term),
-        });
-    }
-    match acc {
-        Some(a) if plan.constant != 0 => emit(BinaryOp::Add, a, Value::Int(plan.constant)),
-        Some(a) => a,
-        None => Value::Int(plan.constant),
-    }
 }
 
 /// The operands of a multiplication of two non-constant values.
