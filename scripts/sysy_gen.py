@@ -2836,13 +2836,14 @@ class Gen:
         global matrix and counts its calls in a global scalar, reached from one address per
         section, a recursion whose base case loops over a global array and whose ways out share
         a `return 1`, a float recursion with two base cases behind an int wrapper, a search
-        over a few fixed choices that returns from inside its loop at a cap), for
+        over a few fixed choices that returns from inside its loop at a cap, queens marked in
+        diagonal arrays), for
         memoisation, value numbering of calls, inlining into itself, base cases tested before
         the call, base cases that return before the frame is set up, and values split
         around the loops of the levels inlined into them. main calls it with
         arguments small enough that its unmemoised call tree stays below 50,000 calls."""
         name = self.fresh("memo")
-        kind = self.r.randrange(11)
+        kind = self.r.randrange(12)
         c = self.r.randint(1, 9)
         if kind == 0:
             self.line(f"int {name}(int n) {{")
@@ -2955,6 +2956,32 @@ class Gen:
             self.line("  }")
             self.line("  return count;")
             arity = 2
+        elif kind == 11:
+            # Queens on an n x n board, each column tried in a loop around the self-call and
+            # marked in the diagonals at row + c and row - c + n - 1, whose part fixed for
+            # the loop (row + n - 1) reassociation gathers; inlined into itself, the outer
+            # level's values live through the inner level's loop and its calls.
+            self.line(f"int {name}_col[8];")
+            self.line(f"int {name}_up[16];")
+            self.line(f"int {name}_down[16];")
+            self.line(f"int {name}(int row, int n) {{")
+            self.line("  if (n < 1 || n > 8 || row < 0) return n;")
+            self.line("  if (row >= n) return 1;")
+            self.line("  int count = 0, c = 0;")
+            self.line("  while (c < n) {")
+            self.line(f"    if ({name}_col[c] == 0 && {name}_up[row + c] == 0 && {name}_down[row - c + n - 1] == 0) {{")
+            self.line(f"      {name}_col[c] = 1;")
+            self.line(f"      {name}_up[row + c] = 1;")
+            self.line(f"      {name}_down[row - c + n - 1] = 1;")
+            self.line(f"      count = count + {name}(row + 1, n) * {c} % 7 + 1;")
+            self.line(f"      {name}_col[c] = 0;")
+            self.line(f"      {name}_up[row + c] = 0;")
+            self.line(f"      {name}_down[row - c + n - 1] = 0;")
+            self.line("    }")
+            self.line("    c = c + 1;")
+            self.line("  }")
+            self.line("  return count;")
+            arity = 2
         else:
             # Choices not taken yet, as bits of `used`, each tried in a loop around the call.
             self.line(f"int {name}(int k, int n, int used) {{")
@@ -2969,7 +2996,7 @@ class Gen:
             self.line("  return count + z;")
             arity = 3
         self.line("}")
-        largest = [17, 17, 12, 17, 6, 16, 16, 14, 14, 12, 8][kind]
+        largest = [17, 17, 12, 17, 6, 16, 16, 14, 14, 12, 8, 8][kind]
         self.tree_recursions.append((name, arity, largest))
 
     def digit_printer(self):
@@ -3349,6 +3376,7 @@ FEATURES = [
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
     ("counted search that breaks out", r"if \(v\d+ > v\d+\) break;"),
     ("backtracking over fixed choices returning at a cap", r"if \(count >= \d+\) return count \* 10 \+ d;"),
+    ("queens marked in a diagonal at row - c + n - 1", r"_down\[row - c \+ n - 1\] = 1;"),
     ("counted relaxation loop", r"if \(t\d+ < w\d+\[i\d+\]\) \{"),
     ("straight-line counted loop counting down", r"^\s+w\d+\[k\d+\] = u\d+ \+ i\d+;\r?\n(?:.*\r?\n){4}\s+(i\d+) = \1 - \d;"),
     ("unrolled loop starting near the bottom of int", r"^\s+int (i\d+) = -21474\d+;\r?\n\s+int k\d+ = 0;"),

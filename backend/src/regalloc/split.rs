@@ -18,9 +18,12 @@
 //! - its occurrences in the enclosing loop (or the function, for an outermost loop)
 //!   outside this one, weighted by block frequency, outnumber twice the runs of the edges
 //!   into the loop: then the copies cost less than the loads they save;
-//! - the blocks of those occurrences are not crowded themselves by the registers their own
-//!   loop mentions (else both halves are spilled, and the copies move the value from slot
-//!   to slot);
+//! - the blocks of those occurrences are not crowded by a call themselves, counting the
+//!   registers their own loop mentions (else both halves are spilled, and the copies move
+//!   the value from slot to slot: `bank_queue` took 1.03x its cycles). Blocks merely
+//!   crowded, without a call, do not count: in a recursion inlined into itself, the outer
+//!   level's loop holds more values than registers, and its counter kept a register
+//!   through the inner level's loop, where the inner level reloaded its own bases;
 //! - every edge out of the loop has a place for its copy: the start of its target when all
 //!   the target's predecessors are in the loop, else the end of its source when that has
 //!   no other successor;
@@ -250,12 +253,13 @@ fn plan(mf: &MFunction, class: RegClass, colors: &[PReg]) -> Vec<Split> {
                 .filter(|&(b, _)| around(b))
                 .collect();
             let weight: f64 = used_around.iter().map(|&(_, w)| w).sum();
-            // Where the register is used it must find a register free, or both halves end
-            // up in memory and the copies only move it from slot to slot.
-            let roomy = used_around.iter().all(|&(b, _)| {
-                let peak = peaks[b.index()][1];
-                peak.anywhere < colors.len() && peak.across_call < callee_saved
-            });
+            // Where the register is used, a call must leave it a callee-saved register, or
+            // both halves end up in memory and the copies only move it from slot to slot.
+            // A block merely crowded (more values than registers, no call) spills the
+            // cheapest of them, and this one, used there, is not the cheapest.
+            let roomy = used_around
+                .iter()
+                .all(|&(b, _)| peaks[b.index()][1].across_call < callee_saved);
             if weight <= 2.0 * entry_weight || !roomy {
                 continue;
             }

@@ -557,13 +557,20 @@ fn a_spill_store_read_back_before_the_next_one_stays() {
     assert_eq!(spill_stores_of_two_definitions(Some(6)), 2);
 }
 
-/// An outer loop of `rounds` rounds reading `x` (the argument) three times in its header
+/// An outer loop of three rounds reading `x` (the argument) three times in its header
 /// and once in its latch, around an inner loop of two rounds that reads `inner` values
 /// computed from an accumulator across a call and adds them into it: the function, with
 /// block frequencies estimated, and the value it returns for `x = 5` (in r0 at entry).
-fn loop_around_a_crowded_loop(inner: u32) -> (MFunction, u32) {
+/// The header also computes `acc + x` `at_once` times into values all live together,
+/// then adds them into the accumulator.
+fn loop_around_a_crowded_loop(inner: u32, at_once: u32) -> (MFunction, u32) {
     let (x, acc, i, j, t) = (v(0), v(1), v(2), v(3), v(4));
     let value = |k: u32| v(5 + k);
+    let together = |k: u32| v(5 + inner + k);
+    let mut header = vec![add(t, x, x), add(acc, acc, t), add(acc, acc, x)];
+    header.extend((0..at_once).map(|k| add(together(k), acc, x)));
+    header.extend((0..at_once).map(|k| add(acc, acc, together(k))));
+    header.extend([mov(j, 2), b(2)]);
     let mut inner_body: Vec<MInst> = vec![add(value(0), acc, acc)];
     for k in 1..inner {
         inner_body.push(add(value(k), value(k - 1), acc));
@@ -604,13 +611,7 @@ fn loop_around_a_crowded_loop(inner: u32) -> (MFunction, u32) {
             mov(i, 3),
             b(1),
         ],
-        vec![
-            add(t, x, x),
-            add(acc, acc, t),
-            add(acc, acc, x),
-            mov(j, 2),
-            b(2),
-        ],
+        header,
         inner_body,
         latch,
         vec![
@@ -621,7 +622,7 @@ fn loop_around_a_crowded_loop(inner: u32) -> (MFunction, u32) {
             ret(),
         ],
     ];
-    let mut mf = func(&vec![RegClass::Int; 5 + inner as usize], blocks);
+    let mut mf = func(&vec![RegClass::Int; (5 + inner + at_once) as usize], blocks);
     let nest = crate::mir::loops::LoopNest::new(&mf);
     let frequencies = crate::mir::loops::block_frequencies(&mf, &nest);
     for (block, frequency) in mf.blocks.iter_mut().zip(frequencies) {
@@ -631,6 +632,8 @@ fn loop_around_a_crowded_loop(inner: u32) -> (MFunction, u32) {
     let mut acc = 1u32;
     for _ in 0..3 {
         acc = acc.wrapping_add(3 * x);
+        let sum = acc.wrapping_add(x);
+        acc = acc.wrapping_add(sum.wrapping_mul(at_once));
         for _ in 0..2 {
             let mut values = vec![acc.wrapping_add(acc)];
             for k in 1..inner as usize {
@@ -657,7 +660,7 @@ fn a_value_used_around_a_crowded_loop_keeps_a_register_where_it_is_used() {
     // Ten values and the accumulator live across the inner loop's call, more than the
     // eight callee-saved registers: x, unused in the inner loop, is stored on entering it
     // and loaded on leaving, and read from a register in the outer loop's header.
-    let (mut mf, expected) = loop_around_a_crowded_loop(10);
+    let (mut mf, expected) = loop_around_a_crowded_loop(10, 0);
     graph(&mut mf);
     assert_eq!(evaluate_with_5(&mf).0, expected, "{mf}");
     let loads_in_header = mf.blocks[1]
@@ -670,12 +673,29 @@ fn a_value_used_around_a_crowded_loop_keeps_a_register_where_it_is_used() {
 
 #[test]
 fn a_loop_with_registers_to_spare_is_not_split() {
-    let (mut mf, expected) = loop_around_a_crowded_loop(4);
+    let (mut mf, expected) = loop_around_a_crowded_loop(4, 0);
     assert!(!split::around_loops(
         &mut mf,
         RegClass::Int,
         &allocatable(RegClass::Int)
     ));
+    graph(&mut mf);
+    assert_eq!(evaluate_with_5(&mf).0, expected, "{mf}");
+}
+
+#[test]
+fn a_value_used_where_its_own_loop_is_crowded_without_a_call_is_still_split() {
+    // The outer loop's header holds 14 sums at once beside x and the accumulator, more
+    // than the 14 colours, but calls nothing there: x is split around the inner loop all
+    // the same, which frees a callee-saved register for the inner loop's values.
+    let (mut mf, expected) = loop_around_a_crowded_loop(10, 14);
+    let mut split_copy = mf.clone();
+    split::around_loops(&mut split_copy, RegClass::Int, &allocatable(RegClass::Int));
+    let x_copied = split_copy.blocks[1]
+        .insts
+        .iter()
+        .any(|i| matches!(i, MInst::Copy { src, .. } if *src == v(0)));
+    assert!(x_copied, "{split_copy}");
     graph(&mut mf);
     assert_eq!(evaluate_with_5(&mf).0, expected, "{mf}");
 }
