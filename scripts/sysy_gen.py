@@ -636,8 +636,8 @@ class Gen:
         """A value picked by a small if, as if-to-select turns into selects: a minimum or
         maximum (a triangle), a diamond of cheap expressions, a clamp, a saturation to
         `0..2^k-1` (one `usat`) or to `0..100`, an absolute value, a conditional count, a
-        sign or a mask of a negative value (shifts of the sign bit), or two values picked by
-        one condition."""
+        sign or a mask of a negative value (shifts of the sign bit), two values picked by
+        one condition, or a chain of minima and maxima of sums that die in them."""
         ints = [v.name for v in self.visible() if v.ty == "int" and not v.is_array]
         if len(ints) < 2:
             self.assignment()
@@ -646,7 +646,7 @@ class Gen:
         m = self.fresh("m")
         op = self.pick(["<", ">", "<=", ">=", "==", "!="])
         k = self.r.randint(1, 9)
-        form = self.r.randrange(8)
+        form = self.r.randrange(9)
         if form == 0:
             self.line(f"int {m} = {a};")
             self.line(f"if ({b} {op} {m}) {m} = {b};")
@@ -681,6 +681,15 @@ class Gen:
                 self.line(f"if ({a} > 0) {m} = 1; else if ({test}) {m} = {neg};")
             else:
                 self.line(f"if ({test}) {m} = {neg};")
+        elif form == 8:
+            # min(a + k, b) and max(a - b, c) then the larger: each sum dies at its select,
+            # which takes its register.
+            n, c = self.fresh("m"), self.pick(ints)
+            self.line(f"int {m} = {a} + {k};")
+            self.line(f"if ({b} < {m}) {m} = {b};")
+            self.line(f"int {n} = {a} - {b};")
+            self.line(f"if ({n} < {c}) {n} = {c};")
+            self.line(f"if ({m} < {n}) {m} = {n};")
         else:
             n = self.fresh("m")
             self.line(f"int {m} = {a}, {n} = {b};")
@@ -3382,6 +3391,7 @@ FEATURES = [
     ("unrolled loop starting near the bottom of int", r"^\s+int (i\d+) = -21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),
     ("absolute value", r"^\s+if \((m\d+) < 0\) \1 = -\1;"),
+    ("maximum of a minimum and a maximum of sums", r"^\s+if \((m\d+) < (m\d+)\) \1 = \2;"),
     ("loop testing its counter against a fixed value", r"^\s+if \((i\d+) (<|<=|>|>=) (-?\w+)\) v\d+ = v\d+ \* 3 \+ \1;"),
     ("counter times a loop-invariant value plus another", r"^\s+else (v\d+) = \1 \+ (i\d+) \* (n\d+) \+ -?\w+;"),
     ("loop skipping the rounds past another counter", r"^\s+if \((i\d+) < (i\d+)\) \{ \2 = \2 \+ 1; continue; \}"),

@@ -84,6 +84,9 @@ const MAX_HOISTED: usize = 16;
 /// How many uses of an operand `value_under` looks through for a select made before.
 const MAX_USES_SEEN: usize = 16;
 
+/// How many blocks `read_after` searches for a read of a select's operand.
+const MAX_LIVENESS_BLOCKS: usize = 64;
+
 /// How many joins' phis may stand between a select and the loop phi it keeps (`is_carried`).
 const MAX_JOINS: usize = 3;
 
@@ -1409,7 +1412,14 @@ impl Selector<'_> {
             self.emit(MInst::Usat { rd, bits, rn });
             return;
         }
-        if self.is_carried(a, i) && !self.is_carried(b, i) && !self.has_two_conditions(c) {
+        // The loop's own value first, which saves a copy on the way back to its phi; else
+        // the value that can share the select's register.
+        let a_first = if self.is_carried(a, i) != self.is_carried(b, i) {
+            self.is_carried(a, i)
+        } else {
+            self.can_share(a, i) && !self.can_share(b, i)
+        };
+        if a_first && !self.has_two_conditions(c) {
             self.value_into(rd, a, None);
             let cond = self.condition(c)[0];
             self.value_under(rd, b, Some(cond.invert()), (i, c, false));
@@ -1511,6 +1521,80 @@ impl Selector<'_> {
                 }
             }
             level = next;
+        }
+        false
+    }
+
+    /// Whether `v`, an operand of the select `sel`, can share the select's register: a
+    /// value in a register that nothing reads after the select (`read_after`). Moved into
+    /// the select's register unconditionally, it then shares it, leaving one conditional
+    /// instruction for the other value (`m = x < m ? x : m` as `cmp x, m; movlt m, x`). Not
+    /// a value computed for the select alone under its condition (`skipped`), which would
+    /// then be computed always.
+    fn can_share(&self, v: Value, sel: Inst) -> bool {
+        match v {
+            Value::Inst(i) if self.skipped[i.index()] => false,
+            Value::Inst(_) | Value::Param(_) => !self.read_after(v, sel),
+            _ => false,
+        }
+    }
+
+    /// Whether `v` may be read after the select `sel`: by an instruction after it in its
+    /// block, or in a block reachable from there without passing `v`'s definition (a phi
+    /// reads its value at the end of the block it comes from). Past `MAX_LIVENESS_BLOCKS`
+    /// blocks searched, it is taken to be read.
+    fn read_after(&self, v: Value, sel: Inst) -> bool {
+        let f = self.f;
+        let Some(s) = f.inst_block(sel) else {
+            return true;
+        };
+        let def = v.as_inst().and_then(|i| f.inst_block(i));
+        // The blocks where a use reads `v`, each with whether it reads it after `sel` when
+        // that block is the select's.
+        let mut sites: Vec<(Block, bool)> = Vec::new();
+        for u in f.uses(v) {
+            match f.kind(u.inst) {
+                InstKind::Phi { args, blocks } => sites.extend(
+                    args.iter()
+                        .zip(blocks)
+                        .filter(|&(&a, _)| a == v)
+                        .map(|(_, &b)| (b, true)),
+                ),
+                // Read again when the select's block runs again.
+                _ if u.inst == sel => sites.push((s, false)),
+                _ => match f.inst_block(u.inst) {
+                    Some(b) if b == s => {
+                        let after = f
+                            .block_insts(s)
+                            .skip_while(|&k| k != sel)
+                            .any(|k| k == u.inst);
+                        sites.push((b, after));
+                    }
+                    Some(b) => sites.push((b, true)),
+                    None => {}
+                },
+            }
+        }
+        if sites.iter().any(|&(b, after)| b == s && after) {
+            return true;
+        }
+        // Reaching the select's block again, a use before the select reads `v` again.
+        let mut seen: Vec<Block> = Vec::new();
+        let mut todo: Vec<Block> = f.successors(s).to_vec();
+        while let Some(b) = todo.pop() {
+            if seen.contains(&b) || Some(b) == def {
+                continue;
+            }
+            if seen.len() >= MAX_LIVENESS_BLOCKS {
+                return true;
+            }
+            seen.push(b);
+            if sites.iter().any(|&(u, _)| u == b) {
+                return true;
+            }
+            if b != s {
+                todo.extend_from_slice(f.successors(b));
+            }
         }
         false
     }

@@ -12,7 +12,8 @@
 //! select's condition reads an earlier select that equals its operand there; and masks
 //! compared with zero tested in place; and shifts by a value and `ctz` (`rbit` then `clz`);
 //! and float constants that VFP encodes as `vmov.f32` immediates; and a comparison with a
-//! constant tested in several blocks, compared again in each.
+//! constant tested in several blocks, compared again in each; and a select copying first
+//! the operand that nothing reads after it.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -1500,4 +1501,72 @@ bb4:
         "{body:#?}"
     );
     assert!(!body.iter().any(|l| l.starts_with("cmp")), "{body:#?}");
+}
+
+#[test]
+fn a_select_whose_true_value_dies_there_copies_it_first() {
+    // `min(a0 + a1, a2)` with a2 read again after it: nothing reads the sum after the
+    // select, so it is copied first (the copy coalesces with it) and a2 moved in under the
+    // opposite condition, where copying a2 first would keep both and move the sum under
+    // `lt`. A value the select alone computes under its condition (`abs`'s negation) is
+    // still computed under it.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32, %a2: i32) -> i32 {
+bb0:
+  %0 = add %a0, %a1
+  %1 = icmp slt %0, %a2
+  %2 = select i32 %1, %0, %a2
+  %3 = add %2, %a2
+  %4 = sub %a0, %3
+  %5 = icmp slt %4, 0
+  %6 = sub 0, %4
+  %7 = select i32 %5, %6, %4
+  %8 = add %7, %4
+  ret %8
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    for expected in [
+        ["copy %v5, %v3", "cmp %v3, %v2", "movge %v5, %v2"],
+        ["copy %v10, %v7", "cmp %v7, #0", "rsblt %v10, %v7, #0"],
+    ] {
+        assert!(
+            body.windows(3).any(|w| w == expected),
+            "{expected:?} in {body:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_select_keeps_its_false_value_first_where_that_is_not_read_after_it() {
+    // `best = x > best ? x : best` where the old best was stored before the select and is
+    // the join's value on the other path: nothing reads it after the select, so it is
+    // copied first and the loaded x moved in under the condition, though x dies there too.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = alloca i32 x 4
+  store %a1, %0
+  %1 = icmp slt %a0, 10
+  condbr %1, bb1, bb2
+bb1:
+  %2 = load i32 %0
+  %3 = icmp sgt %2, %a1
+  %4 = select i32 %3, %2, %a1
+  br bb2
+bb2:
+  %5 = phi i32 [%a1, bb0], [%4, bb1]
+  ret %5
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(
+        body.windows(2).any(|w| w[0].starts_with("copy ")
+            && w[0].ends_with(", %v1")
+            && w[1].starts_with("cmp ")),
+        "{body:#?}"
+    );
+    assert!(body.iter().any(|l| l.starts_with("movgt ")), "{body:#?}");
 }
