@@ -38,6 +38,7 @@ pub mod loop_closed_form;
 pub mod loop_counter;
 pub mod loop_deletion;
 pub mod loop_idioms;
+mod loop_pressure;
 pub mod loop_rotate;
 pub mod loop_simplify;
 pub mod loop_split;

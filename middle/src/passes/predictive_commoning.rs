@@ -36,11 +36,14 @@
 //! iterations skip when it reads a global or local array with a step of at most
 //! `MAX_SKIPPED_STEP` bytes (the preheader then loads an address that close to the one
 //! the store writes first). A loop carries at most `MAX_CARRIED` values,
-//! each of which holds a register all through it.
+//! each of which holds a register all through it, and none when it already holds as many
+//! integer values at once as there are core registers (`loop_pressure`): a min/max/clamp
+//! loop over three arrays spilled its carried values and reloaded them every round.
 //!
 //! Needs: the dominator tree, the loop forest and the module facts. Preserves: behaviour and the CFG.
 
 use super::arith_writer::ArithWriter;
+use super::loop_pressure::{self, CORE_REGISTERS};
 use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
@@ -114,6 +117,11 @@ fn common_loads(
     };
     let stored = stored_links(f, dom, loops, k, facts, func);
     if chains.is_empty() && stored.is_empty() {
+        return false;
+    }
+    // A loop that already holds more values than there are registers would spill what it
+    // carries, and reload it every round where it loaded it.
+    if loop_pressure::peak(f, loops, k) >= CORE_REGISTERS {
         return false;
     }
     let end = f.terminator(p).expect("a preheader ends in a jump");
