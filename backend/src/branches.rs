@@ -1,7 +1,8 @@
 //! Branch clean-up before emission. A jump to a block that holds nothing but a jump goes
 //! straight to where that one leads (such blocks are left by critical-edge splitting when
-//! no phi copy landed in them); blocks nothing reaches any more leave the layout and are not
-//! emitted. Then a conditional branch to the next block in
+//! no phi copy landed in them), and a conditional branch that then goes where its block's
+//! closing jump goes is dropped, with the compare that only it read; blocks nothing reaches
+//! any more leave the layout and are not emitted. Then a conditional branch to the next block in
 //! the layout followed by a jump elsewhere is inverted so that it falls through:
 //! `blt .L1; b .L2; .L1:` becomes `bge .L2; .L1:` (the jump to the next block is not
 //! emitted). A rotated loop's latch then ends in one branch, back to the body.
@@ -116,7 +117,30 @@ fn thread_jumps(mf: &mut MFunction) {
         for inst in &mut block.insts {
             inst.retarget(|target| *target = dest[target.index()]);
         }
+        drop_branches_to_the_jump_target(&mut block.insts);
         block.succs = block.terminator_succs();
+    }
+}
+
+/// Drops the conditional branches of a block that go where its closing jump goes anyway
+/// (left when the blocks between them held only jumps: a loop that `loop-split` emptied),
+/// and then the compare before them when no other instruction reads its flags.
+fn drop_branches_to_the_jump_target(insts: &mut Vec<MInst>) {
+    let Some(&MInst::B { target }) = insts.last() else {
+        return;
+    };
+    let before = insts.len();
+    insts.retain(|i| !matches!(i, MInst::BCond { target: t, .. } if *t == target));
+    if insts.len() == before {
+        return;
+    }
+    let body = insts.len() - 1;
+    if body > 0
+        && !insts[..body].iter().any(MInst::is_terminator)
+        && insts[body - 1].is_compare()
+        && insts[body - 1].flags_read().is_none()
+    {
+        insts.remove(body - 1);
     }
 }
 

@@ -309,3 +309,33 @@ fn a_back_edge_block_stays_when_the_header_follows_a_block_of_the_loop() {
         ]
     );
 }
+
+#[test]
+fn a_conditional_branch_to_where_the_jump_goes_anyway_goes_with_its_compare() {
+    // bb1's two ways both reach bb4 through blocks that only jump (the loop `loop-split`
+    // emptied): the test decides nothing. bb2's two branches to bb4 go too, but its
+    // compare stays, as the branch to bb3 still reads it.
+    let mf = cleaned(function(vec![
+        vec![b(1)],
+        vec![add_one(), cmp(10), bcond(Cond::Lt, 5), b(6)],
+        vec![
+            cmp(3),
+            bcond(Cond::Eq, 5),
+            bcond(Cond::Gt, 3),
+            bcond(Cond::Vs, 6),
+            b(4),
+        ],
+        vec![ret()],
+        vec![add_one(), ret()],
+        vec![b(4)],
+        vec![b(4)],
+    ]));
+    assert_eq!(mf.block(MBlockId(1)).insts, [add_one(), b(4)]);
+    assert_eq!(mf.block(MBlockId(1)).succs, [MBlockId(4)]);
+    assert_eq!(
+        mf.block(MBlockId(2)).insts,
+        [cmp(3), bcond(Cond::Gt, 3), b(4)]
+    );
+    let asm = emitted(&mf);
+    assert!(!asm.iter().any(|l| l == "cmp r0, #10"), "{asm:#?}");
+}
