@@ -15,7 +15,12 @@ pub const CORE_REGISTERS: usize = 14;
 /// The most integer values live at once in loop `k`'s blocks.
 pub fn peak(f: &Function, loops: &LoopInfo, k: usize) -> usize {
     let blocks = &loops.loops[k].blocks;
-    let in_loop = |b: Block| blocks.contains(&b);
+    let mut position: Vec<Option<usize>> = vec![None; f.block_capacity()];
+    for (j, &b) in blocks.iter().enumerate() {
+        position[b.index()] = Some(j);
+    }
+    let index = |b: Block| position[b.index()];
+    let in_loop = |b: Block| index(b).is_some();
     let counts = |v: Value| match v {
         Value::Inst(i) => !matches!(f.inst(i).ty, Type::F32 | Type::I1 | Type::Void),
         Value::Param(_) | Value::Global(_) => true,
@@ -36,7 +41,6 @@ pub fn peak(f: &Function, loops: &LoopInfo, k: usize) -> usize {
         }
     }
     let mut live_in: Vec<FastHashSet<Value>> = vec![FastHashSet::default(); blocks.len()];
-    let index = |b: Block| blocks.iter().position(|&x| x == b);
     let live_out = |live_in: &[FastHashSet<Value>], b: Block| {
         let mut out: FastHashSet<Value> = FastHashSet::default();
         for &s in f.successors(b) {
