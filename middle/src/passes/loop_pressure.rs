@@ -86,3 +86,52 @@ pub fn peak(f: &Function, loops: &LoopInfo, k: usize) -> usize {
         .max()
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::peak;
+    use crate::analysis::{Cfg, DomTree, LoopInfo};
+    use crate::ir::parser::parse_module;
+
+    /// The peak of the only loop of a function summing the first `extra` of its parameters
+    /// into an accumulator every round.
+    fn summing_peak(extra: usize) -> usize {
+        let params: Vec<String> = (0..extra).map(|k| format!("%p{k}: i32")).collect();
+        let mut body = String::new();
+        let mut acc = "%s".to_string();
+        for k in 0..extra {
+            body += &format!("  %s{k} = add {acc}, %p{k}\n");
+            acc = format!("%s{k}");
+        }
+        let text = format!(
+            "func @f({}) -> i32 {{
+bb0:
+  br bb1
+bb1:
+  %i = phi i32 [0, bb0], [%i1, bb1]
+  %s = phi i32 [0, bb0], [{acc}, bb1]
+{body}  %i1 = add %i, 1
+  %t = icmp slt %i1, 10
+  condbr %t, bb1, bb2
+bb2:
+  ret {acc}
+}}
+",
+            params.join(", ")
+        );
+        let m = parse_module(&text).expect("the test IR parses");
+        let f = &m.functions[0];
+        let cfg = Cfg::new(f);
+        let dom = DomTree::new(f, &cfg);
+        let loops = LoopInfo::new(f, &cfg, &dom);
+        peak(f, &loops, 0)
+    }
+
+    #[test]
+    fn values_from_before_a_loop_live_all_through_it() {
+        // The counter, the sum and every parameter the loop reads are live at once; the
+        // comparison's truth value, kept in the flags, is not counted.
+        assert_eq!(summing_peak(3), 5);
+        assert_eq!(summing_peak(12), 14);
+    }
+}
