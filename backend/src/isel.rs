@@ -1412,10 +1412,19 @@ impl Selector<'_> {
             self.emit(MInst::Usat { rd, bits, rn });
             return;
         }
-        // The loop's own value first, which saves a copy on the way back to its phi; else
-        // the value that can share the select's register.
-        let a_first = if self.is_carried(a, i) != self.is_carried(b, i) {
-            self.is_carried(a, i)
+        // The loop's own value first, which saves a copy on the way back to its phi, or a
+        // value computed from it where it dies (`d = min(d + 2, m)`: the sum takes the
+        // phi's register, then the select's); else the value that can share the select's
+        // register.
+        let own = |v: Value| {
+            if self.is_carried(v, i) {
+                2
+            } else {
+                u8::from(self.made_of_carried(v, i))
+            }
+        };
+        let a_first = if own(a) != own(b) {
+            own(a) > own(b)
         } else {
             self.can_share(a, i) && !self.can_share(b, i)
         };
@@ -1523,6 +1532,23 @@ impl Selector<'_> {
             level = next;
         }
         false
+    }
+
+    /// Whether `v` is an operation, not computed under a condition, of a phi that takes the
+    /// select `sel` round its loop (`is_carried`) and that nothing reads after it: the
+    /// operation can take the phi's register, and the select the operation's.
+    fn made_of_carried(&self, v: Value, sel: Inst) -> bool {
+        let Some(vi) = v.as_inst() else {
+            return false;
+        };
+        if self.skipped[vi.index()] || !matches!(self.f.kind(vi), InstKind::Binary { .. }) {
+            return false;
+        }
+        self.f
+            .kind(vi)
+            .operands()
+            .iter()
+            .any(|&p| self.is_carried(p, sel) && self.f.uses(p).iter().all(|u| u.inst == vi))
     }
 
     /// Whether `v`, an operand of the select `sel`, can share the select's register: a

@@ -1570,3 +1570,36 @@ bb2:
     );
     assert!(body.iter().any(|l| l.starts_with("movgt ")), "{body:#?}");
 }
+
+#[test]
+fn a_select_copies_first_a_sum_of_the_loop_value_it_replaces() {
+    // `d = min(d + 2, x + i)` round a loop, where nothing reads either value after the
+    // select: the sum of the phi is copied first (it can take the phi's register, and the
+    // select the sum's) and x + i moved in under the opposite condition; copying x + i
+    // first would keep the sum and the phi's value apart.
+    let lines = selected(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %0 = phi i32 [0, bb0], [%3, bb1]
+  %i = phi i32 [0, bb0], [%i1, bb1]
+  %1 = add %0, 2
+  %5 = add %a0, %i
+  %2 = icmp slt %1, %5
+  %3 = select i32 %2, %1, %5
+  %i1 = add %i, 1
+  %4 = icmp slt %i1, %a1
+  condbr %4, bb1, bb2
+bb2:
+  ret %3
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let expected = ["copy %v7, %v4", "cmp %v4, %v5", "movge %v7, %v5"];
+    assert!(
+        body.windows(3).any(|w| w == expected),
+        "{expected:?} in {body:#?}"
+    );
+}
