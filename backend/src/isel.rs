@@ -1423,8 +1423,9 @@ impl Selector<'_> {
                 u8::from(self.made_of_carried(v, i))
             }
         };
-        let a_first = if own(a) != own(b) {
-            own(a) > own(b)
+        let (own_a, own_b) = (own(a), own(b));
+        let a_first = if own_a != own_b {
+            own_a > own_b
         } else {
             self.can_share(a, i) && !self.can_share(b, i)
         };
