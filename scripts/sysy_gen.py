@@ -491,15 +491,29 @@ class Gen:
         constant or a variable, `i` stepping up or down), comparing `a[i]` with `a[i + d]`
         and using `i` itself on the rarer path and after the loop: loop rotation carries `i`
         and `i + d` in two phis, which merge-counters makes one; with a `break` the loop
-        stays unrotated and tests `i + d` in its header, which merge-counters carries."""
+        stays unrotated and tests `i + d` in its header, which merge-counters carries. Or
+        a mirror: `a[i]` against `a[d - i]` for `i` up to `d`, an address walking back from a
+        point fixed for the loop (`invariant-bases` negates the counter), sometimes written
+        there too."""
         arr, i, d, run, best = (self.fresh(p) for p in ("la", "i", "m", "m", "m"))
         n = self.r.randint(8, 20)
         values = ", ".join(str(self.r.randint(0, 2)) for _ in range(n))
         self.line(f"int {arr}[{n}] = {{{values}}};")
-        self.line(f"int {d} = {self.pick([str(self.r.randint(1, 3)), f'idx({self.int_expr(1)}, 4) + 1'])};")
+        mirror = self.chance(0.3)
+        if mirror:
+            self.line(f"int {d} = {self.pick([str(n - 1), f'idx({self.int_expr(1)}, {n})'])};")
+        else:
+            self.line(f"int {d} = {self.pick([str(self.r.randint(1, 3)), f'idx({self.int_expr(1)}, 4) + 1'])};")
         self.line(f"int {run} = 0;")
         self.line(f"int {best} = {self.r.randint(-3, 3)};")
-        if self.chance(0.5):
+        if mirror:
+            self.line(f"int {i} = 0;")
+            self.line(f"while ({i} <= {d}) {{")
+            other = f"{d} - {i}"
+            advance = f"{i} = {i} + 1;"
+            if self.chance(0.5):
+                self.line(f"    if ({arr}[{i}] > {arr}[{other}]) {arr}[{other}] = {arr}[{i}] - 1;")
+        elif self.chance(0.5):
             step = self.r.randint(1, 2)
             self.line(f"int {i} = {self.r.randint(0, 2)};")
             self.line(f"while ({i} + {d} < {n}) {{")
@@ -3468,6 +3482,7 @@ FEATURES = [
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
     ("loop tested on its counter plus a fixed distance", r"^\s+while \((i\d+) \+ (m\d+) < \d+\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 \+ \2\]\)"),
     ("loop tested on its counter less a fixed distance", r"^\s+while \((i\d+) - (m\d+) >= 0\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 - \2\]\)"),
+    ("element compared with its mirror about a point fixed for the loop", r"^\s+while \((i\d+) <= (m\d+)\) \{\r?\n(\s+if [^\n]*\n)?\s+if \(la\d+\[\1\] == la\d+\[\2 - \1\]\)"),
 ]
 
 

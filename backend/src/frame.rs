@@ -97,7 +97,9 @@ impl Frame {
             Addr::Slot(slot, off) => {
                 Some((Reg::Phys(PReg::SP), self.slot_offset(slot) as i32 + off))
             }
-            Addr::Index(..) | Addr::PostIndex(..) | Addr::PreIndex(..) => None,
+            Addr::Index(..) | Addr::IndexDown(..) | Addr::PostIndex(..) | Addr::PreIndex(..) => {
+                None
+            }
         }
     }
 

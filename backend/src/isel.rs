@@ -234,6 +234,7 @@ impl Selector<'_> {
                 || self.is_fused_compare(i)
                 || self.is_folded_gep(i)
                 || self.is_folded_shift(i)
+                || self.is_folded_negation(i)
                 || self.is_folded_mul(i)
                 || self.is_folded_float_mul(i)
                 || self.is_folded_division(i)
@@ -592,7 +593,11 @@ impl Selector<'_> {
                 }
             }
             (_, None) if !float && stride.is_power_of_two() => {
-                Some(AddrPlan::Index(base, index, stride.trailing_zeros() as u8))
+                let shift = stride.trailing_zeros() as u8;
+                Some(match self.folded_negation(index) {
+                    Some(x) => AddrPlan::IndexDown(base, x, shift),
+                    None => AddrPlan::Index(base, index, shift),
+                })
             }
             _ => None,
         }
@@ -819,6 +824,9 @@ impl Selector<'_> {
             Some(AddrPlan::Index(base, index, shift)) => {
                 Addr::Index(self.reg(base), self.reg(index), shift)
             }
+            Some(AddrPlan::IndexDown(base, index, shift)) => {
+                Addr::IndexDown(self.reg(base), self.reg(index), shift)
+            }
             None => Addr::Imm(self.reg(ptr), 0),
         }
     }
@@ -968,10 +976,14 @@ impl Selector<'_> {
                 });
             }
             _ if stride.is_power_of_two() => {
+                let (op, index) = match self.folded_negation(index) {
+                    Some(x) => (AluOp::Sub, x),
+                    None => (AluOp::Add, index),
+                };
                 let ri = self.reg(index);
                 self.emit(MInst::Alu {
                     cond: None,
-                    op: AluOp::Add,
+                    op,
                     rd,
                     rn,
                     src: Operand2::Shifted(ri, Shift::Lsl, stride.trailing_zeros() as u8),
@@ -1956,6 +1968,39 @@ impl Selector<'_> {
         }
     }
 
+    /// A negation `0 - x` used only as the index of addresses `gep b, -x, 2^s` off a base
+    /// that is not a global (`invariant-bases` makes `a[k - i]` in a loop over `i` such an
+    /// address off `&a[k]`): each access takes `x` subtracted (`ldr r, [b, -x, lsl #s]`),
+    /// and an address computed whole is `sub rd, b, x, lsl #s`.
+    fn is_folded_negation(&self, i: Inst) -> bool {
+        let f = self.f;
+        let v = Value::Inst(i);
+        let InstKind::Binary {
+            op: BinaryOp::Sub,
+            args: [Value::Int(0), _],
+        } = *f.kind(i)
+        else {
+            return false;
+        };
+        f.uses(v).iter().all(|u| {
+            u.index == 1
+                && matches!(*f.kind(u.inst), InstKind::Gep { args: [base, _], stride }
+                    if stride.is_power_of_two() && !matches!(base, Value::Global(_)))
+        })
+    }
+
+    /// `x` where `index` is a negation `0 - x` that its addresses take subtracted.
+    fn folded_negation(&self, index: Value) -> Option<Value> {
+        let i = index.as_inst()?;
+        match *self.f.kind(i) {
+            InstKind::Binary {
+                op: BinaryOp::Sub,
+                args: [Value::Int(0), x],
+            } if self.is_folded_negation(i) => Some(x),
+            _ => None,
+        }
+    }
+
     /// A multiplication whose only user is an addition or subtraction in its block, which
     /// computes both as one multiply-accumulate (`mla`, or `mls` for `x - a*b`). Not when the
     /// multiplication is a shift or shift-and-add anyway (cheaper than `mla`), when the other
@@ -2559,6 +2604,8 @@ enum AddrPlan {
     /// At an offset from the anchor of a section (`GlobalLayout`).
     Anchored(Section, i32),
     Index(Value, Value, u8),
+    /// `[base, -index, lsl #shift]`.
+    IndexDown(Value, Value, u8),
 }
 
 /// How the accesses of an address at a constant offset from a base take the offset.

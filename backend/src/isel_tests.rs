@@ -13,7 +13,8 @@
 //! compared with zero tested in place; and shifts by a value and `ctz` (`rbit` then `clz`);
 //! and float constants that VFP encodes as `vmov.f32` immediates; and a comparison with a
 //! constant tested in several blocks, compared again in each; and a select copying first
-//! the operand that nothing reads after it.
+//! the operand that nothing reads after it; and a negated index subtracted by the access
+//! (`ldr r, [b, -x, lsl #2]`) or by the address computed whole.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -1602,4 +1603,30 @@ bb2:
         body.windows(3).any(|w| w == expected),
         "{expected:?} in {body:#?}"
     );
+}
+
+#[test]
+fn a_negated_index_is_subtracted_by_the_access_or_by_the_address() {
+    let lines = selected(
+        "func @f(%a0: ptr, %a1: i32, %a2: f32) -> i32 {
+bb0:
+  %0 = sub 0, %a1
+  %1 = gep %a0, %0, 4
+  %2 = load i32 %1
+  store %2, %1
+  store %a2, %1
+  ret %2
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    for expected in [
+        "ldr %v5, [%v0, -%v1, lsl #2]",
+        "str %v5, [%v0, -%v1, lsl #2]",
+        "sub %v4, %v0, %v1, lsl #2",
+        "vstr %v2, [%v4]",
+    ] {
+        assert!(body.contains(&expected), "{expected} in {body:#?}");
+    }
+    assert!(!body.iter().any(|l| l.starts_with("rsb")), "{body:#?}");
 }

@@ -158,6 +158,8 @@ pub enum Addr {
     Imm(Reg, i32),
     /// `[base, index, lsl #shift]` (core loads and stores only).
     Index(Reg, Reg, u8),
+    /// `[base, -index, lsl #shift]` (core loads and stores only).
+    IndexDown(Reg, Reg, u8),
     /// A stack slot plus a byte offset.
     Slot(Slot, i32),
     /// `[base], #offset`: the access is at `base`, then `base += offset` (core loads and
@@ -544,7 +546,7 @@ macro_rules! visit_operands {
             ($a:expr) => {
                 match $a {
                     Addr::Imm(b, _) => $g(b, Use),
-                    Addr::Index(b, i, _) => {
+                    Addr::Index(b, i, _) | Addr::IndexDown(b, i, _) => {
                         $g(b, Use);
                         $g(i, Use);
                     }

@@ -50,6 +50,8 @@ impl fmt::Display for Addr {
             Addr::Imm(b, o) => write!(f, "[{b}, #{o}]"),
             Addr::Index(b, i, 0) => write!(f, "[{b}, {i}]"),
             Addr::Index(b, i, s) => write!(f, "[{b}, {i}, lsl #{s}]"),
+            Addr::IndexDown(b, i, 0) => write!(f, "[{b}, -{i}]"),
+            Addr::IndexDown(b, i, s) => write!(f, "[{b}, -{i}, lsl #{s}]"),
             Addr::Slot(s, 0) => write!(f, "[{s}]"),
             Addr::Slot(s, o) => write!(f, "[{s}, #{o}]"),
             Addr::PostIndex(b, o) => write!(f, "[{b}], #{o}"),

@@ -10,7 +10,10 @@
 //!   `j`) share one address `gep g, j` and take their constants as immediate offsets;
 //! - a column walk `t[k + 1][j]`, `t[k + 2][j]`, ... in a loop over `k` becomes one column
 //!   address `gep (gep t, j, 4), k, row` plus row offsets, which `pointer-induction` steps
-//!   by rows where it stepped a row pointer and added the column each round.
+//!   by rows where it stepped a row pointer and added the column each round;
+//! - a walk back from a fixed point (`s[n - 1 - i]`, a diagonal `d[row - c + n - 1]`) in a
+//!   loop over `i` becomes `gep (gep s, n - 1), 0 - i`, which the back end folds into the
+//!   access (`ldr r, [b, -i, lsl #2]`) where it subtracted first.
 //!
 //! Only sums used by nothing but addresses and base addresses used by nothing else are taken
 //! apart (they then go), so no value that was computed anyway gets a second register; a sum
@@ -51,12 +54,12 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     Preserved::cfg_if(changed)
 }
 
-/// An address as `base + fixed terms + counter * stride + bytes`, and the geps and sums
+/// An address as `base + fixed terms ± counter * stride + bytes`, and the geps and sums
 /// below the address that computed it.
 struct Address {
     base: Value,
     fixed: Vec<Term>,
-    counter: (Value, u32),
+    counter: Term,
     bytes: i32,
     parts: Vec<Inst>,
 }
@@ -110,7 +113,7 @@ struct Walk<'a> {
     k: usize,
     base: Option<Value>,
     fixed: Vec<Term>,
-    counter: Option<(Value, u32)>,
+    counter: Option<Term>,
     bytes: i32,
     parts: Vec<Inst>,
 }
@@ -186,8 +189,7 @@ impl Walk<'_> {
         }
     }
 
-    /// The terms of the index `x`, counted `stride` bytes each, subtracted where `negated`
-    /// (the counter never is: its address would step backwards).
+    /// The terms of the index `x`, counted `stride` bytes each, subtracted where `negated`.
     fn index(&mut self, x: Value, stride: u32, negated: bool) -> Option<()> {
         if let Value::Int(c) = x {
             let bytes = c.wrapping_mul(stride as i32);
@@ -199,10 +201,14 @@ impl Walk<'_> {
             return Some(());
         }
         if self.is_counter(x) {
-            if self.counter.is_some() || negated {
+            if self.counter.is_some() {
                 return None;
             }
-            self.counter = Some((x, stride));
+            self.counter = Some(Term {
+                value: x,
+                stride,
+                negated,
+            });
             return Some(());
         }
         if self.is_fixed(x) {
@@ -253,10 +259,18 @@ fn rebuild(f: &mut Function, preheader: crate::ir::Block, gep: Inst, address: Ad
         };
         fixed = Value::Inst(f.insert_inst_before(end, kind, Type::Ptr));
     }
-    let (counter, stride) = address.counter;
+    let counter = if address.counter.negated {
+        let kind = InstKind::Binary {
+            op: BinaryOp::Sub,
+            args: [Value::Int(0), address.counter.value],
+        };
+        Value::Inst(f.insert_inst_before(gep, kind, Type::I32))
+    } else {
+        address.counter.value
+    };
     let row = InstKind::Gep {
         args: [fixed, counter],
-        stride,
+        stride: address.counter.stride,
     };
     if address.bytes == 0 {
         f.replace_kind(gep, row, Type::Ptr);
