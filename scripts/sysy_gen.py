@@ -3482,6 +3482,7 @@ FEATURES = [
     ("two values picked by one condition", r"^\s+if \(\w+ [<>=!]+ \w+\) \{ m\d+ = \w+; m\d+ = \w+; \}"),
     ("loop tested on its counter plus a fixed distance", r"^\s+while \((i\d+) \+ (m\d+) < \d+\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 \+ \2\]\)"),
     ("loop tested on its counter less a fixed distance", r"^\s+while \((i\d+) - (m\d+) >= 0\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 - \2\]\)"),
+    ("a difference and its mirror compared with 1", r"\((\w+) - (\w+) == 1 \|\| \2 - \1 == 1\)"),
     ("element compared with its mirror about a point fixed for the loop", r"^\s+while \((i\d+) <= (m\d+)\) \{\r?\n(\s+if [^\n]*\n)?\s+if \(la\d+\[\1\] == la\d+\[\2 - \1\]\)"),
 ]
 

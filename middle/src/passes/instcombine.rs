@@ -162,6 +162,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
             .or_else(|| power_of_two_division(f, i, &full_remainders))
             .or_else(|| remainder_from_quotient(f, i))
             .or_else(|| sign_bit_select(f, i))
+            .or_else(|| mirrored_difference(f, i, &dom))
             .or_else(|| constant_offsets_outward(f, i))
             .or_else(|| constant_term_outward(f, i))
             .or_else(|| RULES.apply(f, i));
@@ -672,6 +673,48 @@ fn sign_bit_select(f: &mut Function, i: Inst) -> Option<Value> {
         _ => return None,
     };
     Some(binary_before(f, i, op, x, Value::Int(31)))
+}
+
+/// `b - a == c` as `a - b == -c` (or `!=`) where `a - b` is computed anyway, before `b - a`:
+/// `s - t == 1 || t - s == 1` then tests one difference (`cmp d, #1; cmnne d, #1`), and
+/// `t - s` goes.
+fn mirrored_difference(f: &mut Function, i: Inst, dom: &DomTree) -> Option<Value> {
+    let InstKind::Icmp {
+        pred,
+        args: [Value::Inst(d), Value::Int(c)],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    let InstKind::Binary {
+        op: BinaryOp::Sub,
+        args: [b, a],
+    } = *f.kind(d)
+    else {
+        return None;
+    };
+    if !is_equality(pred) {
+        return None;
+    }
+    // Only towards a difference made before `b - a`, which then also comes before the
+    // comparison: two differences that each came first would trade places for ever.
+    let at = f.inst_block(d)?;
+    let before_d = |t: Inst| match f.inst_block(t) {
+        Some(tb) if tb == at => {
+            std::iter::successors(f.prev_inst(d), |&p| f.prev_inst(p)).any(|p| p == t)
+        }
+        Some(tb) => dom.dominates(tb, at),
+        None => false,
+    };
+    let twin = f.uses(a).iter().map(|u| u.inst).find(|&t| {
+        matches!(*f.kind(t), InstKind::Binary { op: BinaryOp::Sub, args: [x, y] } if x == a && y == b)
+            && before_d(t)
+    })?;
+    let kind = InstKind::Icmp {
+        pred,
+        args: [Value::Inst(twin), Value::Int(c.wrapping_neg())],
+    };
+    Some(Value::Inst(f.insert_inst_before(i, kind, Type::I1)))
 }
 
 fn binary_before(f: &mut Function, i: Inst, op: BinaryOp, a: Value, b: Value) -> Value {

@@ -10,8 +10,11 @@
 //! dominate each one and therefore the phi's block.
 //!
 //! Stores sink the same way (LLVM's store merging into a successor): when every predecessor
-//! of a block only jumps to it and stores, just before that jump, to the same address, the
-//! block stores a phi of the values once, at its top. The address is one value, or in each
+//! of a block jumps to it and its last memory access or effect is a store to the same
+//! address, the block stores a phi of the values once, at its top. Arithmetic may follow a
+//! store whose value its predecessor computes: values computed before the branch are live
+//! together there, and one side would copy its value into the phi's register (a merge's
+//! `tmp[k] = a[i]; i = i + 1;` and `tmp[k] = a[j]; j = j + 1;` stay). The address is one value, or in each
 //! predecessor a `gep` of the same operands, made there or before (the block makes it
 //! again; one that nothing else uses goes), and no operand is defined in a predecessor. No
 //! memory access happens between the old stores and the new one, so memory sees the same
@@ -117,13 +120,23 @@ fn common_store(f: &Function, preds: &[Block]) -> Option<Vec<Store>> {
         if !matches!(f.kind(jump), InstKind::Br { .. }) || preds[..n].contains(&p) {
             return None;
         }
-        let store = f.prev_inst(jump)?;
+        // The block's last memory access or effect, past computations that have neither.
+        let mut store = f.prev_inst(jump)?;
+        let mut moves_past = false;
+        while is_pure(f, store) {
+            store = f.prev_inst(store)?;
+            moves_past = true;
+        }
         let InstKind::Store {
             args: [value, addr],
         } = *f.kind(store)
         else {
             return None;
         };
+        let computed_here = value.as_inst().and_then(|v| f.inst_block(v)) == Some(p);
+        if moves_past && !computed_here {
+            return None;
+        }
         if stores
             .first()
             .is_some_and(|&(_, v, _)| f.value_type(v) != f.value_type(value))
@@ -149,6 +162,12 @@ fn common_store(f: &Function, preds: &[Block]) -> Option<Vec<Store>> {
             .iter()
             .all(|&(_, _, a)| a.as_inst().is_some_and(|g| f.kind(g) == kind));
     alike.then_some(stores)
+}
+
+/// Whether `i` neither accesses memory nor has effects: a store may move past it.
+fn is_pure(f: &Function, i: Inst) -> bool {
+    let op = f.kind(i).opcode();
+    !op.reads_memory() && !op.writes_memory() && !op.has_side_effects() && !f.kind(i).is_phi()
 }
 
 /// Makes one store at the top of `b` (after its phis) in place of `stores`, one at the end
