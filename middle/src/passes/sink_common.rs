@@ -11,15 +11,18 @@
 //!
 //! Stores sink the same way (LLVM's store merging into a successor): when every predecessor
 //! of a block jumps to it and its last memory access or effect is a store to the same
-//! address, the block stores a phi of the values once, at its top. Arithmetic may follow a
-//! store whose value its predecessor computes: values computed before the branch are live
-//! together there, and one side would copy its value into the phi's register (a merge's
-//! `tmp[k] = a[i]; i = i + 1;` and `tmp[k] = a[j]; j = j + 1;` stay). The address is one value, or in each
-//! predecessor a `gep` of the same operands, made there or before (the block makes it
-//! again; one that nothing else uses goes), and no operand is defined in a predecessor. No
-//! memory access happens between the old stores and the new one, so memory sees the same
-//! writes in the same order. Then
-//! `if (c) a[i] = x; else a[i] = y;` is one store of a value that `if-to-select` picks.
+//! address, the block stores a phi of the values once, at its top. The address is one
+//! value, or in each predecessor a `gep` of the same operands, made there or before (the
+//! block makes it again; one that nothing else uses goes), and no operand is defined in a
+//! predecessor. No memory access happens between the old stores and the new one, so memory
+//! sees the same writes in the same order. Then `if (c) a[i] = x; else a[i] = y;` is one
+//! store of a value that `if-to-select` picks.
+//!
+//! Arithmetic may follow a store whose value its predecessor computes (an edit distance's
+//! substitution cost after the LCS cell, whose load in the next round `predictive-commoning`
+//! then takes from a register). Values computed before the branch are live together there,
+//! and one side would copy its value into the phi's register: a merge's `tmp[k] = a[i]; i =
+//! i + 1;` and `tmp[k] = a[j]; j = j + 1;` keep their stores.
 //!
 //! Needs: the CFG. Preserves: behaviour and the CFG.
 
