@@ -96,7 +96,8 @@ fn decompose(f: &Function, loops: &LoopInfo, k: usize, gep: Inst) -> Option<Addr
     })
 }
 
-/// A fixed term of an address: `value` times `stride` bytes, subtracted where `negated`.
+/// A term of an address (a fixed one, or the counter): `value` times `stride` bytes,
+/// subtracted where `negated`.
 #[derive(Clone, Copy)]
 struct Term {
     value: Value,
