@@ -1973,32 +1973,25 @@ impl Selector<'_> {
     /// address off `&a[k]`): each access takes `x` subtracted (`ldr r, [b, -x, lsl #s]`),
     /// and an address computed whole is `sub rd, b, x, lsl #s`.
     fn is_folded_negation(&self, i: Inst) -> bool {
+        self.folded_negation(Value::Inst(i)).is_some()
+    }
+
+    /// `x` where `index` is such a negation `0 - x` (`is_folded_negation`).
+    fn folded_negation(&self, index: Value) -> Option<Value> {
         let f = self.f;
-        let v = Value::Inst(i);
         let InstKind::Binary {
             op: BinaryOp::Sub,
-            args: [Value::Int(0), _],
-        } = *f.kind(i)
+            args: [Value::Int(0), x],
+        } = *f.kind(index.as_inst()?)
         else {
-            return false;
+            return None;
         };
-        f.uses(v).iter().all(|u| {
+        let only_indexes = f.uses(index).iter().all(|u| {
             u.index == 1
                 && matches!(*f.kind(u.inst), InstKind::Gep { args: [base, _], stride }
                     if stride.is_power_of_two() && !matches!(base, Value::Global(_)))
-        })
-    }
-
-    /// `x` where `index` is a negation `0 - x` that its addresses take subtracted.
-    fn folded_negation(&self, index: Value) -> Option<Value> {
-        let i = index.as_inst()?;
-        match *self.f.kind(i) {
-            InstKind::Binary {
-                op: BinaryOp::Sub,
-                args: [Value::Int(0), x],
-            } if self.is_folded_negation(i) => Some(x),
-            _ => None,
-        }
+        });
+        only_indexes.then_some(x)
     }
 
     /// A multiplication whose only user is an addition or subtraction in its block, which

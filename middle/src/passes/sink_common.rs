@@ -70,12 +70,7 @@ fn common_computation(f: &Function, b: Block, phi: Inst) -> Option<Vec<Inst>> {
     }
     let first = computed[0];
     let kind = f.kind(first);
-    let pure = !kind.is_phi()
-        && !kind.is_terminator()
-        && !matches!(kind, InstKind::Alloca { .. })
-        && !kind.has_side_effects()
-        && !kind.opcode().reads_memory()
-        && !kind.opcode().writes_memory();
+    let pure = is_pure(f, first);
     let outside = kind
         .operands()
         .iter()
@@ -167,10 +162,17 @@ fn common_store(f: &Function, preds: &[Block]) -> Option<Vec<Store>> {
     alike.then_some(stores)
 }
 
-/// Whether `i` neither accesses memory nor has effects: a store may move past it.
+/// Whether `i` is a computation that neither accesses memory nor has effects, and is
+/// bound to no place (a phi, a terminator, an `alloca`): it may be made in another block,
+/// and a store may move past it.
 fn is_pure(f: &Function, i: Inst) -> bool {
-    let op = f.kind(i).opcode();
-    !op.reads_memory() && !op.writes_memory() && !op.has_side_effects() && !f.kind(i).is_phi()
+    let kind = f.kind(i);
+    !kind.is_phi()
+        && !kind.is_terminator()
+        && !matches!(kind, InstKind::Alloca { .. })
+        && !kind.has_side_effects()
+        && !kind.opcode().reads_memory()
+        && !kind.opcode().writes_memory()
 }
 
 /// Makes one store at the top of `b` (after its phis) in place of `stores`, one at the end
