@@ -11,6 +11,7 @@ mod dependences;
 mod emit;
 mod frame;
 pub mod global_layout;
+mod hoist_spills;
 pub mod imm;
 pub mod isel;
 mod jump_tables;

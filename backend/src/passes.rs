@@ -11,9 +11,9 @@ use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
 use crate::{
-    branches, dead_definitions, isel, jump_tables, load_store_multiple, peephole, pre_schedule,
-    regalloc, repeated_compares, schedule, share_constants, shrink_wrap, tail_calls, writeback,
-    zero_compares,
+    branches, dead_definitions, hoist_spills, isel, jump_tables, load_store_multiple, peephole,
+    pre_schedule, regalloc, repeated_compares, schedule, share_constants, shrink_wrap, tail_calls,
+    writeback, zero_compares,
 };
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
@@ -113,6 +113,16 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         description: "assign physical registers (graph colouring; spill everything at -O0)",
         required: true,
         run: Run::Machine(allocate),
+    },
+    BackendPass {
+        name: "hoist-spills",
+        description: "move spill code a loop repeats before it: stores of what the slot holds, reloads of what it only reads",
+        required: false,
+        run: Run::Machine(|mf, level| {
+            if level > 0 {
+                hoist_spills::run(mf)
+            }
+        }),
     },
     BackendPass {
         name: "peephole",

@@ -306,17 +306,18 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "7) share-constants",
             "8) pre-schedule",
             "9) regalloc",
-            "10) peephole",
-            "11) tail-calls",
-            "12) zero-compares",
-            "13) load-store-multiple",
-            "14) writeback",
-            "15) schedule",
-            "16) branches",
-            "17) copied-reloads",
-            "18) repeated-compares",
-            "19) shrink-wrap",
-            "20) emit"
+            "10) hoist-spills",
+            "11) peephole",
+            "12) tail-calls",
+            "13) zero-compares",
+            "14) load-store-multiple",
+            "15) writeback",
+            "16) schedule",
+            "17) branches",
+            "18) copied-reloads",
+            "19) repeated-compares",
+            "20) shrink-wrap",
+            "21) emit"
         ],
         "{stderr}"
     );
@@ -337,25 +338,26 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: NOT running pass (7) share-constants\n\
          BISECT: NOT running pass (8) pre-schedule\n\
          BISECT: running pass (9) regalloc\n\
-         BISECT: NOT running pass (10) peephole\n\
-         BISECT: NOT running pass (11) tail-calls\n\
-         BISECT: NOT running pass (12) zero-compares\n\
-         BISECT: NOT running pass (13) load-store-multiple\n\
-         BISECT: NOT running pass (14) writeback\n\
-         BISECT: NOT running pass (15) schedule\n\
-         BISECT: NOT running pass (16) branches\n\
-         BISECT: NOT running pass (17) copied-reloads\n\
-         BISECT: NOT running pass (18) repeated-compares\n\
-         BISECT: NOT running pass (19) shrink-wrap\n\
-         BISECT: running pass (20) emit\n"
+         BISECT: NOT running pass (10) hoist-spills\n\
+         BISECT: NOT running pass (11) peephole\n\
+         BISECT: NOT running pass (12) tail-calls\n\
+         BISECT: NOT running pass (13) zero-compares\n\
+         BISECT: NOT running pass (14) load-store-multiple\n\
+         BISECT: NOT running pass (15) writeback\n\
+         BISECT: NOT running pass (16) schedule\n\
+         BISECT: NOT running pass (17) branches\n\
+         BISECT: NOT running pass (18) copied-reloads\n\
+         BISECT: NOT running pass (19) repeated-compares\n\
+         BISECT: NOT running pass (20) shrink-wrap\n\
+         BISECT: running pass (21) emit\n"
     );
-    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=10"]);
+    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=11"]);
     assert!(
         all.contains("BISECT: running pass (7) share-constants\n"),
         "{all}"
     );
     assert!(
-        all.contains("BISECT: running pass (10) peephole\n"),
+        all.contains("BISECT: running pass (11) peephole\n"),
         "{all}"
     );
 }
