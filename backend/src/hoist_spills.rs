@@ -63,29 +63,49 @@ pub fn run(mf: &mut MFunction) {
             _ => None,
         })
         .collect();
+    let loops = Loops {
+        preds: mf.preds(),
+        nest,
+        address_taken,
+    };
     for &h in headers.iter().rev() {
-        hoist_stores(mf, &nest, h, &address_taken);
+        hoist_stores(mf, &loops, h);
     }
-    hoist_reloads(mf, &nest, &headers, &address_taken);
+    hoist_reloads(mf, &loops, &headers);
 }
 
-/// The blocks of the loop headed by `h`, and the blocks entering it when each leads only
-/// to the header (`None` otherwise).
-fn loop_blocks(
-    mf: &MFunction,
-    nest: &LoopNest,
-    h: MBlockId,
-) -> Option<(Vec<MBlockId>, Vec<MBlockId>)> {
-    let body: Vec<MBlockId> = mf.block_ids().filter(|&b| nest.contains(h, b)).collect();
-    let entering: Vec<MBlockId> = mf.preds()[h.index()]
-        .iter()
-        .copied()
-        .filter(|&p| !nest.contains(h, p))
-        .collect();
-    if entering.is_empty() || entering.iter().any(|&p| mf.succs(p) != [h]) {
-        return None;
+/// What both halves ask of the function, which moving spill code does not change: its loops,
+/// its blocks' predecessors, and the slots whose address the code takes.
+struct Loops {
+    nest: LoopNest,
+    preds: Vec<Vec<MBlockId>>,
+    address_taken: FastHashSet<Slot>,
+}
+
+impl Loops {
+    /// The blocks of the loop headed by `h`, and the blocks entering it when each leads only
+    /// to the header (`None` otherwise).
+    fn blocks(&self, mf: &MFunction, h: MBlockId) -> Option<(Vec<MBlockId>, Vec<MBlockId>)> {
+        let body: Vec<MBlockId> = mf
+            .block_ids()
+            .filter(|&b| self.nest.contains(h, b))
+            .collect();
+        let entering: Vec<MBlockId> = self.preds[h.index()]
+            .iter()
+            .copied()
+            .filter(|&p| !self.nest.contains(h, p))
+            .collect();
+        if entering.is_empty() || entering.iter().any(|&p| mf.succs(p) != [h]) {
+            return None;
+        }
+        Some((body, entering))
     }
-    Some((body, entering))
+
+    /// Whether slot word `key` is one only direct loads and stores reach: a local slot
+    /// whose address the code never takes.
+    fn tracked(&self, key: (Slot, i32)) -> bool {
+        matches!(key.0, Slot::Local(_)) && !self.address_taken.contains(&key.0)
+    }
 }
 
 /// Inserts `inst` at the end of block `b`, before its branches.
@@ -98,44 +118,26 @@ fn insert_at_end(mf: &mut MFunction, b: MBlockId, inst: MInst) {
     insts.insert(at, inst);
 }
 
-/// A store of a register to a slot word whose address the code never takes: the register
-/// and the word.
-fn slot_store(inst: &MInst, address_taken: &FastHashSet<Slot>) -> Option<(Reg, (Slot, i32))> {
-    match inst.slot_access() {
-        Some((false, r, key))
-            if matches!(key.0, Slot::Local(_)) && !address_taken.contains(&key.0) =>
-        {
-            Some((r, key))
-        }
-        _ => None,
-    }
-}
-
 /// Moves the stores in the loop headed by `h` of what the slot holds anyway before the
 /// loop (see the module comment).
-fn hoist_stores(
-    mf: &mut MFunction,
-    nest: &LoopNest,
-    h: MBlockId,
-    address_taken: &FastHashSet<Slot>,
-) {
-    let Some((body, entering)) = loop_blocks(mf, nest, h) else {
+fn hoist_stores(mf: &mut MFunction, loops: &Loops, h: MBlockId) {
+    let Some((body, entering)) = loops.blocks(mf, h) else {
         return;
     };
     let entry_weight: f64 = entering.iter().map(|&p| mf.block(p).frequency).sum();
     for &b in &body {
-        if mf.block(b).frequency <= entry_weight || may_leave_before(mf, nest, h, b) {
+        if mf.block(b).frequency <= entry_weight || may_leave_before(mf, loops, h, b) {
             continue;
         }
         let mut i = 0;
         while i < mf.block(b).insts.len() {
             let inst = &mf.block(b).insts[i];
-            let Some((r, key)) = slot_store(inst, address_taken) else {
+            let Some((false, r, key)) = inst.slot_access().filter(|a| loops.tracked(a.2)) else {
                 i += 1;
                 continue;
             };
             let store = inst.clone();
-            if live_at(mf, h, key) || !held_before(mf, &entering, (b, i), r, key) {
+            if live_at(mf, h, key) || !held_before(mf, &loops.preds, &entering, (b, i), r, key) {
                 i += 1;
                 continue;
             }
@@ -157,20 +159,19 @@ fn hoist_stores(
 /// Whether a round of the loop headed by `h` may leave it on its way to block `b`: then
 /// many entries may never reach `b` (a recursion turned into a loop, whose first round
 /// mostly returns), and a store moved before the loop would run more often than in `b`.
-fn may_leave_before(mf: &MFunction, nest: &LoopNest, h: MBlockId, b: MBlockId) -> bool {
-    let preds = mf.preds();
+fn may_leave_before(mf: &MFunction, loops: &Loops, h: MBlockId, b: MBlockId) -> bool {
     let mut seen = vec![false; mf.blocks.len()];
     let mut work = vec![b];
     seen[b.index()] = true;
     while let Some(x) = work.pop() {
-        if x != b && mf.succs(x).iter().any(|&s| !nest.contains(h, s)) {
+        if x != b && mf.succs(x).iter().any(|&s| !loops.nest.contains(h, s)) {
             return true;
         }
         if x == h {
             continue;
         }
-        for &p in &preds[x.index()] {
-            if nest.contains(h, p) && !seen[p.index()] {
+        for &p in &loops.preds[x.index()] {
+            if loops.nest.contains(h, p) && !seen[p.index()] {
                 seen[p.index()] = true;
                 work.push(p);
             }
@@ -214,6 +215,7 @@ fn live_at(mf: &MFunction, h: MBlockId, key: (Slot, i32)) -> bool {
 /// loop, the slot holds `r` on every way to the instruction at `at`.
 fn held_before(
     mf: &MFunction,
+    preds: &[Vec<MBlockId>],
     entering: &[MBlockId],
     at: (MBlockId, usize),
     r: Reg,
@@ -240,7 +242,6 @@ fn held_before(
         holds
     };
     let n = mf.blocks.len();
-    let preds = mf.preds();
     let mut out = vec![true; n];
     let mut changed = true;
     let in_of = |b: MBlockId, out: &[bool]| {
@@ -265,28 +266,27 @@ fn held_before(
 
 /// Moves the reloads in each loop of a slot it only reads before it, into a register it
 /// leaves free (see the module comment); `headers` holds the loops outermost first.
-fn hoist_reloads(
-    mf: &mut MFunction,
-    nest: &LoopNest,
-    headers: &[MBlockId],
-    address_taken: &FastHashSet<Slot>,
-) {
+fn hoist_reloads(mf: &mut MFunction, loops: &Loops, headers: &[MBlockId]) {
     let liveness = [RegClass::Int, RegClass::Float].map(|class| Liveness::new(mf, class));
     let mut written = written_registers(mf);
     let has_calls = mf.has_calls();
     // The registers taken for each loop so far, by header.
     let mut taken: Vec<(MBlockId, PReg)> = Vec::new();
     for &h in headers {
-        let Some((body, entering)) = loop_blocks(mf, nest, h) else {
+        let Some((body, entering)) = loops.blocks(mf, h) else {
             continue;
         };
-        let reloads = reloaded_slots(mf, &body, address_taken);
+        let reloads = reloaded_slots(mf, loops, &body);
         if reloads.is_empty() {
             continue;
         }
         let entry_weight: f64 = entering.iter().map(|&p| mf.block(p).frequency).sum();
         let mut free = free_registers(mf, &body, h, &liveness, &written, has_calls);
-        free.retain(|&p| !taken.iter().any(|&(t, q)| q == p && nest.contains(t, h)));
+        free.retain(|&p| {
+            !taken
+                .iter()
+                .any(|&(t, q)| q == p && loops.nest.contains(t, h))
+        });
         for (key, class, weight) in reloads {
             if weight <= entry_weight {
                 continue;
@@ -330,8 +330,8 @@ fn written_registers(mf: &MFunction) -> [bool; 48] {
 /// register class and the summed frequency of their loads, the most loaded first.
 fn reloaded_slots(
     mf: &MFunction,
+    loops: &Loops,
     body: &[MBlockId],
-    address_taken: &FastHashSet<Slot>,
 ) -> Vec<((Slot, i32), RegClass, f64)> {
     let mut loads: Vec<((Slot, i32), RegClass, f64)> = Vec::new();
     let mut stored: FastHashSet<Slot> = FastHashSet::default();
@@ -352,7 +352,7 @@ fn reloaded_slots(
             let Some((true, rd, key)) = inst.slot_access() else {
                 continue;
             };
-            if !matches!(key.0, Slot::Local(_)) || address_taken.contains(&key.0) {
+            if !loops.tracked(key) {
                 continue;
             }
             let class = mf.class_of(rd);
