@@ -1850,20 +1850,28 @@ class Gen:
     def power_of_two_divisor_loop(self):
         """Divisions by a power of two that changes at run time: a divisor doubled each round
         (`d * 2` or `d + d`, up to i32::MIN where the product wraps, never to 0) or halved
-        while positive, dividing counters, `2147483647 - i` (never negative) or values that
+        while positive (or doubled while below a power of two up to 2^30, which keeps it
+        positive), dividing counters, `2147483647 - i` (never negative) or values that
         may be negative: `x % d`, `(x / d) % 2` (a bit test, also under an `if` as a bitonic
         network does), `(x / d) * d` and the quotient itself."""
         d, r, i, acc = self.fresh("v"), self.fresh("i"), self.fresh("i"), self.fresh("v")
         n = self.r.randint(2, 12)
         halving = self.chance(0.35)
+        # Doubled while below a power of two up to 2^30: known positive, so a dividend of
+        # either sign divides by shifts.
+        bounded = not halving and self.chance(0.4)
         start = self.r.randint(0, 4)
         rounds = self.r.randint(1, 32 - start)
-        self.func.cost += self.multiplier * n * (6 if halving else rounds) * 12
+        bound = self.r.randint(start + 1, 30)
+        self.func.cost += self.multiplier * n * (6 if halving else bound - start if bounded else rounds) * 12
         self.line(f"int {acc} = 0;")
         if halving:
             top = self.r.randint(1, 30)
             self.line(f"int {d} = {1 << top};")
             self.line(f"while ({d} > 0) {{")
+        elif bounded:
+            self.line(f"int {d} = {1 << start};")
+            self.line(f"while ({d} < {1 << bound}) {{")
         else:
             self.line(f"int {d} = {1 << start};")
             self.line(f"int {r} = 0;")
@@ -1873,7 +1881,8 @@ class Gen:
         self.line(f"while ({i} < {n}) {{")
         self.indent += 1
         x = self.pick([i, i, f"(2147483647 - {i})", f"({i} - {self.r.randint(1, 9)})",
-                       f"({i} * {self.r.randint(2, 100000)})"])
+                       f"({i} * {self.r.randint(2, 100000)})",
+                       f"({self.r.randint(1, 9)} - {i} * {self.r.randint(2, 100000)})"])
         term = self.pick([f"{x} % {d}", f"({x} / {d}) % 2", f"({x} / {d}) * {d}",
                           f"{d} * ({x} / {d})", f"{x} / {d}", "bit test"])
         if term == "bit test":
@@ -1888,7 +1897,8 @@ class Gen:
             self.line(f"{d} = {d} / 2;")
         else:
             self.line(f"{d} = {self.pick([f'{d} * 2', f'{d} + {d}'])};")
-            self.line(f"{r} = {r} + 1;")
+            if not bounded:
+                self.line(f"{r} = {r} + 1;")
         self.indent -= 1
         self.line("}")
         self.use_result(acc)
@@ -3441,6 +3451,7 @@ FEATURES = [
     ("float sum of products in a loop", r"^\s+(f\d+) = fclamp\(\1 \+ ti\d+\[k\d+\]\[j\d+\] \* tw\d+\);"),
     ("quotient and remainder by one constant", r"= (v\d+) / (\d+) \+ \1 % \2;"),
     ("division by a doubling power of two", r"\b(v\d+) = \1 (\* 2|\+ \1);"),
+    ("divisor doubled while below a power of two", r"^\s+while \((v\d+) < (\d+)\) \{\n\s+int (i\d+) = 0;"),
     ("bit test of a quotient by a power of two", r"if \(\(.* / (v\d+)\) % 2 [!=]= 0\)"),
     ("Euclid by subtraction", r"if \((v\d+) (>|>=) (v\d+)\) \1 = \1 - \3;"),
     ("Stein's binary gcd step", r"else if \((v\d+) % 2 == 0\) \1 = \1 / 2;"),

@@ -24,6 +24,14 @@
 //! Each holds for `d = 0` (the IR's `x / 0` is 0 and `x % 0` is `x`; `ctz(0)` is 32) and for
 //! `d = i32::MIN` (`x / d` is 0 and `x % d` is `x` for `x >= 0`) as well as for `d = 2^k`.
 //!
+//! A dividend of either sign needs a divisor from 1 to `2^30`: one whose range says so, a
+//! phi whose values are positive by their ranges or by the branches deciding their edges, or
+//! a counter doubled and tested below `2^30` on its way round from values up to `2^29`
+//! (`while (i < 1 << 30) ... i = i * 2`). Then `t = x + ((x >> 31) & (d - 1))` adds `d - 1`
+//! to a negative `x`, so that `t >> ctz(d)` rounds the quotient toward zero, and the
+//! remainder is `x - (t & -d)`: checked for every `k` up to 30 against truncating division,
+//! `i32::MIN` included.
+//!
 //! Needs: the CFG. Preserves: behaviour and the CFG.
 
 use crate::analysis::ranges::Ranges;
@@ -59,14 +67,18 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         if f.inst_block(i).is_none() || f.uses(Value::Inst(i)).is_empty() {
             continue;
         }
-        if let Some((x, d)) = facts.quotient(f, Value::Inst(i)) {
+        let v = if let Some((x, d)) = facts.quotient(f, Value::Inst(i)) {
             let k = f.insert_inst_before(i, InstKind::Ctz { args: [d] }, Type::I32);
             let kind = InstKind::binary(BinaryOp::LShr, x, Value::Inst(k));
-            let q = f.insert_inst_before(i, kind, Type::I32);
-            f.replace_all_uses(Value::Inst(i), Value::Inst(q));
-            f.remove_inst(i);
-            changed = true;
-        }
+            Value::Inst(f.insert_inst_before(i, kind, Type::I32))
+        } else if let Some(v) = facts.signed_division(f, i) {
+            v
+        } else {
+            continue;
+        };
+        f.replace_all_uses(Value::Inst(i), v);
+        f.remove_inst(i);
+        changed = true;
     }
     Preserved::cfg_if(changed)
 }
@@ -258,6 +270,21 @@ fn is_rounding_bias(f: &Function, bias: Value, x: Value, c: i32) -> bool {
         )
 }
 
+/// Whether `v` is `d` doubled: `d * 2` or `d + d`.
+fn is_doubled(f: &Function, v: Value, d: Value) -> bool {
+    match v.as_inst().map(|i| f.kind(i)) {
+        Some(&InstKind::Binary {
+            op: BinaryOp::Mul,
+            args: [a, Value::Int(2)],
+        }) => a == d,
+        Some(&InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [a, b],
+        }) => a == d && b == d,
+        _ => false,
+    }
+}
+
 struct Facts<'a> {
     powers: &'a Powers,
     ranges: &'a Ranges,
@@ -299,9 +326,26 @@ impl Facts<'_> {
     }
 
     /// Whether the branch that decides the edge `from -> to` lets it through only for a
-    /// non-negative `v` (`v > c` with `c >= -1`, `v >= c` or `v == c` with `c >= 0`), looking
-    /// back through blocks that only jump on.
-    fn tested_non_negative(&self, f: &Function, v: Value, mut from: Block, mut to: Block) -> bool {
+    /// non-negative `v` (`v > c` with `c >= -1`, `v >= c` or `v == c` with `c >= 0`).
+    fn tested_non_negative(&self, f: &Function, v: Value, from: Block, to: Block) -> bool {
+        self.tested(f, v, from, to, |pred, c| match pred {
+            IntPred::Sgt => c >= -1,
+            IntPred::Sge | IntPred::Eq => c >= 0,
+            _ => false,
+        })
+    }
+
+    /// Whether the branch that decides the edge `from -> to` (looking back through blocks
+    /// that only jump on) lets it through only when `v` compares with a constant `c` as
+    /// `holds(pred, c)` accepts, the comparison written `v pred c`.
+    fn tested(
+        &self,
+        f: &Function,
+        v: Value,
+        mut from: Block,
+        mut to: Block,
+        holds: impl Fn(IntPred, i32) -> bool,
+    ) -> bool {
         for _ in 0..=MAX_JUMPS {
             if let Some((cond, taken)) = branch_into(f, from, to) {
                 let Some(&InstKind::Icmp { pred, args: [a, b] }) =
@@ -310,14 +354,9 @@ impl Facts<'_> {
                     return false;
                 };
                 let pred = if taken { pred } else { pred.inverse() };
-                let (pred, c) = match (a, b) {
-                    (a, Value::Int(c)) if a == v => (pred, c),
-                    (Value::Int(c), b) if b == v => (pred.swapped(), c),
-                    _ => return false,
-                };
-                return match pred {
-                    IntPred::Sgt => c >= -1,
-                    IntPred::Sge | IntPred::Eq => c >= 0,
+                return match (a, b) {
+                    (a, Value::Int(c)) if a == v => holds(pred, c),
+                    (Value::Int(c), b) if b == v => holds(pred.swapped(), c),
                     _ => false,
                 };
             }
@@ -343,6 +382,83 @@ impl Facts<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether `d` is a power of two from 1 to `2^30`: a divisor known positive by its range,
+    /// or a phi each of whose values is (`is_positive_counter`).
+    fn is_positive_divisor(&self, f: &Function, d: Value) -> bool {
+        self.powers.get(d) != Power::Unknown
+            && (self.ranges.of(d).lo >= 1 || self.is_positive_counter(f, d))
+    }
+
+    /// Whether `d` is a phi each of whose values is positive by its range, tested positive
+    /// by the branch that decides its edge (a halving counter of a loop `while (j > 0)`), or
+    /// the phi doubled and tested below `2^30` there (a doubling counter of a loop
+    /// `while (i < 1 << 30)`). With a doubled value, the others must lie in `1..=2^29`:
+    /// then the counter stays a power of two up to `2^29`, whose double does not wrap.
+    fn is_positive_counter(&self, f: &Function, d: Value) -> bool {
+        let Some(InstKind::Phi { args, blocks }) = d.as_inst().map(|i| f.kind(i)) else {
+            return false;
+        };
+        let Some(to) = f.inst_block(d.as_inst().expect("a phi is an instruction")) else {
+            return false;
+        };
+        let doubled = |v: Value, from: Block| {
+            is_doubled(f, v, d)
+                && self.tested(f, v, from, to, |pred, c| match pred {
+                    IntPred::Slt => (1..=1 << 30).contains(&c),
+                    IntPred::Sle => (0..1 << 30).contains(&c),
+                    _ => false,
+                })
+        };
+        let positive = |v: Value, from: Block| {
+            self.ranges.of(v).lo >= 1
+                || self.tested(f, v, from, to, |pred, c| match pred {
+                    IntPred::Sgt => c >= 0,
+                    IntPred::Sge | IntPred::Eq => c >= 1,
+                    _ => false,
+                })
+        };
+        let edges: Vec<(Value, Block)> = args.iter().copied().zip(blocks.iter().copied()).collect();
+        if edges.iter().any(|&(v, from)| doubled(v, from)) {
+            edges.iter().all(|&(v, from)| {
+                let range = self.ranges.of(v);
+                doubled(v, from) || range.lo >= 1 && range.hi <= 1 << 29
+            })
+        } else {
+            edges.iter().all(|&(v, from)| positive(v, from))
+        }
+    }
+
+    /// For `i`, `x / d` or `x % d` of a dividend of any sign and a divisor `2^k` from 1 to
+    /// `2^30` (`is_positive_divisor`), the value that replaces it, built in front of it:
+    /// `t = x + ((x >> 31) & (d - 1))` rounds toward zero, `t >> k` is the quotient and
+    /// `x - (t & -d)` the remainder.
+    fn signed_division(&self, f: &mut Function, i: Inst) -> Option<Value> {
+        use BinaryOp::*;
+        let InstKind::Binary {
+            op: op @ (SDiv | SRem),
+            args: [x, d],
+        } = *f.kind(i)
+        else {
+            return None;
+        };
+        if d.is_constant() || !self.is_positive_divisor(f, d) {
+            return None;
+        }
+        let mut insert = |kind| Value::Inst(f.insert_inst_before(i, kind, Type::I32));
+        let sign = insert(InstKind::binary(AShr, x, Value::Int(31)));
+        let mask = insert(InstKind::binary(Add, d, Value::Int(-1)));
+        let bias = insert(InstKind::binary(And, sign, mask));
+        let t = insert(InstKind::binary(Add, x, bias));
+        Some(if op == SDiv {
+            let k = insert(InstKind::Ctz { args: [d] });
+            insert(InstKind::binary(AShr, t, k))
+        } else {
+            let minus = insert(InstKind::binary(Sub, Value::Int(0), d));
+            let rounded = insert(InstKind::binary(And, t, minus));
+            insert(InstKind::binary(Sub, x, rounded))
+        })
     }
 
     /// The value that replaces `i`, built in front of it.
