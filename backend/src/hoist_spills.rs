@@ -54,19 +54,10 @@ pub fn run(mf: &mut MFunction) {
     if headers.is_empty() {
         return;
     }
-    let address_taken: FastHashSet<Slot> = mf
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|i| match i {
-            MInst::SlotAddr { slot, .. } => Some(*slot),
-            _ => None,
-        })
-        .collect();
     let loops = Loops {
         preds: mf.preds(),
         nest,
-        address_taken,
+        address_taken: mf.address_taken_slots(),
     };
     for &h in headers.iter().rev() {
         hoist_stores(mf, &loops, h);
@@ -108,16 +99,6 @@ impl Loops {
     }
 }
 
-/// Inserts `inst` at the end of block `b`, before its branches.
-fn insert_at_end(mf: &mut MFunction, b: MBlockId, inst: MInst) {
-    let insts = &mut mf.block_mut(b).insts;
-    let at = insts
-        .iter()
-        .position(MInst::is_terminator)
-        .unwrap_or(insts.len());
-    insts.insert(at, inst);
-}
-
 /// Moves the stores in the loop headed by `h` of what the slot holds anyway before the
 /// loop (see the module comment).
 fn hoist_stores(mf: &mut MFunction, loops: &Loops, h: MBlockId) {
@@ -149,7 +130,7 @@ fn hoist_stores(mf: &mut MFunction, loops: &Loops, h: MBlockId) {
                     .position(MInst::is_terminator)
                     .unwrap_or(insts.len());
                 if at == 0 || insts[at - 1] != store {
-                    insert_at_end(mf, p, store.clone());
+                    mf.block_mut(p).insert_before_branches(store.clone());
                 }
             }
         }
@@ -451,7 +432,7 @@ fn hoist(
         RegClass::Float => MInst::VLdr { sd: r, addr },
     };
     for &p in entering {
-        insert_at_end(mf, p, load.clone());
+        mf.block_mut(p).insert_before_branches(load.clone());
     }
     for &b in body {
         let live_out = liveness.live_out(mf, b);

@@ -4,7 +4,7 @@
 //! the loop leads elsewhere too, or when no register is free.
 
 use super::run;
-use crate::mir::test_build::{add, b, bcond, func, mov, r, ret};
+use crate::mir::test_build::{add, b, bcond, block_texts, func, mov, r, ret};
 use crate::mir::verifier::verify;
 use crate::mir::*;
 
@@ -61,28 +61,31 @@ fn fill_loop(before: Vec<MInst>, body: Vec<MInst>) -> Vec<Vec<MInst>> {
     vec![entry, vec![mov(r(1), 0), b(2)], round, vec![ret()]]
 }
 
-/// Each block's instructions, as text, after the pass, with the loop (block 2) run ten
-/// times per entry.
-fn after(blocks: Vec<Vec<MInst>>, address_taken: bool) -> Vec<Vec<String>> {
+/// Each block's instructions, as text, after the pass ran on a function of these blocks
+/// with one 4-byte stack slot, each block `(b, f)` of `frequencies` run `f` times per call.
+fn after_run(blocks: Vec<Vec<MInst>>, frequencies: &[(u32, f64)]) -> Vec<Vec<String>> {
     let mut mf = func(&[], blocks);
     mf.objects.push(StackObject { size: 4 });
-    mf.block_mut(MBlockId(2)).frequency = 10.0;
-    if address_taken {
-        mf.block_mut(MBlockId(0)).insts.insert(
-            0,
-            MInst::SlotAddr {
-                rd: r(3),
-                slot: Slot::Local(0),
-                offset: 0,
-            },
-        );
+    for &(b, f) in frequencies {
+        mf.block_mut(MBlockId(b)).frequency = f;
     }
     run(&mut mf);
     assert_eq!(verify(&mf), Ok(()));
-    mf.blocks
-        .iter()
-        .map(|b| b.insts.iter().map(|i| i.to_string()).collect())
-        .collect()
+    block_texts(&mf)
+}
+
+/// `after_run` for a fill loop, its block 2 run ten times per entry, with the slot's
+/// address taken at the start when `address_taken`.
+fn after(mut blocks: Vec<Vec<MInst>>, address_taken: bool) -> Vec<Vec<String>> {
+    if address_taken {
+        let take = MInst::SlotAddr {
+            rd: r(3),
+            slot: Slot::Local(0),
+            offset: 0,
+        };
+        blocks[0].insert(0, take);
+    }
+    after_run(blocks, &[(2, 10.0)])
 }
 
 #[test]
@@ -184,20 +187,10 @@ fn split_around(between: Vec<MInst>) -> Vec<Vec<MInst>> {
     ]
 }
 
-/// Each block's instructions, as text, after the pass, with the outer loop's blocks run
-/// ten times per entry and the inner one's a hundred.
+/// `after_run` for a split around an inner loop: the outer loop's blocks run ten times per
+/// entry and the inner one's a hundred.
 fn after_split(blocks: Vec<Vec<MInst>>) -> Vec<Vec<String>> {
-    let mut mf = func(&[], blocks);
-    mf.objects.push(StackObject { size: 4 });
-    for (b, f) in [(1, 10.0), (2, 10.0), (3, 100.0), (4, 10.0)] {
-        mf.block_mut(MBlockId(b)).frequency = f;
-    }
-    run(&mut mf);
-    assert_eq!(verify(&mf), Ok(()));
-    mf.blocks
-        .iter()
-        .map(|b| b.insts.iter().map(|i| i.to_string()).collect())
-        .collect()
+    after_run(blocks, &[(1, 10.0), (2, 10.0), (3, 100.0), (4, 10.0)])
 }
 
 #[test]

@@ -16,15 +16,7 @@ use middle::fast_hash::{FastHashMap, FastHashSet};
 type Holds = FastHashMap<(Slot, i32), Reg>;
 
 pub fn run(mf: &mut MFunction) {
-    let address_taken: FastHashSet<Slot> = mf
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|i| match i {
-            MInst::SlotAddr { slot, .. } => Some(*slot),
-            _ => None,
-        })
-        .collect();
+    let address_taken = mf.address_taken_slots();
     let entry = held_at_entry(mf, &address_taken);
     for (block, mut holds) in mf.blocks.iter_mut().zip(entry) {
         let mut out = Vec::with_capacity(block.insts.len());

@@ -3,7 +3,7 @@
 //! the two, and only where that block is the only way in.
 
 use super::run;
-use crate::mir::test_build::{add, b, bcond, func, mov, r, ret};
+use crate::mir::test_build::{add, b, bcond, block_texts, func, mov, r, ret};
 use crate::mir::verifier::verify;
 use crate::mir::*;
 
@@ -30,10 +30,7 @@ fn after(blocks: Vec<Vec<MInst>>) -> Vec<Vec<String>> {
     let mut mf = func(&[], blocks);
     run(&mut mf);
     assert_eq!(verify(&mf), Ok(()));
-    mf.blocks
-        .iter()
-        .map(|b| b.insts.iter().map(|i| i.to_string()).collect())
-        .collect()
+    block_texts(&mf)
 }
 
 /// The arm a compare branches to, testing the same registers again before a predicated add.

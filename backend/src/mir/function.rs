@@ -4,7 +4,8 @@
 //! `succs` in step (`MFunction::recompute_succs` rebuilds them from the terminators, and
 //! the verifier checks that they agree).
 
-use super::{MInst, Reg, RegClass, VReg};
+use super::{MInst, Reg, RegClass, Slot, VReg};
+use middle::fast_hash::FastHashSet;
 
 /// A block of a machine function: its index in the function's block storage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,6 +43,16 @@ impl MBlock {
             }
         }
         succs
+    }
+
+    /// Inserts `inst` at the end of the block, before its branches.
+    pub fn insert_before_branches(&mut self, inst: MInst) {
+        let at = self
+            .insts
+            .iter()
+            .position(MInst::is_terminator)
+            .unwrap_or(self.insts.len());
+        self.insts.insert(at, inst);
     }
 }
 
@@ -202,5 +213,18 @@ impl MFunction {
             .iter()
             .flat_map(|b| &b.insts)
             .any(MInst::is_call)
+    }
+
+    /// The stack slots whose address the code takes: a store through a pointer may change
+    /// them, so only the others are known from their direct loads and stores alone.
+    pub fn address_taken_slots(&self) -> FastHashSet<Slot> {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter_map(|i| match i {
+                MInst::SlotAddr { slot, .. } => Some(*slot),
+                _ => None,
+            })
+            .collect()
     }
 }

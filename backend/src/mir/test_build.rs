@@ -94,6 +94,14 @@ pub fn ret() -> MInst {
     MInst::Ret { uses: vec![r(0)] }
 }
 
+/// Each block's instructions, as text.
+pub fn block_texts(mf: &MFunction) -> Vec<Vec<String>> {
+    mf.blocks
+        .iter()
+        .map(|b| b.insts.iter().map(|i| i.to_string()).collect())
+        .collect()
+}
+
 /// Each block's instructions, as text, after `pass` ran on a function of these blocks
 /// (each given a `ret`, not shown) and the machine verifier accepted the result.
 pub fn blocks_after(pass: fn(&mut MFunction), blocks: Vec<Vec<MInst>>) -> Vec<Vec<String>> {

@@ -94,14 +94,7 @@ pub fn around_loops(mf: &mut MFunction, class: RegClass, colors: &[PReg]) -> boo
 fn insert(mf: &mut MFunction, place: Place, inst: MInst) {
     match place {
         Place::Start(b) => mf.block_mut(b).insts.insert(0, inst),
-        Place::End(b) => {
-            let insts = &mut mf.block_mut(b).insts;
-            let at = insts
-                .iter()
-                .position(MInst::is_terminator)
-                .unwrap_or(insts.len());
-            insts.insert(at, inst);
-        }
+        Place::End(b) => mf.block_mut(b).insert_before_branches(inst),
     }
 }
 
