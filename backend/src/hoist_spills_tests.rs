@@ -224,3 +224,13 @@ fn a_store_whose_slot_is_read_before_it_or_whose_register_a_call_clobbers_stays(
     let out = after_split(blocks);
     assert_eq!(out[2], ["str r2, [local0]", "b bb3"], "{out:?}");
 }
+
+#[test]
+fn a_store_that_leads_into_no_inner_loop_stays() {
+    // Block 3 runs once per round: the store may sit on an arm that few rounds take.
+    let mut blocks = split_around(vec![]);
+    blocks[3][3] = bcond(Cond::Ne, 4);
+    let out = after_split(blocks);
+    assert_eq!(out[2], ["str r4, [local0]", "b bb3"], "{out:?}");
+    assert_eq!(out[0], ["mov r4, #64", "mov r5, #0", "b bb1"], "{out:?}");
+}
