@@ -33,14 +33,7 @@ pub struct Frame {
 
 impl Frame {
     pub fn new(mf: &MFunction) -> Frame {
-        let mut written = [false; 48];
-        for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
-            inst.clone().visit_regs(|r, role| {
-                if let (Reg::Phys(p), Role::Def | Role::UseDef) = (*r, role) {
-                    written[p.0 as usize] = true;
-                }
-            });
-        }
+        let written = mf.written_registers();
         let mut saved_core: Vec<PReg> = (4..=11)
             .map(PReg)
             .filter(|p| written[p.0 as usize])

@@ -240,7 +240,7 @@ fn held_before(
     let mut out = vec![true; n];
     let mut changed = true;
     let in_of = |b: MBlockId, out: &[bool]| {
-        b.index() != 0 && preds[b.index()].iter().all(|p| out[p.index()])
+        b != MBlockId::ENTRY && preds[b.index()].iter().all(|p| out[p.index()])
     };
     while changed {
         changed = false;
@@ -263,7 +263,7 @@ fn held_before(
 /// leaves free (see the module comment); `headers` holds the loops outermost first.
 fn hoist_reloads(mf: &mut MFunction, loops: &Loops, headers: &[MBlockId]) {
     let liveness = [RegClass::Int, RegClass::Float].map(|class| Liveness::new(mf, class));
-    let mut written = written_registers(mf);
+    let mut written = mf.written_registers();
     let has_calls = mf.has_calls();
     // The registers taken for each loop so far, by header.
     let mut taken: Vec<(MBlockId, PReg)> = Vec::new();
@@ -306,19 +306,6 @@ fn class_index(class: RegClass) -> usize {
         RegClass::Int => 0,
         RegClass::Float => 1,
     }
-}
-
-/// Per physical register, whether some instruction of the function writes it.
-fn written_registers(mf: &MFunction) -> [bool; 48] {
-    let mut written = [false; 48];
-    for inst in mf.blocks.iter().flat_map(|b| &b.insts) {
-        inst.for_each_reg(|r, role| {
-            if let (Reg::Phys(p), Role::Def | Role::UseDef) = (r, role) {
-                written[p.0 as usize] = true;
-            }
-        });
-    }
-    written
 }
 
 /// The slot words loaded in the loop of blocks `body` and stored nowhere in it, with their
@@ -406,8 +393,8 @@ fn free_registers(
         .collect()
 }
 
-/// Whether every reload of slot word `key` in the loop of blocks `body` can read `reg`
-/// instead (see `renamed_reads`).
+/// Whether every reload of slot word `key` in the loop of blocks `body` can go, its reads
+/// reading a hoisted register instead (see `renamed_reads`).
 fn every_reload_renames(
     mf: &MFunction,
     liveness: &Liveness,

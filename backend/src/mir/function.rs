@@ -4,7 +4,7 @@
 //! `succs` in step (`MFunction::recompute_succs` rebuilds them from the terminators, and
 //! the verifier checks that they agree).
 
-use super::{MInst, Reg, RegClass, Slot, VReg};
+use super::{MInst, Reg, RegClass, Role, Slot, VReg};
 use middle::fast_hash::FastHashSet;
 
 /// A block of a machine function: its index in the function's block storage.
@@ -213,6 +213,19 @@ impl MFunction {
             .iter()
             .flat_map(|b| &b.insts)
             .any(MInst::is_call)
+    }
+
+    /// Per physical register (by number), whether some instruction writes it.
+    pub fn written_registers(&self) -> [bool; 48] {
+        let mut written = [false; 48];
+        for inst in self.blocks.iter().flat_map(|b| &b.insts) {
+            inst.for_each_reg(|r, role| {
+                if let (Reg::Phys(p), Role::Def | Role::UseDef) = (r, role) {
+                    written[p.0 as usize] = true;
+                }
+            });
+        }
+        written
     }
 
     /// The stack slots whose address the code takes: a store through a pointer may change

@@ -270,6 +270,17 @@ fn is_rounding_bias(f: &Function, bias: Value, x: Value, c: i32) -> bool {
         )
 }
 
+/// For a phi `d` in a block, each value it takes with the block it comes from, and the
+/// phi's block.
+fn phi_edges(f: &Function, d: Value) -> Option<(Vec<(Value, Block)>, Block)> {
+    let i = d.as_inst()?;
+    let InstKind::Phi { args, blocks } = f.kind(i) else {
+        return None;
+    };
+    let edges = args.iter().copied().zip(blocks.iter().copied()).collect();
+    Some((edges, f.inst_block(i)?))
+}
+
 /// Whether `v` is `d` doubled: `d * 2` or `d + d`.
 fn is_doubled(f: &Function, v: Value, d: Value) -> bool {
     match v.as_inst().map(|i| f.kind(i)) {
@@ -314,15 +325,12 @@ impl Facts<'_> {
     /// `while (j > 0)`, rotated so that its guard and its latch test `j > 0` on the values
     /// it enters with and steps to.
     fn is_positive_phi(&self, f: &Function, d: Value) -> bool {
-        let Some(InstKind::Phi { args, blocks }) = d.as_inst().map(|i| f.kind(i)) else {
+        let Some((edges, to)) = phi_edges(f, d) else {
             return false;
         };
-        let Some(to) = f.inst_block(d.as_inst().expect("a phi is an instruction")) else {
-            return false;
-        };
-        args.iter()
-            .zip(blocks)
-            .all(|(&v, &from)| self.is_non_negative(v) || self.tested_non_negative(f, v, from, to))
+        edges
+            .iter()
+            .all(|&(v, from)| self.is_non_negative(v) || self.tested_non_negative(f, v, from, to))
     }
 
     /// Whether the branch that decides the edge `from -> to` lets it through only for a
@@ -397,10 +405,7 @@ impl Facts<'_> {
     /// `while (i < 1 << 30)`). With a doubled value, the others must lie in `1..=2^29`:
     /// then the counter stays a power of two up to `2^29`, whose double does not wrap.
     fn is_positive_counter(&self, f: &Function, d: Value) -> bool {
-        let Some(InstKind::Phi { args, blocks }) = d.as_inst().map(|i| f.kind(i)) else {
-            return false;
-        };
-        let Some(to) = f.inst_block(d.as_inst().expect("a phi is an instruction")) else {
+        let Some((edges, to)) = phi_edges(f, d) else {
             return false;
         };
         let doubled = |v: Value, from: Block| {
@@ -419,7 +424,6 @@ impl Facts<'_> {
                     _ => false,
                 })
         };
-        let edges: Vec<(Value, Block)> = args.iter().copied().zip(blocks.iter().copied()).collect();
         if edges.iter().any(|&(v, from)| doubled(v, from)) {
             edges.iter().all(|&(v, from)| {
                 let range = self.ranges.of(v);
