@@ -2295,7 +2295,7 @@ class Gen:
         start read at run time, up or down, running 0 to 48 times: a near-period search
         counting mismatches of `w[i]` and `w[i + d]` that breaks out once there are more
         than a limit (the position and the count used after the loop, from either way
-        out), or a relaxation `if (w[i] + c < u[i]) { u[i] = w[i] + c; ch = ch + 1; }`."""
+        out; or a result computed where it breaks out), or a relaxation `if (w[i] + c < u[i]) { u[i] = w[i] + c; ch = ch + 1; }`."""
         w, u, i, n, miss, lim, ch, t = (
             self.fresh(q) for q in ("w", "w", "i", "n", "v", "v", "v", "t")
         )
@@ -2316,16 +2316,20 @@ class Gen:
         if self.chance(0.5):
             self.line(f"int {miss} = 0;")
             self.line(f"int {lim} = idx({self.int_expr(1)}, 8);")
+            self.line(f"int {ch} = -1;")
             self.line(header)
             self.indent += 1
             self.line(f"if ({w}[{i}] != {w}[{i} + {d}]) {{")
             self.line(f"    {miss} = {miss} + 1;")
-            self.line(f"    if ({miss} > {lim}) break;")
+            if d % 2 == 1:
+                self.line(f"    if ({miss} > {lim}) break;")
+            else:
+                self.line(f"    if ({miss} > {lim}) {{ {ch} = {i} * 7 + {w}[{i} + {d}]; break; }}")
             self.line("}")
             self.line(step)
             self.indent -= 1
             self.line("}")
-            self.use_result(f"{i} * 100 + {miss}")
+            self.use_result(f"{i} * 100 + {miss} + {ch}")
         else:
             self.line(f"int {ch} = 0;")
             self.line(header)
@@ -3408,6 +3412,7 @@ FEATURES = [
     ("unrolled loop starting near the top of int", r"^\s+int (i\d+) = 21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound within a step of the top of int", r"^\s+int (n\d+) = 214748364[67];\r?\n\s+int i\d+ = 21474\d+;"),
     ("counted search that breaks out", r"if \(v\d+ > v\d+\) break;"),
+    ("counted search that breaks out with a result", r"if \(v\d+ > v\d+\) \{ v\d+ = i\d+ \* 7 "),
     ("backtracking over fixed choices returning at a cap", r"if \(count >= \d+\) return count \* 10 \+ d;"),
     ("queens marked in a diagonal at row - c + n - 1", r"_down\[row - c \+ n - 1\] = 1;"),
     ("counted relaxation loop", r"if \(t\d+ < w\d+\[i\d+\]\) \{"),

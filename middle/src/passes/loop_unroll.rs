@@ -60,7 +60,7 @@ use super::loop_counter::{counter, Counter};
 use super::simplify_cfg::{self, remove_blocks};
 use super::value_map::{copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap};
 use super::{const_fold, loop_simplify, trivial_phis};
-use crate::analysis::{Cfg, LoopInfo, Preserved};
+use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
@@ -136,11 +136,18 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 /// anything.
 fn unroll_branching_loops(f: &mut Function, cx: &mut FunctionContext, growth: &mut u32) -> bool {
     let cfg = cx.analyses.cfg(f);
+    let dom = cx.analyses.dom(f);
     let loops = cx.analyses.loops(f);
     let facts = cx.facts();
     let mut changed = false;
+    // The exits of the loops unrolled so far, which have new predecessors (the copies)
+    // that the CFG does not know of.
+    let mut entered: Vec<Block> = Vec::new();
     for k in 0..loops.loops.len() {
-        let Some(s) = branching_shape(f, facts, &cfg, &loops, k) else {
+        if loops.loops[k].exits.iter().any(|x| entered.contains(x)) {
+            continue;
+        }
+        let Some(s) = branching_shape(f, facts, &cfg, &dom, &loops, k) else {
             continue;
         };
         let added = s.size * s.factor;
@@ -148,6 +155,7 @@ fn unroll_branching_loops(f: &mut Function, cx: &mut FunctionContext, growth: &m
             continue;
         }
         *growth += added;
+        entered.extend(&loops.loops[k].exits);
         unroll_branching(f, s);
         changed = true;
     }
@@ -499,6 +507,40 @@ fn uses_after(f: &Function, blocks: &[Block]) -> Vec<(Inst, Inst, usize)> {
     after
 }
 
+/// The uses of loop `k`'s values after it other than by a phi for an edge from it, each
+/// with the exit that dominates it and that only the loop enters (where a phi of the
+/// value in each copy can go): (value, user, operand index, exit). `None` when a use has
+/// no such exit (it follows a join of several exits).
+fn reads_after_exits(
+    f: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    loops: &LoopInfo,
+    k: usize,
+) -> Option<Vec<(Inst, Inst, usize, Block)>> {
+    let lp = &loops.loops[k];
+    let inside = |b: Block| loops.knows(b) && loops.contains(k, b);
+    let dedicated = |x: Block| cfg.preds(x).iter().all(|&b| inside(b));
+    let mut read_after = Vec::new();
+    for (v, user, index) in uses_after(f, &lp.blocks) {
+        let at = match f.kind(user) {
+            InstKind::Phi { blocks: from, .. } => from[index],
+            _ => f.inst_block(user)?,
+        };
+        // A block another loop's unrolling added in this run: the analyses do not know it.
+        if !loops.knows(at) {
+            return None;
+        }
+        let x = lp
+            .exits
+            .iter()
+            .copied()
+            .find(|&x| dedicated(x) && dom.dominates(x, at))?;
+        read_after.push((v, user, index, x));
+    }
+    Some(read_after)
+}
+
 /// Copies `body` to the end of `to` once per round, each round's phis the previous round's
 /// latch values (the first round's: `at` as given); `at` ends describing the last round.
 fn copy_rounds(
@@ -656,28 +698,14 @@ impl Frame {
         after: Vec<(Inst, Inst, usize)>,
         at: &ValueMap,
     ) {
-        let (p, h, e, c, ph) = (self.p, self.h, self.e, self.c, self.ph);
+        let (e, c, ph) = (self.e, self.c, self.ph);
         let go_on = self.test.append(f, c, counter);
         let branch = InstKind::CondBr {
             args: [Value::Inst(go_on)],
             targets: [ph, e],
         };
         f.append_inst(c, branch, Type::Void);
-        for (&phi, &v) in phis.iter().zip(last) {
-            let first = f.phi_incoming(phi, p).expect("from the preheader");
-            let ty = f.inst(phi).ty;
-            let (args, blocks) = if self.always {
-                (vec![v], vec![c])
-            } else {
-                (vec![first, v], vec![p, c])
-            };
-            let kind = InstKind::Phi { args, blocks };
-            let entry = f.append_inst(ph, kind, ty);
-            let index = incoming_index(f, phi, p);
-            f.set_operand(phi, index, Value::Inst(entry));
-            f.kind_mut_targets(phi)[index] = ph;
-        }
-        f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
+        self.enter_remainder(f, phis, last);
         let e_phis: Vec<Inst> = f.phis(e).collect();
         for phi in e_phis {
             if let Some(x) = f.phi_incoming(phi, self.exiting) {
@@ -696,6 +724,27 @@ impl Frame {
             });
             f.set_operand(user, index, phi);
         }
+    }
+
+    /// PH's phis for H's `phis`: the first values from P (unless the copies are entered
+    /// for sure), what the last copy takes back to them (`last`) from C; PH jumps to H.
+    fn enter_remainder(&self, f: &mut Function, phis: &[Inst], last: &[Value]) {
+        let (p, h, c, ph) = (self.p, self.h, self.c, self.ph);
+        for (&phi, &v) in phis.iter().zip(last) {
+            let first = f.phi_incoming(phi, p).expect("from the preheader");
+            let ty = f.inst(phi).ty;
+            let (args, blocks) = if self.always {
+                (vec![v], vec![c])
+            } else {
+                (vec![first, v], vec![p, c])
+            };
+            let kind = InstKind::Phi { args, blocks };
+            let entry = f.append_inst(ph, kind, ty);
+            let index = incoming_index(f, phi, p);
+            f.set_operand(phi, index, Value::Inst(entry));
+            f.kind_mut_targets(phi)[index] = ph;
+        }
+        f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
     }
 }
 
@@ -836,13 +885,20 @@ struct BlocksShape {
 }
 
 /// An innermost loop of several blocks counted by a phi of its header: its preheader
-/// jumps to the header, its one latch is its only way out, and the latch tests the
-/// stepped counter against a bound (`<`, `<=`; `>`, `>=` counting down).
+/// jumps to the header, it has one latch, and the latch tests the stepped counter against
+/// a bound (`<`, `<=`; `>`, `>=` counting down), or the header the counter itself. Other
+/// blocks may leave it too (`early`).
 struct LatchCounted {
     p: Block,
     h: Block,
     l: Block,
+    /// The block that tests the counter: the latch (the stepped counter), or the header
+    /// (the counter itself).
+    tested: Block,
+    /// The block the test leaves to.
     e: Block,
+    /// The loop's other exiting blocks (a `break`).
+    early: Vec<Block>,
     counter: Counter,
     bound: Value,
     inclusive: bool,
@@ -855,23 +911,39 @@ fn latch_counted(f: &Function, loops: &LoopInfo, k: usize) -> Option<LatchCounte
         return None;
     }
     let p = lp.preheader?;
-    let (&[l], &[e], &[exiting]) = (&lp.latches[..], &lp.exits[..], &lp.exiting[..]) else {
+    let &[l] = lp.latches.as_slice() else {
         return None;
     };
-    if exiting != l || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
+    if !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
         return None;
     }
+    // The latch tests the stepped counter, or else the header tests the counter itself
+    // (a `while (i < n)` with a `break` inside, which rotation leaves as it is).
+    let tested = if lp.exiting.contains(&l) {
+        l
+    } else if lp.exiting.contains(&h) {
+        h
+    } else {
+        return None;
+    };
     let InstKind::CondBr {
         args: [cond],
         targets,
-    } = *f.kind(f.terminator(l)?)
+    } = *f.kind(f.terminator(tested)?)
     else {
         return None;
     };
-    let go_on_when = targets[0] == h;
-    if targets[usize::from(go_on_when)] != e {
+    let go_on_when = lp.blocks.contains(&targets[0]);
+    let e = targets[usize::from(go_on_when)];
+    if lp.blocks.contains(&e) {
         return None;
     }
+    let early: Vec<Block> = lp
+        .exiting
+        .iter()
+        .copied()
+        .filter(|&x| x != tested)
+        .collect();
     let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
         return None;
     };
@@ -879,10 +951,10 @@ fn latch_counted(f: &Function, loops: &LoopInfo, k: usize) -> Option<LatchCounte
         .phis(h)
         .filter_map(|phi| counter(f, phi, p, l))
         .find_map(|c| {
-            let next = Value::Inst(c.next);
-            if a == next {
+            let value = Value::Inst(if tested == l { c.next } else { c.phi });
+            if a == value {
                 Some((c, b, pred))
-            } else if b == next {
+            } else if b == value {
                 Some((c, a, pred.swapped()))
             } else {
                 None
@@ -897,7 +969,9 @@ fn latch_counted(f: &Function, loops: &LoopInfo, k: usize) -> Option<LatchCounte
         p,
         h,
         l,
+        tested,
         e,
+        early,
         counter: ctr,
         bound,
         inclusive,
@@ -928,7 +1002,7 @@ fn blocks_size(f: &Function, blocks: &[Block], calls: bool) -> Option<u32> {
 /// (`latch_counted`, to a constant), its exit entered from its latch alone.
 fn blocks_shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<BlocksShape> {
     let c = latch_counted(f, loops, k)?;
-    if cfg.preds(c.e) != [c.l] {
+    if c.tested != c.l || cfg.preds(c.e) != [c.l] || !c.early.is_empty() {
         return None;
     }
     let trips = constant_trip_count(c.counter.start, c.bound, c.counter.step, c.inclusive)?;

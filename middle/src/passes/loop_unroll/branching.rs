@@ -15,14 +15,24 @@
 //!
 //! Each copy's header takes the values the copy before it takes back to its header (copy
 //! 0: the first values, or the last copy's); the latch tests that `i < lim` decides are
-//! gone. The latch is the loop's only way out: a search that breaks out (at the first
-//! mismatch of a naive match) often leaves within a few rounds, which would pay the limit
-//! and the extra tests for nothing. The loop's values are used after it by the phis of E,
-//! or, when E is entered from the latch alone, through new phis there.
+//! gone. The loop's values are used after it by the phis of E, or, when E is entered from
+//! the latch alone, through new phis there.
+//!
+//! A loop that rotation left with its test at the top (`while (i < n)` with a `break`
+//! inside) is counted by its header instead: the same `lim` makes the tests of all `k`
+//! copies hold, so each copy's header only jumps into its body, and C goes on to PH, whose
+//! H makes the loop's test.
+//!
+//! Other ways out (a `break`) are taken from each copy as from the loop: the exits' phis
+//! take each copy's values, and a value used after such an exit (that only the loop
+//! enters) is read through a new phi there. Only a way out that depends on no value read
+//! in the round qualifies (`leaves_on_own_count`: more mismatches than a limit): a search
+//! that breaks out on the data (at the first mismatch of a naive match) often leaves
+//! within a few rounds, which would pay the limit and the extra tests for nothing.
 
 use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame, MAX_FULL_TRIPS};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
-use crate::analysis::{Cfg, LoopInfo, ModuleFacts};
+use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::value_map::{copied_block, mapped, ValueMap};
 
@@ -38,6 +48,8 @@ const MAX_LIVE_THROUGH: usize = 16;
 /// mostly tests and branches (a scan for the best of several keys) keeps every branch in
 /// each copy, and saves only the counter's step and test.
 const MIN_HALF_SIZE_PER_BLOCK: u32 = 5;
+/// The most instructions looked at to tell what an early way out of the loop depends on.
+const MAX_COUNT_SEARCH: usize = 16;
 /// How many rounds of the unrolled loop an array the counter indexes must hold at least:
 /// a counter that indexes an array of 12 elements runs about 12 rounds at most, which a
 /// loop unrolled by 8 mostly spends in its remainder.
@@ -50,15 +62,23 @@ pub(super) struct BranchingShape {
     p: Block,
     h: Block,
     l: Block,
+    /// The block that tests the counter: `l`, or `h` (see `LatchCounted`).
+    tested: Block,
     e: Block,
     blocks: Vec<Block>,
+    /// Every block that the loop leaves to (E and those of its early ways out).
+    exits: Vec<Block>,
     next: Inst,
     init: Value,
     test: CounterTest,
     /// The trip count, when it is a known constant (then at least the factor).
     trips: Option<u32>,
-    /// The uses of its values after it other than by E's phis (`uses_after`).
+    /// The uses of its values after it other than by E's phis (`uses_after`), when the
+    /// latch is its only way out.
     after: Vec<(Inst, Inst, usize)>,
+    /// Those uses with the exit that takes a phi for each, when it has other ways out
+    /// (`reads_after_exits`).
+    read_after: Vec<(Inst, Inst, usize, Block)>,
     pub(super) factor: u32,
     pub(super) size: u32,
 }
@@ -67,6 +87,7 @@ pub(super) fn branching_shape(
     f: &Function,
     facts: &ModuleFacts,
     cfg: &Cfg,
+    dom: &DomTree,
     loops: &LoopInfo,
     k: usize,
 ) -> Option<BranchingShape> {
@@ -74,12 +95,20 @@ pub(super) fn branching_shape(
         p,
         h,
         l,
+        tested,
         e,
+        early,
         counter: ctr,
         bound,
         inclusive,
     } = super::latch_counted(f, loops, k)?;
     let lp = &loops.loops[k];
+    if !early
+        .iter()
+        .all(|&x| leaves_on_own_count(f, h, &lp.blocks, x))
+    {
+        return None;
+    }
     let changing_bound = super::bound_changes(f, loops, k, bound, ctr.start)?;
     let size = super::blocks_size(f, &lp.blocks, false)?;
     // A few rounds known at compile time are written out in a row instead.
@@ -87,19 +116,27 @@ pub(super) fn branching_shape(
     if trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {
         return None;
     }
+    // A header that tests the counter is only a jump in the copies.
+    let branching_blocks = lp.blocks.len() - usize::from(tested == h);
     if size > MAX_BODY
-        || 2 * size < MIN_HALF_SIZE_PER_BLOCK * lp.blocks.len() as u32
+        || 2 * size < MIN_HALF_SIZE_PER_BLOCK * branching_blocks as u32
         || live_through(f, h, &lp.blocks) > MAX_LIVE_THROUGH
         || branches_on_invariant(f, &lp.blocks)
     {
         return None;
     }
-    // The loop's values are used after it by E's phis; any other use needs E to be
-    // entered from the latch alone, to take a phi of its own.
-    let after = super::uses_after(f, &lp.blocks);
-    if cfg.preds(e) != [l] && !after.is_empty() {
-        return None;
-    }
+    // The loop's values are used after it by the exits' phis; any other use needs an exit
+    // that only the loop enters, to take a phi of its own (E's, entered from the latch
+    // alone, takes it from the latch and C; a header's test stays the only way to its E).
+    let (after, read_after) = if early.is_empty() && tested == l {
+        let after = super::uses_after(f, &lp.blocks);
+        if cfg.preds(e) != [l] && !after.is_empty() {
+            return None;
+        }
+        (after, Vec::new())
+    } else {
+        (Vec::new(), super::reads_after_exits(f, cfg, dom, loops, k)?)
+    };
     let extent = counter_extent(f, facts, &lp.blocks, ctr.phi);
     let factor = [8, 4, 2]
         .into_iter()
@@ -111,8 +148,10 @@ pub(super) fn branching_shape(
         p,
         h,
         l,
+        tested,
         e,
         blocks: lp.blocks.clone(),
+        exits: lp.exits.clone(),
         next: ctr.next,
         init: ctr.start,
         test: CounterTest {
@@ -123,6 +162,7 @@ pub(super) fn branching_shape(
         },
         trips,
         after,
+        read_after,
         factor,
         size,
     })
@@ -168,6 +208,37 @@ fn counter_extent(f: &Function, facts: &ModuleFacts, blocks: &[Block], phi: Inst
             _ => None,
         })
         .min()
+}
+
+/// Whether the early way out of block `x` depends on no value read from memory in the
+/// round: a count the loop keeps (`if (miss > limit) break;` after `miss = miss + 1`)
+/// passes its bound late, while a test of the data (the first mismatch of a naive match)
+/// is often decided within a few rounds, which would pay the limit and the extra tests
+/// for nothing. The condition's operands are followed within the round, to the header's
+/// phis (the values from the round before).
+fn leaves_on_own_count(f: &Function, h: Block, blocks: &[Block], x: Block) -> bool {
+    let Some(InstKind::CondBr { args: [cond], .. }) = f.terminator(x).map(|t| f.kind(t)) else {
+        return false;
+    };
+    let mut seen: Vec<Inst> = Vec::new();
+    let mut work = vec![*cond];
+    while let Some(v) = work.pop() {
+        let Some(i) = v.as_inst().filter(|_| !fixed_for(f, blocks, v)) else {
+            continue;
+        };
+        if seen.contains(&i) || f.inst_block(i) == Some(h) && f.kind(i).is_phi() {
+            continue;
+        }
+        if seen.len() == MAX_COUNT_SEARCH {
+            return false;
+        }
+        seen.push(i);
+        match f.kind(i) {
+            InstKind::Load { .. } | InstKind::Call { .. } => return false,
+            kind => work.extend(kind.operands().iter().copied()),
+        }
+    }
+    true
 }
 
 /// Whether `v` is fixed for the loop of these blocks: not an instruction inside it.
@@ -250,6 +321,20 @@ pub(super) fn unroll_branching(f: &mut Function, s: BranchingShape) {
         };
         f.replace_kind(latch, jump, Type::Void);
     }
+    // A header's test holds in every copy: each copy's header jumps into its body.
+    if s.tested == h {
+        for &header in &headers {
+            let test = f.terminator(header).expect("a header ends in a branch");
+            let inside = f
+                .kind(test)
+                .targets()
+                .iter()
+                .copied()
+                .find(|&t| t != e)
+                .expect("a test that stays in the loop");
+            f.replace_kind(test, InstKind::Br { targets: [inside] }, Type::Void);
+        }
+    }
     let counter = mapped(Value::Inst(s.next), &maps[last]);
     let latch = f
         .terminator(copied_block(&copies[last], l))
@@ -261,18 +346,36 @@ pub(super) fn unroll_branching(f: &mut Function, s: BranchingShape) {
     };
     f.replace_kind(latch, branch, Type::Void);
 
+    // The exits' phis take from each copy of a block that leaves early what they take
+    // from the block (the latch's way out is C's, below).
+    for &x in &s.exits {
+        for phi in f.phis(x).collect::<Vec<_>>() {
+            let InstKind::Phi { args, blocks } = f.kind(phi).clone() else {
+                unreachable!("a phi");
+            };
+            for (v, from) in args.into_iter().zip(blocks) {
+                if from == s.tested || !s.blocks.contains(&from) {
+                    continue;
+                }
+                for (copy_of, map) in copies.iter().zip(&maps) {
+                    f.add_phi_incoming(phi, mapped(v, map), copied_block(copy_of, from));
+                }
+            }
+        }
+    }
+
     // P enters the copies when the first block's skipped tests hold.
     let frame = Frame {
         p,
         h,
-        exiting: l,
+        exiting: s.tested,
         e,
         pu,
         c,
         ph,
         lim,
         test: s.test,
-        always: s.trips.is_some(),
+        always: s.trips.is_some() && s.tested == l,
     };
     frame.enter(f, s.init);
     f.append_inst(
@@ -283,5 +386,51 @@ pub(super) fn unroll_branching(f: &mut Function, s: BranchingShape) {
         Type::Void,
     );
 
-    frame.leave(f, counter, &phis, &taken_back, s.after, &maps[last]);
+    if s.tested == l {
+        frame.leave(f, counter, &phis, &taken_back, s.after, &maps[last]);
+    } else {
+        // The header makes the loop's test: C goes on to it.
+        f.append_inst(c, InstKind::Br { targets: [ph] }, Type::Void);
+        frame.enter_remainder(f, &phis, &taken_back);
+    }
+
+    // A value used after an early way out: a phi in the exit of what each block leaving
+    // to it has, the loop's own blocks the value, their copies the copy's (C the last).
+    let mut merged: Vec<((Inst, Block), Value)> = Vec::new();
+    for &(v, user, index, x) in &s.read_after {
+        let phi = match merged.iter().find(|(key, _)| *key == (v, x)) {
+            Some(&(_, phi)) => phi,
+            None => {
+                let mut args = Vec::new();
+                let mut blocks = Vec::new();
+                for &b in &s.blocks {
+                    let leaves = f
+                        .terminator(b)
+                        .is_some_and(|t| f.kind(t).targets().contains(&x));
+                    if !leaves {
+                        continue;
+                    }
+                    args.push(Value::Inst(v));
+                    blocks.push(b);
+                    if b == s.tested {
+                        // The latch's way out is C's too; the header's is its alone.
+                        if b == l {
+                            args.push(mapped(Value::Inst(v), &maps[last]));
+                            blocks.push(c);
+                        }
+                        continue;
+                    }
+                    for (copy_of, map) in copies.iter().zip(&maps) {
+                        args.push(mapped(Value::Inst(v), map));
+                        blocks.push(copied_block(copy_of, b));
+                    }
+                }
+                let kind = InstKind::Phi { args, blocks };
+                let phi = Value::Inst(f.prepend_inst(x, kind, f.inst(v).ty));
+                merged.push(((v, x), phi));
+                phi
+            }
+        };
+        f.set_operand(user, index, phi);
+    }
 }

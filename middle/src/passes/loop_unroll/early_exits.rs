@@ -72,30 +72,7 @@ pub(super) fn early_exits_shape(
     if size.max(1) * (count + 1) > MAX_FULLY_UNROLLED {
         return None;
     }
-    let inside = |b: Block| loops.knows(b) && loops.contains(k, b);
-    // An exit that only the loop enters, dominating a use: the phi for the use goes there.
-    let dedicated = |x: Block| cfg.preds(x).iter().all(|&b| inside(b));
-    let mut read_after = Vec::new();
-    for &b in &lp.blocks {
-        for v in f.block_insts(b) {
-            for u in f.uses(Value::Inst(v)) {
-                let at = match f.kind(u.inst) {
-                    InstKind::Phi { blocks: from, .. } => from[u.index as usize],
-                    _ => f.inst_block(u.inst)?,
-                };
-                if inside(at) {
-                    // Inside, or a phi of an exit on an edge from the loop.
-                    continue;
-                }
-                let x = lp
-                    .exits
-                    .iter()
-                    .copied()
-                    .find(|&x| dedicated(x) && dom.dominates(x, at))?;
-                read_after.push((v, u.inst, u.index as usize, x));
-            }
-        }
-    }
+    let read_after = super::reads_after_exits(f, cfg, dom, loops, k)?;
     Some(EarlyExits {
         p,
         h: lp.header,
