@@ -28,6 +28,7 @@ mod share_constants;
 mod shrink_wrap;
 pub mod symbols;
 mod tail_calls;
+mod unfold_shifts;
 mod writeback;
 mod zero_compares;
 

@@ -13,7 +13,7 @@ use crate::mir::MFunction;
 use crate::{
     branches, dead_definitions, hoist_spills, isel, jump_tables, load_store_multiple, peephole,
     pre_schedule, regalloc, repeated_compares, schedule, share_constants, shrink_wrap, tail_calls,
-    writeback, zero_compares,
+    unfold_shifts, writeback, zero_compares,
 };
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
@@ -100,6 +100,16 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
             "build a constant built in several blocks outside loops once, where it dominates them",
         required: false,
         run: Run::Machine(|mf, _| share_constants::run(mf)),
+    },
+    BackendPass {
+        name: "unfold-shifts",
+        description: "give shifted operands shifts of their own in blocks that the multi-cycle pipeline limits",
+        required: false,
+        run: Run::Machine(|mf, level| {
+            if level > 0 {
+                unfold_shifts::run(mf)
+            }
+        }),
     },
     BackendPass {
         name: "pre-schedule",

@@ -1,0 +1,148 @@
+//! unfold-shifts: in a block that the multi-cycle pipeline limits, an ALU instruction's
+//! shifted operand becomes a shift of its own (`add r0, r1, r2, lsr #31` is `lsr t, r2,
+//! #31; add r0, r1, t`). The Cortex-A72 runs an ALU instruction with a shifted operand on
+//! its one multi-cycle pipeline, next to multiplies, and a plain shift or ALU instruction
+//! on either of its two integer pipelines. A loop body of multiplies (`(c + a * b) % p`:
+//! `mla`, `smmul`, the quotient's sign fix `add q, q, q, lsr #31`, `mls`) waits on that one
+//! pipeline while the integer pipelines idle.
+//!
+//! A block's cycles are estimated by its busiest resource: dispatch (three instructions a
+//! cycle) or a kind of pipeline (its instructions over its width, `CostClass::occupancy`
+//! counting a divide's cycles). A shifted operand unfolds, one at a time in block order,
+//! while that makes the estimate smaller: it takes one instruction from the multi-cycle
+//! pipeline and gives two to the integer ones and one more to dispatch.
+//!
+//! Runs before allocation (the shift's result is a new virtual register) and before
+//! pre-schedule, which places the shift. Needs: nothing. Preserves: behaviour.
+
+use crate::dependences::class;
+use crate::mir::*;
+use middle::cost_model::{CostClass, Pipe, DISPATCH_WIDTH};
+
+/// The kinds of pipeline counted, in the order `Load` holds them.
+const PIPES: [Pipe; 5] = [
+    Pipe::Integer,
+    Pipe::Multi,
+    Pipe::Load,
+    Pipe::Store,
+    Pipe::Float,
+];
+
+pub fn run(mf: &mut MFunction) {
+    for b in 0..mf.blocks.len() {
+        let mut load = Load::of(&mf.blocks[b].insts, &mf.vreg_classes);
+        let mut k = 0;
+        while k < mf.blocks[b].insts.len() {
+            let Some((r, shift, amount)) = shifted_operand(&mf.blocks[b].insts[k]) else {
+                k += 1;
+                continue;
+            };
+            let unfolded = load.unfolded();
+            if unfolded.cycles() >= load.cycles() {
+                break;
+            }
+            let t = mf.new_vreg(RegClass::Int);
+            let insts = &mut mf.blocks[b].insts;
+            set_operand(&mut insts[k], Operand2::Reg(t));
+            let shift = MInst::Mov {
+                rd: t,
+                src: Operand2::Shifted(r, shift, amount),
+                cond: None,
+            };
+            insts.insert(k, shift);
+            load = unfolded;
+            k += 2;
+        }
+    }
+}
+
+/// What a block asks of dispatch and of each kind of pipeline, in slot-cycles.
+#[derive(Clone, Copy)]
+struct Load {
+    dispatched: u32,
+    pipes: [u32; PIPES.len()],
+}
+
+impl Load {
+    fn of(insts: &[MInst], vreg_classes: &[RegClass]) -> Load {
+        let mut load = Load {
+            dispatched: 0,
+            pipes: [0; PIPES.len()],
+        };
+        for inst in insts {
+            load.add(class(inst, vreg_classes), 1);
+        }
+        load
+    }
+
+    fn add(&mut self, class: CostClass, times: i32) {
+        let at = PIPES
+            .iter()
+            .position(|&p| p == class.pipe())
+            .expect("every pipe is counted");
+        self.pipes[at] = self.pipes[at].saturating_add_signed(times * class.occupancy() as i32);
+        self.dispatched = self.dispatched.saturating_add_signed(times);
+    }
+
+    /// The load with one more shifted operand unfolded.
+    fn unfolded(self) -> Load {
+        let mut load = self;
+        load.add(CostClass::ShiftedAlu, -1);
+        load.add(CostClass::Alu, 2);
+        load
+    }
+
+    /// The estimated cycles, in units of a sixth of a cycle (so that widths 1, 2 and 3
+    /// divide exactly): the busiest resource's.
+    fn cycles(&self) -> u32 {
+        let dispatch = self.dispatched * 6 / DISPATCH_WIDTH;
+        PIPES
+            .iter()
+            .zip(self.pipes)
+            .map(|(p, used)| used * 6 / p.width())
+            .fold(dispatch, u32::max)
+    }
+}
+
+/// The shifted register operand of an ALU instruction or a compare that runs on the
+/// multi-cycle pipeline for it (`add r0, r1, r2, lsl #2`, `cmp r0, r1, lsr #3`).
+fn shifted_operand(inst: &MInst) -> Option<(Reg, Shift, u8)> {
+    match *inst {
+        MInst::Alu {
+            src: Operand2::Shifted(r, shift, amount),
+            ..
+        }
+        | MInst::AluS {
+            src: Operand2::Shifted(r, shift, amount),
+            ..
+        }
+        | MInst::Cmp {
+            src: Operand2::Shifted(r, shift, amount),
+            ..
+        }
+        | MInst::Cmn {
+            src: Operand2::Shifted(r, shift, amount),
+            ..
+        }
+        | MInst::Tst {
+            src: Operand2::Shifted(r, shift, amount),
+            ..
+        } => Some((r, shift, amount)),
+        _ => None,
+    }
+}
+
+fn set_operand(inst: &mut MInst, operand: Operand2) {
+    match inst {
+        MInst::Alu { src, .. }
+        | MInst::AluS { src, .. }
+        | MInst::Cmp { src, .. }
+        | MInst::Cmn { src, .. }
+        | MInst::Tst { src, .. } => *src = operand,
+        _ => unreachable!("an instruction with a shifted operand"),
+    }
+}
+
+#[cfg(test)]
+#[path = "unfold_shifts_tests.rs"]
+mod tests;
