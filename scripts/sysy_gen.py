@@ -2872,7 +2872,8 @@ class Gen:
         marks and unmarks elements of two global arrays at one index, updates a row of a
         global matrix and counts its calls in a global scalar, reached from one address per
         section, a recursion whose base case loops over a global array and whose ways out share
-        a `return 1`, a float recursion with two base cases behind an int wrapper, a search
+        a `return 1`, a float recursion with two base cases behind an int wrapper (its
+        arguments scaled, or stepped by constants, or Takeuchi's function on floats), a search
         over a few fixed choices that returns from inside its loop at a cap, queens marked in
         diagonal arrays), for
         memoisation, value numbering of calls, inlining into itself, base cases tested before
@@ -2949,6 +2950,26 @@ class Gen:
             self.line("  if (r % 2 == 0) return 1;")
             self.line("  return r % 1000;")
             arity = 3
+        elif kind == 8 and c % 3 == 1:
+            # Float arguments stepped by constants, which meet their earlier values again:
+            # memoised with the floats' bits as keys.
+            self.line(f"float {name}_f(float x, int n) {{")
+            self.line("  if (n <= 0 || x < 1.0) return x * 0.5;")
+            self.line(f"  return {name}_f(x - 1.0, n - 1) * 0.5 + {name}_f(x - 2.0, n - 2) - {c}.0;")
+            self.line("}")
+            self.line(f"int {name}(int k, int n) {{")
+            self.line(f"  return {name}_f(k * 1.5, n);")
+            arity = 2
+        elif kind == 8 and c % 3 == 2:
+            # Takeuchi's function on floats: the outer call's arguments are the inner calls'
+            # results.
+            self.line(f"float {name}_t(float x, float y, float z) {{")
+            self.line(f"  if (y < x) return {name}_t({name}_t(x - 1.0, y, z), {name}_t(y - 1.0, z, x), {name}_t(z - 1.0, x, y));")
+            self.line("  return z;")
+            self.line("}")
+            self.line(f"int {name}(int k, int n) {{")
+            self.line(f"  return {name}_t(k * 0.5, n * 0.25, {c}.0 * 0.125);")
+            arity = 2
         elif kind == 8:
             # Float arguments and result: the saved float registers wait for the prologue.
             self.line(f"float {name}_f(float x, int n) {{")
@@ -3437,6 +3458,8 @@ FEATURES = [
     ("recursion marking two global arrays at one index", r"^int memo\d+_b\[16\];"),
     ("recursion whose base case loops over a global array", r"^int memo\d+_seen\[8\];"),
     ("float recursion with two base cases", r"^float memo\d+_f\(float x, int n\) \{"),
+    ("float recursion stepped by constants", r"memo\d+_f\(x - 1\.0, n - 1\)"),
+    ("Takeuchi's function on floats", r"^float memo\d+_t\(float x, float y, float z\) \{"),
     ("pruned subset count", r"^int memo\d+\(int i, int rem\) \{"),
     ("recursion updating a row of a global matrix", r"^  memo\d+_m\[x\]\[\d\] = "),
     ("longest run so far, compared past its step", r"^\s+if \((i\d+) - (v\d+) \+ 1 (>|<=) (v\d+)\) \4 = "),

@@ -2340,6 +2340,7 @@ impl Selector<'_> {
                 self.emit(MInst::VCvtToInt { sd: t, sm: src });
                 self.emit(MInst::VMovToCore { rd, sn: t });
             }
+            CastOp::FloatBits => self.emit(MInst::VMovToCore { rd, sn: src }),
         }
     }
 

@@ -260,6 +260,10 @@ fn lowering(kind: &InstKind) -> &'static [CostClass] {
         InstKind::Cast {
             op: CastOp::FpToSi, ..
         } => &[VfpConvert, Transfer],
+        InstKind::Cast {
+            op: CastOp::FloatBits,
+            ..
+        } => &[Transfer],
         // A variable index times a stride that is no power of two: `mov` the stride, `mul`,
         // `add` (a power of two folds into the `add` as a shift, a constant index into its
         // immediate).

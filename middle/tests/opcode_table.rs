@@ -198,7 +198,8 @@ bb0:
   %16 = zext %14
   %17 = sitofp %16
   %18 = fptosi %17
-  %19 = select i32 %14, %18, %8
+  %25 = floatbits %13
+  %19 = select i32 %14, %18, %25
   %20 = gep %0, %19, 4
   store %18, %20
   %21 = load i32 %20

@@ -162,11 +162,13 @@ impl FloatPred {
 
 named_enum!(
     /// Conversions: `zext` widens an i1 to an i32; `sitofp` and `fptosi` convert between
-    /// i32 and f32 (`fptosi` truncates toward zero and saturates, NaN giving 0).
+    /// i32 and f32 (`fptosi` truncates toward zero and saturates, NaN giving 0);
+    /// `floatbits` is the i32 of an f32's bits (a memo table's key).
     CastOp {
         Zext = "zext",
         SiToFp = "sitofp",
         FpToSi = "fptosi",
+        FloatBits = "floatbits",
     }
 );
 
@@ -175,7 +177,7 @@ impl CastOp {
         match self {
             CastOp::Zext => (Type::I1, Type::I32),
             CastOp::SiToFp => (Type::I32, Type::F32),
-            CastOp::FpToSi => (Type::F32, Type::I32),
+            CastOp::FpToSi | CastOp::FloatBits => (Type::F32, Type::I32),
         }
     }
 }

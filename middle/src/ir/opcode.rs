@@ -38,6 +38,7 @@ pub enum Opcode {
     Zext,
     SiToFp,
     FpToSi,
+    FloatBits,
     Select,
     Load,
     Store,
@@ -153,7 +154,7 @@ use Opcode::*;
 
 /// Indexed by `Opcode as usize` (checked at compile time below).
 #[rustfmt::skip]
-static TABLE: [OpcodeInfo; 29] = [
+static TABLE: [OpcodeInfo; 30] = [
     //  opcode   flags                      identity           absorbing     cost class
     row(Add,     COMMUTATIVE | ASSOCIATIVE, both(int(0)),      None,         Some(C::Alu)),
     row(Sub,     0,                         right(int(0)),     None,         Some(C::Alu)),
@@ -179,6 +180,8 @@ static TABLE: [OpcodeInfo; 29] = [
     row(Zext,    0,                         None,              None,         Some(C::Alu)),
     row(SiToFp,  0,                         None,              None,         Some(C::VfpConvert)),
     row(FpToSi,  0,                         None,              None,         Some(C::VfpConvert)),
+    // `vmov r, s`.
+    row(FloatBits, 0,                       None,              None,         Some(C::Transfer)),
     // A move and a conditional move, after the comparison the condition needs anyway.
     row(Select,  0,                         None,              None,         Some(C::Alu)),
     row(Load,    LOAD,                      None,              None,         Some(C::Load)),
@@ -208,9 +211,10 @@ const _: () = {
 
 impl Opcode {
     /// Every opcode, in table order.
-    pub const ALL: [Opcode; 29] = [
+    pub const ALL: [Opcode; 30] = [
         Add, Sub, Mul, SDiv, SRem, And, LShr, AShr, FAdd, FSub, FMul, FDiv, FNeg, Ctz, Icmp, Fcmp,
-        Zext, SiToFp, FpToSi, Select, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr, Ret,
+        Zext, SiToFp, FpToSi, FloatBits, Select, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr,
+        Ret,
     ];
 
     /// This opcode's row of the table.
@@ -304,6 +308,7 @@ impl CastOp {
             CastOp::Zext => Zext,
             CastOp::SiToFp => SiToFp,
             CastOp::FpToSi => FpToSi,
+            CastOp::FloatBits => FloatBits,
         }
     }
 }

@@ -75,6 +75,7 @@ pub fn cast(op: CastOp, a: u32) -> u32 {
         CastOp::Zext => a & 1,
         CastOp::SiToFp => arith::int_to_float(a as i32).to_bits(),
         CastOp::FpToSi => arith::float_to_int(f32::from_bits(a)) as u32,
+        CastOp::FloatBits => a,
     }
 }
 

@@ -1,18 +1,24 @@
-//! Memoisation: a recursive function whose result depends only on its integer arguments,
-//! and whose recursion revisits the same arguments (Fibonacci, binomial coefficients, path
-//! counts), remembers its results in a table emitted into the program, turning exponential
-//! call trees into as many calls as there are distinct arguments.
+//! Memoisation: a recursive function whose result depends only on its arguments, and whose
+//! recursion revisits the same arguments (Fibonacci, binomial coefficients, path counts,
+//! Takeuchi's function, on integers or floats), remembers its results in a table emitted
+//! into the program, turning exponential call trees into as many calls as there are
+//! distinct arguments.
 //!
-//! A function qualifies when it is not `main`, takes only `i32` parameters (at least one),
-//! returns `i32` or `f32`, neither reads nor writes memory its callers can see nor does I/O
-//! (the module facts' summary; it may use stack arrays of its own), and calls itself from at
-//! least two places, or from one place inside a loop, with arguments computed from its
-//! parameters, constants and phis by `add`, `sub` and `mul` only. That last condition picks
-//! recursions whose subproblems overlap (`f(n - 1) + f(n - 2)`); a divide-and-conquer
-//! recursion on `(l + r) / 2` visits each range once and gains nothing from a table.
+//! A function qualifies when it is not `main`, takes only `i32` and `f32` parameters (at
+//! least one), returns `i32` or `f32`, neither reads nor writes memory its callers can see
+//! nor does I/O (the module facts' summary; it may use stack arrays of its own), and calls
+//! itself from at least two places, or from one place inside a loop, with arguments
+//! computed from its parameters, constants, phis and its own results (`tak(tak(x - 1, y,
+//! z), ...)`) by `add`, `sub` and `mul`, floats by `fadd` and `fsub` only. That last
+//! condition picks recursions whose subproblems overlap (`f(n - 1) + f(n - 2)`); a
+//! divide-and-conquer recursion on `(l + r) / 2` visits each range once, and a float
+//! scaled at each level (`x * 0.5 - 0.2`) takes a new value on every path: a table would
+//! only cost lookups.
 //!
 //! The table is direct-mapped with `1 << TABLE_BITS` entries in two new globals: `F.memo`
-//! holds per entry a word that is 1 once the entry is filled, then the arguments;
+//! holds per entry a word that is 1 once the entry is filled, then the arguments' keys (an
+//! integer itself, a float its bits: `-0.0` and `0.0` are two keys, as their results may
+//! differ);
 //! `F.memo.value` the result. (A SysY name has no '.', so these names are free.) The entry
 //! of a call is the top bits of a multiplicative hash of its arguments. On entry the function
 //! compares the entry's arguments with its own and returns the stored result when they are
@@ -25,8 +31,8 @@
 
 use crate::analysis::{ModuleFacts, Preserved};
 use crate::ir::{
-    BinaryOp, Block, FuncId, Function, Global, GlobalId, Inst, InstKind, IntPred, Module, Type,
-    Value,
+    BinaryOp, Block, Callee, CastOp, FuncId, Function, Global, GlobalId, Inst, InstKind, IntPred,
+    Module, Type, Value,
 };
 use crate::passes::ModuleAnalyses;
 
@@ -56,7 +62,7 @@ pub(crate) fn qualifies(m: &Module, facts: &ModuleFacts, id: FuncId) -> bool {
     let f = m.function(id);
     let summary = facts.summary(id);
     let signature = !f.params.is_empty()
-        && f.params.iter().all(|&t| t == Type::I32)
+        && f.params.iter().all(|&t| matches!(t, Type::I32 | Type::F32))
         && matches!(f.ret, Type::I32 | Type::F32);
     signature
         && f.name != "main"
@@ -86,7 +92,7 @@ fn overlapping_self_calls(f: &Function, id: FuncId) -> bool {
             f.kind(call)
                 .operands()
                 .iter()
-                .all(|&a| is_shift_of_parameters(f, a))
+                .all(|&a| is_shift_of_parameters(f, id, a))
         })
         && (calls.len() >= 2 || in_loop())
 }
@@ -94,23 +100,29 @@ fn overlapping_self_calls(f: &Function, id: FuncId) -> bool {
 /// How deep `is_shift_of_parameters` looks before giving up.
 const ARGUMENT_DEPTH: u32 = 8;
 
-/// Whether `v` is built from parameters, constants and phis by `add`, `sub` and `mul`.
-fn is_shift_of_parameters(f: &Function, v: Value) -> bool {
-    fn walk(f: &Function, v: Value, depth: u32) -> bool {
+/// Whether `v` is built from parameters, constants, phis and the results of calls of the
+/// function itself (`id`: Takeuchi's `tak(tak(x - 1, y, z), ...)`) by `add`, `sub` and
+/// `mul`, or for floats by `fadd` and `fsub` only: a float argument scaled at each level
+/// (`x * 0.5 - 0.2`) takes a new value on every path of the call tree, while one stepped by
+/// constants (`x - 1.0`, `x - 2.0`) meets its earlier values again.
+fn is_shift_of_parameters(f: &Function, id: FuncId, v: Value) -> bool {
+    fn walk(f: &Function, id: FuncId, v: Value, depth: u32) -> bool {
         match v {
-            Value::Param(_) | Value::Int(_) => true,
+            Value::Param(_) | Value::Int(_) | Value::Float(_) => true,
             Value::Inst(i) if depth > 0 => match f.kind(i) {
                 InstKind::Phi { .. } => true,
+                InstKind::Call { callee, .. } => *callee == Callee::Function(id),
                 InstKind::Binary {
-                    op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul,
+                    op:
+                        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::FAdd | BinaryOp::FSub,
                     args: [a, b],
-                } => walk(f, *a, depth - 1) && walk(f, *b, depth - 1),
+                } => walk(f, id, *a, depth - 1) && walk(f, id, *b, depth - 1),
                 _ => false,
             },
             _ => false,
         }
     }
-    walk(f, v, ARGUMENT_DEPTH)
+    walk(f, id, v, ARGUMENT_DEPTH)
 }
 
 /// Whether block `b` can reach itself: it lies on a cycle of the control flow.
@@ -169,12 +181,26 @@ fn memoize(f: &mut Function, tables: Tables) {
     f.remove_inst(jump);
     let emit =
         |f: &mut Function, kind: InstKind, ty: Type| Value::Inst(f.append_inst(entry, kind, ty));
+    // Each argument's key: an integer itself, a float its bits (so that -0.0 and 0.0 are
+    // two keys, as their results may differ, and a NaN matches its own bits).
+    let keys: Vec<Value> = (0..arity)
+        .map(|p| match f.params[p as usize] {
+            Type::F32 => {
+                let bits = InstKind::Cast {
+                    op: CastOp::FloatBits,
+                    args: [Value::Param(p)],
+                };
+                emit(f, bits, Type::I32)
+            }
+            _ => Value::Param(p),
+        })
+        .collect();
     let mut hash = Value::Int(0);
-    for p in 0..arity {
-        let multiplier = HASH_MULTIPLIERS[p as usize % HASH_MULTIPLIERS.len()] as i32;
+    for (p, &key) in keys.iter().enumerate() {
+        let multiplier = HASH_MULTIPLIERS[p % HASH_MULTIPLIERS.len()] as i32;
         let scaled = emit(
             f,
-            InstKind::binary(BinaryOp::Mul, Value::Param(p), Value::Int(multiplier)),
+            InstKind::binary(BinaryOp::Mul, key, Value::Int(multiplier)),
             Type::I32,
         );
         hash = match hash {
@@ -236,7 +262,7 @@ fn memoize(f: &mut Function, tables: Tables) {
         );
         let (pred, expected) = match k {
             0 => (IntPred::Ne, Value::Int(0)),
-            _ => (IntPred::Eq, Value::Param(k - 1)),
+            _ => (IntPred::Eq, keys[k as usize - 1]),
         };
         let test = f.append_inst(
             from,
@@ -271,7 +297,7 @@ fn memoize(f: &mut Function, tables: Tables) {
             f.insert_inst_before(ret, InstKind::Store { args: [v, at] }, Type::Void);
         };
         for k in 1..=arity {
-            store(Value::Param(k - 1), words[k as usize]);
+            store(keys[k as usize - 1], words[k as usize]);
         }
         store(result, value_slot);
         store(Value::Int(1), words[0]);
