@@ -339,32 +339,20 @@ impl Progress {
 #[derive(Default)]
 pub struct Slots {
     /// Per cycle: the instructions started, then per kind of pipeline its slots taken.
-    used: Vec<[u32; 1 + PIPES.len()]>,
+    used: Vec<[u32; 1 + Pipe::ALL.len()]>,
 }
 
-/// The kinds of pipeline, in the order `Slots` counts them.
-const PIPES: [Pipe; 5] = [
-    Pipe::Integer,
-    Pipe::Multi,
-    Pipe::Load,
-    Pipe::Store,
-    Pipe::Float,
-];
-
 impl Slots {
-    fn at(&mut self, cycle: u32) -> &mut [u32; 1 + PIPES.len()] {
+    fn at(&mut self, cycle: u32) -> &mut [u32; 1 + Pipe::ALL.len()] {
         let c = cycle as usize;
         if self.used.len() <= c {
-            self.used.resize(c + 1, [0; 1 + PIPES.len()]);
+            self.used.resize(c + 1, [0; 1 + Pipe::ALL.len()]);
         }
         &mut self.used[c]
     }
 
     fn pipe_index(class: CostClass) -> usize {
-        1 + PIPES
-            .iter()
-            .position(|&p| p == class.pipe())
-            .expect("every pipe is counted")
+        1 + class.pipe().index()
     }
 
     /// Whether an instruction of `class` can start in `cycle`.

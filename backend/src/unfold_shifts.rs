@@ -24,15 +24,6 @@ use crate::mir::loops::LoopNest;
 use crate::mir::*;
 use middle::cost_model::{CostClass, Pipe, DISPATCH_WIDTH};
 
-/// The kinds of pipeline counted, in the order `Load` holds them.
-const PIPES: [Pipe; 5] = [
-    Pipe::Integer,
-    Pipe::Multi,
-    Pipe::Load,
-    Pipe::Store,
-    Pipe::Float,
-];
-
 pub fn run(mf: &mut MFunction) {
     let nest = LoopNest::new(mf);
     let outer: Vec<MBlockId> = nest.headers().filter_map(|h| nest.parent(h)).collect();
@@ -71,14 +62,14 @@ pub fn run(mf: &mut MFunction) {
 #[derive(Clone, Copy)]
 struct Load {
     dispatched: u32,
-    pipes: [u32; PIPES.len()],
+    pipes: [u32; Pipe::ALL.len()],
 }
 
 impl Load {
     fn of(insts: &[MInst], vreg_classes: &[RegClass]) -> Load {
         let mut load = Load {
             dispatched: 0,
-            pipes: [0; PIPES.len()],
+            pipes: [0; Pipe::ALL.len()],
         };
         for inst in insts {
             if inst.is_terminator() {
@@ -92,10 +83,7 @@ impl Load {
     }
 
     fn add(&mut self, class: CostClass, times: i32) {
-        let at = PIPES
-            .iter()
-            .position(|&p| p == class.pipe())
-            .expect("every pipe is counted");
+        let at = class.pipe().index();
         self.pipes[at] = self.pipes[at].saturating_add_signed(times * class.occupancy() as i32);
         self.dispatched = self.dispatched.saturating_add_signed(times);
     }
@@ -112,7 +100,7 @@ impl Load {
     /// divide exactly): the busiest resource's.
     fn cycles(&self) -> u32 {
         let dispatch = self.dispatched * 6 / DISPATCH_WIDTH;
-        PIPES
+        Pipe::ALL
             .iter()
             .zip(self.pipes)
             .map(|(p, used)| used * 6 / p.width())

@@ -3,7 +3,7 @@
 //! in a block that dispatch or the integer pipelines limit, nor outside loops.
 
 use super::run;
-use crate::mir::test_build::{b, bcond, func, r, ret, str_};
+use crate::mir::test_build::{alu, b, bcond, func, r, ret, str_};
 use crate::mir::verifier::verify;
 use crate::mir::*;
 
@@ -34,16 +34,6 @@ fn shifted(op: AluOp, rd: Reg, rn: Reg, rm: Reg, shift: Shift, amount: u8) -> MI
         rd,
         rn,
         src: Operand2::Shifted(rm, shift, amount),
-    }
-}
-
-fn alu(op: AluOp, rd: Reg, rn: Reg, imm: u32) -> MInst {
-    MInst::Alu {
-        cond: None,
-        op,
-        rd,
-        rn,
-        src: Operand2::Imm(imm),
     }
 }
 

@@ -3,19 +3,9 @@
 //! or the register.
 
 use super::run;
-use crate::mir::test_build::{func, r};
+use crate::mir::test_build::{alu, func, r};
 use crate::mir::verifier::verify;
 use crate::mir::*;
-
-fn alu(op: AluOp, rd: Reg, rn: Reg, imm: u32) -> MInst {
-    MInst::Alu {
-        cond: None,
-        op,
-        rd,
-        rn,
-        src: Operand2::Imm(imm),
-    }
-}
 
 fn cmp(rn: Reg, imm: u32) -> MInst {
     MInst::Cmp {

@@ -147,6 +147,20 @@ pub enum Pipe {
 }
 
 impl Pipe {
+    /// Every kind of pipeline, in the order that counts per kind use.
+    pub const ALL: [Pipe; 5] = [
+        Pipe::Integer,
+        Pipe::Multi,
+        Pipe::Load,
+        Pipe::Store,
+        Pipe::Float,
+    ];
+
+    /// The position of this kind in `ALL`.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// How many instructions the pipelines of this kind start each cycle.
     pub const fn width(self) -> u32 {
         match self {
@@ -155,6 +169,17 @@ impl Pipe {
         }
     }
 }
+
+const _: () = {
+    let mut i = 0;
+    while i < Pipe::ALL.len() {
+        assert!(
+            Pipe::ALL[i].index() == i,
+            "Pipe::ALL out of declaration order"
+        );
+        i += 1;
+    }
+};
 
 /// The most instructions the core dispatches to its pipelines each cycle.
 pub const DISPATCH_WIDTH: u32 = 3;

@@ -42,6 +42,17 @@ pub fn add(rd: Reg, rn: Reg, rm: Reg) -> MInst {
     }
 }
 
+/// `op rd, rn, #imm`.
+pub fn alu(op: AluOp, rd: Reg, rn: Reg, imm: u32) -> MInst {
+    MInst::Alu {
+        cond: None,
+        op,
+        rd,
+        rn,
+        src: Operand2::Imm(imm),
+    }
+}
+
 pub fn s(n: u8) -> Reg {
     Reg::Phys(PReg::s(n))
 }

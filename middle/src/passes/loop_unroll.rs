@@ -541,6 +541,48 @@ fn reads_after_exits(
     Some(read_after)
 }
 
+/// Points each use in `read_after` (`reads_after_exits`) at a phi, made once per value and
+/// exit, at the start of its exit `x`: from each of the loop's `blocks` that leaves to `x`
+/// the value itself, and from the blocks that `others` names for that block (its copies,
+/// with what the value is there) the value they give.
+fn read_through_exit_phis(
+    f: &mut Function,
+    blocks: &[Block],
+    read_after: &[(Inst, Inst, usize, Block)],
+    others: impl Fn(Block, Inst) -> Vec<(Value, Block)>,
+) {
+    let mut merged: Vec<((Inst, Block), Value)> = Vec::new();
+    for &(v, user, index, x) in read_after {
+        let phi = match merged.iter().find(|(key, _)| *key == (v, x)) {
+            Some(&(_, phi)) => phi,
+            None => {
+                let (mut args, mut from) = (Vec::new(), Vec::new());
+                for &b in blocks {
+                    let leaves = f
+                        .terminator(b)
+                        .is_some_and(|t| f.kind(t).targets().contains(&x));
+                    if !leaves {
+                        continue;
+                    }
+                    args.push(Value::Inst(v));
+                    from.push(b);
+                    for (value, other) in others(b, v) {
+                        args.push(value);
+                        from.push(other);
+                    }
+                }
+                let ty = f.inst(v).ty;
+                debug_assert!(ty != Type::Void, "a value used after the loop");
+                let kind = InstKind::Phi { args, blocks: from };
+                let phi = Value::Inst(f.prepend_inst(x, kind, ty));
+                merged.push(((v, x), phi));
+                phi
+            }
+        };
+        f.set_operand(user, index, phi);
+    }
+}
+
 /// Copies `body` to the end of `to` once per round, each round's phis the previous round's
 /// latch values (the first round's: `at` as given); `at` ends describing the last round.
 fn copy_rounds(

@@ -31,7 +31,7 @@
 //! within a few rounds, which would pay the limit and the extra tests for nothing.
 
 use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame, MAX_FULL_TRIPS};
-use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
+use super::{read_through_exit_phis, MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::value_map::{copied_block, mapped, ValueMap};
@@ -395,42 +395,20 @@ pub(super) fn unroll_branching(f: &mut Function, s: BranchingShape) {
     }
 
     // A value used after an early way out: a phi in the exit of what each block leaving
-    // to it has, the loop's own blocks the value, their copies the copy's (C the last).
-    let mut merged: Vec<((Inst, Block), Value)> = Vec::new();
-    for &(v, user, index, x) in &s.read_after {
-        let phi = match merged.iter().find(|(key, _)| *key == (v, x)) {
-            Some(&(_, phi)) => phi,
-            None => {
-                let mut args = Vec::new();
-                let mut blocks = Vec::new();
-                for &b in &s.blocks {
-                    let leaves = f
-                        .terminator(b)
-                        .is_some_and(|t| f.kind(t).targets().contains(&x));
-                    if !leaves {
-                        continue;
-                    }
-                    args.push(Value::Inst(v));
-                    blocks.push(b);
-                    if b == s.tested {
-                        // The latch's way out is C's too; the header's is its alone.
-                        if b == l {
-                            args.push(mapped(Value::Inst(v), &maps[last]));
-                            blocks.push(c);
-                        }
-                        continue;
-                    }
-                    for (copy_of, map) in copies.iter().zip(&maps) {
-                        args.push(mapped(Value::Inst(v), map));
-                        blocks.push(copied_block(copy_of, b));
-                    }
-                }
-                let kind = InstKind::Phi { args, blocks };
-                let phi = Value::Inst(f.prepend_inst(x, kind, f.inst(v).ty));
-                merged.push(((v, x), phi));
-                phi
-            }
-        };
-        f.set_operand(user, index, phi);
-    }
+    // to it has, the loop's own blocks the value, their copies the copy's; the latch's way
+    // out is C's too (the last copy's value), the header's is its alone.
+    read_through_exit_phis(f, &s.blocks, &s.read_after, |b, v| {
+        let v = Value::Inst(v);
+        if b == l && s.tested == l {
+            vec![(mapped(v, &maps[last]), c)]
+        } else if b == s.tested {
+            Vec::new()
+        } else {
+            copies
+                .iter()
+                .zip(&maps)
+                .map(|(copy_of, map)| (mapped(v, map), copied_block(copy_of, b)))
+                .collect()
+        }
+    });
 }

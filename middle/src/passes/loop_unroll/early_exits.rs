@@ -22,11 +22,12 @@
 //!
 //! Needs: the CFG, dominators and the loop forest. Preserves: behaviour (the CFG changes).
 
+use super::read_through_exit_phis;
 use super::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
 use super::{MAX_FULLY_UNROLLED, MAX_FULL_TRIPS};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
-use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::ir::{Block, Function, Inst, InstKind, Value};
 use crate::passes::value_map::{copied_block, mapped, ValueMap};
 
 /// A loop of several exits to peel round by round: its preheader, header and latch, its
@@ -131,46 +132,10 @@ pub(super) fn peel_every_round(f: &mut Function, s: &EarlyExits) {
         }
     }
     // Uses after an exit only the loop enters: a phi there of the value in each copy.
-    let mut merged: Vec<((Inst, Block), Value)> = Vec::new();
-    for &(v, user, index, x) in &s.read_after {
-        let phi = match merged.iter().find(|(key, _)| *key == (v, x)) {
-            Some(&(_, phi)) => phi,
-            None => {
-                let phi = merged_phi(f, s, &copies, v, x);
-                merged.push(((v, x), phi));
-                phi
-            }
-        };
-        f.set_operand(user, index, phi);
-    }
-}
-
-/// A phi at the start of exit `x` of `v` from each of `x`'s predecessors: the loop's
-/// blocks give `v`, their copies the copy's value.
-fn merged_phi(
-    f: &mut Function,
-    s: &EarlyExits,
-    copies: &[(Vec<(Block, Block)>, ValueMap)],
-    v: Inst,
-    x: Block,
-) -> Value {
-    let mut args = Vec::new();
-    let mut blocks = Vec::new();
-    for &b in &s.blocks {
-        let leaves = f
-            .terminator(b)
-            .is_some_and(|t| f.kind(t).targets().contains(&x));
-        if !leaves {
-            continue;
-        }
-        args.push(Value::Inst(v));
-        blocks.push(b);
-        for (copy_of, map) in copies {
-            args.push(mapped(Value::Inst(v), map));
-            blocks.push(copied_block(copy_of, b));
-        }
-    }
-    let ty = f.inst(v).ty;
-    debug_assert!(ty != Type::Void, "a value used after the loop");
-    Value::Inst(f.prepend_inst(x, InstKind::Phi { args, blocks }, ty))
+    read_through_exit_phis(f, &s.blocks, &s.read_after, |b, v| {
+        copies
+            .iter()
+            .map(|(copy_of, map)| (mapped(Value::Inst(v), map), copied_block(copy_of, b)))
+            .collect()
+    });
 }
