@@ -11,13 +11,21 @@ each block's assembly. For ours, a block also names the IR block it came from: `
 `.Lf_N` is that block's).
 
     scripts/profile.py PROGRAM.sy [--top N] [--opt O2] [--input FILE] [--timeout S]
+    scripts/profile.py PROGRAM.sy --against "COMPILER [FLAGS]" [--top N] ...
 
 The input is PROGRAM.bench.in when it exists (our corpus's full input), else PROGRAM.in,
 unless --input says otherwise.
+
+With --against, the other side is not gcc but another build of ours, or ours with other
+flags (`--against "target/release/compiler --disable-pass unfold-shifts"`): the two are
+matched by IR block (function and `bbN`, or the function alone outside our code's labels),
+and the table lists the blocks whose cycles differ most, then the assembly each side runs
+for them. This is how to find what a change made slower, block by block.
 """
 
 import argparse
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -113,6 +121,57 @@ def report(name, ours, gcc, top):
     return "\n".join(lines) + "\n"
 
 
+def by_ir_block(p):
+    """The cycles of a profile summed per IR block (function, `bbN` or None), with the
+    blocks of each, hottest first."""
+    totals, rows = {}, {}
+    for row in p["rows"]:
+        key = (row["where"].split("+")[0], row["ir"])
+        totals[key] = totals.get(key, 0) + row["cycles"]
+        rows.setdefault(key, []).append(row)
+    return totals, rows
+
+
+def compare(name, ours, other, top):
+    """Ours against another build of ours, IR block by IR block, as text: the `top` blocks
+    whose cycles differ most, then the assembly of each side for them."""
+    mine, my_rows = by_ir_block(ours)
+    theirs, their_rows = by_ir_block(other)
+    keys = sorted(set(mine) | set(theirs),
+                  key=lambda k: (-abs(mine.get(k, 0) - theirs.get(k, 0)), str(k)))
+    keys = [k for k in keys if mine.get(k, 0) != theirs.get(k, 0)][:top]
+    lines = [f"{name}: modelled A72 cycles over the {'timed region' if ours['timed'] else 'whole run'}: "
+             f"ours {ours['cycles']:,}, against {other['cycles']:,}, ours/against "
+             f"{ours['cycles'] / max(other['cycles'], 1):.3f}", ""]
+    for n, key in enumerate(keys, 1):
+        a, b = mine.get(key, 0), theirs.get(key, 0)
+        where = key[0] + (f" ({key[1]})" if key[1] else "")
+        lines.append(f"{n:>3}  {where}  ours {a:,.0f}  against {b:,.0f}  ({a - b:+,.0f})")
+    for n, key in enumerate(keys, 1):
+        for side, rows in (("ours", my_rows), ("against", their_rows)):
+            lines.append("")
+            lines.append(f"== #{n} {side}")
+            for row in rows.get(key, []):
+                lines.append(f"{row['where']}: {row['executions']:,} executions x "
+                             f"{row['block'].cycles:.2f} cycles")
+                lines += [f"    {t.split('@')[0].strip()}" for t in row["block"].text or []]
+    return "\n".join(lines) + "\n"
+
+
+def build_ours(command, case, opt, work, runtime):
+    """Our compiler (`command`, a program and its flags) on `case`, linked: the assembly and
+    the executable."""
+    work.mkdir(parents=True, exist_ok=True)
+    asm, exe = work / "ours.s", work / "ours"
+    r = subprocess.run([*command, "-S", f"-{opt}", "-o", str(asm), str(case.sy)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        harness.fail(f"{' '.join(command)} failed:\n{r.stderr}")
+    harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm), str(runtime),
+                         "-o", str(exe)])
+    return asm, exe
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("program", type=Path)
@@ -120,6 +179,9 @@ def main():
     ap.add_argument("--opt", default="O2", help="our optimisation level (default O2)")
     ap.add_argument("--input", type=Path, help="standard input (default PROGRAM.bench.in or PROGRAM.in)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per qemu run")
+    ap.add_argument("--against", metavar="COMMAND",
+                    help="compare with this compiler command line (another build of ours, or "
+                         "ours with other flags) block by block, instead of with gcc")
     args = ap.parse_args()
     if not args.program.exists():
         harness.fail(f"{args.program} does not exist")
@@ -131,18 +193,17 @@ def main():
     stdin_path = args.input or bench.bench_io(case)[0]
     stdin = stdin_path.read_bytes() if stdin_path else b""
     work = harness.BUILD / "profile" / case.name
-    work.mkdir(parents=True, exist_ok=True)
-    asm, ours_exe = work / "ours.s", work / "ours"
-    r = subprocess.run([str(harness.COMPILER), "-S", f"-{args.opt}", "-o", str(asm), str(case.sy)],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        harness.fail(f"our compiler failed:\n{r.stderr}")
-    harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm), str(runtime),
-                         "-o", str(ours_exe)])
+    asm, ours_exe = build_ours([str(harness.COMPILER)], case, args.opt, work, runtime)
+    ours = profile(ours_exe, stdin, plugin, args.timeout, model, asm)
+    if args.against:
+        other_asm, other_exe = build_ours(shlex.split(args.against), case, args.opt,
+                                          work / "against", runtime)
+        other = profile(other_exe, stdin, plugin, args.timeout, model, other_asm)
+        sys.stdout.write(compare(case.name, ours, other, args.top))
+        return
     gcc_exe, err = reference.build(case.sy, work, runtime)
     if gcc_exe is None:
         harness.fail(f"g++ failed:\n{err}")
-    ours = profile(ours_exe, stdin, plugin, args.timeout, model, asm)
     gcc = profile(gcc_exe, stdin, plugin, args.timeout, model)
     sys.stdout.write(report(case.name, ours, gcc, args.top))
 

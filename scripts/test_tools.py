@@ -497,6 +497,33 @@ int main() {
             self.assertIn(f"#1 {top['where']} ({top['ir']})", text)
 
 
+    def test_a_comparison_with_another_build_lists_the_blocks_that_changed_most(self):
+        def run(rows):
+            out = []
+            for where, ir, cycles, executions, text in rows:
+                block = a72.Block(vaddr=0, insns=len(text), bytes=4 * len(text),
+                                  executions=executions, region=executions, text=text,
+                                  cycles=cycles / executions)
+                out.append({"block": block, "executions": executions, "cycles": cycles,
+                            "where": where, "ir": ir})
+            return {"rows": out, "cycles": sum(r[2] for r in rows), "timed": True,
+                    "unmodelled": 0}
+        ours = run([("f+0x10", "bb3", 900, 100, ["lsr r1, r0, #31", "add r0, r0, r1"]),
+                    ("f+0x40", "bb5", 500, 100, ["bx lr"]),
+                    ("main+0x8", None, 50, 1, ["bl f"])])
+        other = run([("f+0x10", "bb3", 1000, 100, ["add r0, r0, r0, lsr #31"]),
+                     ("f+0x40", "bb5", 500, 100, ["bx lr"]),
+                     ("main+0x8", None, 60, 1, ["bl f"])])
+        text = profile.compare("p", ours, other, 5)
+        self.assertIn("ours 1,450, against 1,560, ours/against 0.929", text)
+        lines = text.splitlines()
+        self.assertEqual(lines[2].split(), ["1", "f", "(bb3)", "ours", "900", "against", "1,000",
+                                            "(-100)"])
+        self.assertEqual(lines[3].split()[:2], ["2", "main"])
+        self.assertNotIn("(bb5)", "\n".join(lines[:5]), "an unchanged block is listed")
+        self.assertIn("    add r0, r0, r0, lsr #31", text)
+
+
 class Reducer(unittest.TestCase):
     def test_shrinks_a_big_program_keeping_the_predicate(self):
         seed = next(s for s in range(1000) if sysy_gen.generate(s)[0].count("\n") >= 200)
