@@ -82,11 +82,7 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         name: "jump-tables",
         description: "turn a chain of compares of one register with constants into a jump table",
         required: false,
-        run: Run::Machine(|mf, level| {
-            if level > 0 {
-                jump_tables::run(mf)
-            }
-        }),
+        run: Run::Machine(|mf, _| jump_tables::run(mf)),
     },
     BackendPass {
         name: "dead-definitions",
@@ -105,11 +101,7 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         name: "unfold-shifts",
         description: "give shifted operands shifts of their own in blocks that the multi-cycle pipeline limits",
         required: false,
-        run: Run::Machine(|mf, level| {
-            if level > 0 {
-                unfold_shifts::run(mf)
-            }
-        }),
+        run: Run::Machine(|mf, _| unfold_shifts::run(mf)),
     },
     BackendPass {
         name: "pre-schedule",
@@ -128,11 +120,7 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         name: "hoist-spills",
         description: "move spill code a loop repeats before it: stores of what the slot holds, reloads of what it only reads",
         required: false,
-        run: Run::Machine(|mf, level| {
-            if level > 0 {
-                hoist_spills::run(mf)
-            }
-        }),
+        run: Run::Machine(|mf, _| hoist_spills::run(mf)),
     },
     BackendPass {
         name: "peephole",
@@ -203,10 +191,8 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
     },
 ];
 
-/// The back-end passes of an optimisation level: all of them, but the optional ones
-/// (`share-constants`, `pre-schedule`, `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`,
-/// `writeback`, `schedule`, `branches`, `copied-reloads`, `repeated-compares`)
-/// only above -O0, which stays the unoptimised baseline.
+/// The back-end passes of an optimisation level: all of them, but the optional ones (not
+/// `required`) only above -O0, which stays the unoptimised baseline.
 pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
     BACKEND_PASSES
         .iter()

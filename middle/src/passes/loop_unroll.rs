@@ -541,15 +541,41 @@ fn reads_after_exits(
     Some(read_after)
 }
 
+/// Gives each phi of the loop's `exits`, for each of its values from one of the loop's
+/// `blocks`, that value from the blocks that `others` names for that block (its copies,
+/// with what the value is there).
+fn extend_exit_phis(
+    f: &mut Function,
+    exits: &[Block],
+    blocks: &[Block],
+    others: impl Fn(Block, Value) -> Vec<(Value, Block)>,
+) {
+    for &x in exits {
+        for phi in f.phis(x).collect::<Vec<_>>() {
+            let InstKind::Phi { args, blocks: from } = f.kind(phi).clone() else {
+                unreachable!("a phi");
+            };
+            for (v, b) in args.into_iter().zip(from) {
+                if !blocks.contains(&b) {
+                    continue;
+                }
+                for (value, other) in others(b, v) {
+                    f.add_phi_incoming(phi, value, other);
+                }
+            }
+        }
+    }
+}
+
 /// Points each use in `read_after` (`reads_after_exits`) at a phi, made once per value and
 /// exit, at the start of its exit `x`: from each of the loop's `blocks` that leaves to `x`
-/// the value itself, and from the blocks that `others` names for that block (its copies,
-/// with what the value is there) the value they give.
+/// the value itself, and from the blocks that `others` names for that block (as for
+/// `extend_exit_phis`) the value they give.
 fn read_through_exit_phis(
     f: &mut Function,
     blocks: &[Block],
     read_after: &[(Inst, Inst, usize, Block)],
-    others: impl Fn(Block, Inst) -> Vec<(Value, Block)>,
+    others: impl Fn(Block, Value) -> Vec<(Value, Block)>,
 ) {
     let mut merged: Vec<((Inst, Block), Value)> = Vec::new();
     for &(v, user, index, x) in read_after {
@@ -566,7 +592,7 @@ fn read_through_exit_phis(
                     }
                     args.push(Value::Inst(v));
                     from.push(b);
-                    for (value, other) in others(b, v) {
+                    for (value, other) in others(b, Value::Inst(v)) {
                         args.push(value);
                         from.push(other);
                     }

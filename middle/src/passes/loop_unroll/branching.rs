@@ -31,7 +31,7 @@
 //! within a few rounds, which would pay the limit and the extra tests for nothing.
 
 use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame, MAX_FULL_TRIPS};
-use super::{read_through_exit_phis, MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
+use super::{extend_exit_phis, read_through_exit_phis, MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::value_map::{copied_block, mapped, ValueMap};
@@ -347,22 +347,19 @@ pub(super) fn unroll_branching(f: &mut Function, s: BranchingShape) {
     f.replace_kind(latch, branch, Type::Void);
 
     // The exits' phis take from each copy of a block that leaves early what they take
-    // from the block (the latch's way out is C's, below).
-    for &x in &s.exits {
-        for phi in f.phis(x).collect::<Vec<_>>() {
-            let InstKind::Phi { args, blocks } = f.kind(phi).clone() else {
-                unreachable!("a phi");
-            };
-            for (v, from) in args.into_iter().zip(blocks) {
-                if from == s.tested || !s.blocks.contains(&from) {
-                    continue;
-                }
-                for (copy_of, map) in copies.iter().zip(&maps) {
-                    f.add_phi_incoming(phi, mapped(v, map), copied_block(copy_of, from));
-                }
-            }
+    // from the block; the copies of the block that tests the counter leave nowhere (the
+    // latch's way out is C's, below).
+    let in_copies = |b: Block, v: Value| -> Vec<(Value, Block)> {
+        if b == s.tested {
+            return Vec::new();
         }
-    }
+        copies
+            .iter()
+            .zip(&maps)
+            .map(|(copy_of, map)| (mapped(v, map), copied_block(copy_of, b)))
+            .collect()
+    };
+    extend_exit_phis(f, &s.exits, &s.blocks, in_copies);
 
     // P enters the copies when the first block's skipped tests hold.
     let frame = Frame {
@@ -398,17 +395,10 @@ pub(super) fn unroll_branching(f: &mut Function, s: BranchingShape) {
     // to it has, the loop's own blocks the value, their copies the copy's; the latch's way
     // out is C's too (the last copy's value), the header's is its alone.
     read_through_exit_phis(f, &s.blocks, &s.read_after, |b, v| {
-        let v = Value::Inst(v);
         if b == l && s.tested == l {
             vec![(mapped(v, &maps[last]), c)]
-        } else if b == s.tested {
-            Vec::new()
         } else {
-            copies
-                .iter()
-                .zip(&maps)
-                .map(|(copy_of, map)| (mapped(v, map), copied_block(copy_of, b)))
-                .collect()
+            in_copies(b, v)
         }
     });
 }

@@ -22,8 +22,8 @@
 //!
 //! Needs: the CFG, dominators and the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::read_through_exit_phis;
 use super::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
+use super::{extend_exit_phis, read_through_exit_phis};
 use super::{MAX_FULLY_UNROLLED, MAX_FULL_TRIPS};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
@@ -115,27 +115,14 @@ pub(super) fn peel_every_round(f: &mut Function, s: &EarlyExits) {
         f.set_operand(phi, index, v);
         f.kind_mut_targets(phi)[index] = last_latch;
     }
-    // Each exit's phis: from each copy of a loop block what they take from the block.
-    for &x in &s.exits {
-        for phi in f.phis(x).collect::<Vec<_>>() {
-            let InstKind::Phi { args, blocks } = f.kind(phi).clone() else {
-                unreachable!("a phi");
-            };
-            for (v, from) in args.into_iter().zip(blocks) {
-                if !s.blocks.contains(&from) {
-                    continue;
-                }
-                for (copy_of, map) in &copies {
-                    f.add_phi_incoming(phi, mapped(v, map), copied_block(copy_of, from));
-                }
-            }
-        }
-    }
-    // Uses after an exit only the loop enters: a phi there of the value in each copy.
-    read_through_exit_phis(f, &s.blocks, &s.read_after, |b, v| {
+    // Each exit's phis take from each copy of a loop block what they take from the block,
+    // and a use after an exit only the loop enters reads a phi there of each copy's value.
+    let in_copies = |b: Block, v: Value| -> Vec<(Value, Block)> {
         copies
             .iter()
-            .map(|(copy_of, map)| (mapped(Value::Inst(v), map), copied_block(copy_of, b)))
+            .map(|(copy_of, map)| (mapped(v, map), copied_block(copy_of, b)))
             .collect()
-    });
+    };
+    extend_exit_phis(f, &s.exits, &s.blocks, in_copies);
+    read_through_exit_phis(f, &s.blocks, &s.read_after, in_copies);
 }
