@@ -130,8 +130,7 @@ def run_case(case, opt, runtime, plugin, timeout, compiler, model, flags=(), wor
     if r.returncode != 0:
         ours = {"status": "compile error"}
     else:
-        harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm), str(runtime),
-                             "-o", str(ours_exe)])
+        harness.link(asm, runtime, ours_exe)
         ours = measure(ours_exe, case, plugin, timeout, model)
     gcc_exe, err = reference.build(case.sy, work, runtime)
     gcc = measure(gcc_exe, case, plugin, timeout, model) if gcc_exe else {"status": "g++ error"}

@@ -58,6 +58,11 @@ def run_checked(cmd, **kw):
     return r
 
 
+def link(asm, runtime, exe):
+    """Links our assembly with the runtime library as the judge does; stops on failure."""
+    run_checked([CROSS_GCC, *CROSS_FLAGS, "-static", str(asm), str(runtime), "-o", str(exe)])
+
+
 @dataclass
 class Case:
     """A program with its input (may be missing) and expected output."""

@@ -167,8 +167,7 @@ def build_ours(command, case, opt, work, runtime):
                        capture_output=True, text=True)
     if r.returncode != 0:
         harness.fail(f"{' '.join(command)} failed:\n{r.stderr}")
-    harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm), str(runtime),
-                         "-o", str(exe)])
+    harness.link(asm, runtime, exe)
     return asm, exe
 
 

@@ -65,8 +65,7 @@ def main():
     r = subprocess.run([str(harness.COMPILER), "-S", f"-O{args.opt}", "-o", str(asm), str(args.program)])
     if r.returncode != 0:
         sys.exit(r.returncode)
-    harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm), str(runtime),
-                         "-o", str(exe)])
+    harness.link(asm, runtime, exe)
     if args.keep:
         print(f"[assembly {asm}, executable {exe}]")
     stdin_path = args.input or (args.program.with_suffix(".in") if args.program.with_suffix(".in").exists() else None)

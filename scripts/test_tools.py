@@ -462,8 +462,7 @@ int main() {
             sy, asm, exe = Path(d) / "p.sy", Path(d) / "p.s", Path(d) / "p"
             sy.write_text(self.PROGRAM)
             harness.run_checked([str(harness.COMPILER), "-S", "-O2", str(sy), "-o", str(asm)])
-            harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm),
-                                 str(harness.build_runtime()), "-o", str(exe)])
+            harness.link(asm, harness.build_runtime(), exe)
             got, counts, blocks_file, _ = bench.run_counted(exe, b"300\n", bench.build_plugin(), 60)
             self.assertEqual(got, b"272530\n0\n")
             blocks = a72.read_blocks(blocks_file)
@@ -484,8 +483,7 @@ int main() {
             sy, asm, exe = Path(d) / "p.sy", Path(d) / "p.s", Path(d) / "p"
             sy.write_text(self.PROGRAM)
             harness.run_checked([str(harness.COMPILER), "-S", "-O2", str(sy), "-o", str(asm)])
-            harness.run_checked([harness.CROSS_GCC, *harness.CROSS_FLAGS, "-static", str(asm),
-                                 str(harness.build_runtime()), "-o", str(exe)])
+            harness.link(asm, harness.build_runtime(), exe)
             model = a72.Model(Path(d) / "cache.json")
             ours = profile.profile(exe, b"300\n", bench.build_plugin(), 60, model, asm)
             top = ours["rows"][0]
