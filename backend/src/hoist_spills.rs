@@ -128,12 +128,8 @@ fn hoist_stores(mf: &mut MFunction, loops: &Loops, h: MBlockId) {
             }
             mf.block_mut(b).insts.remove(i);
             for &p in &entering {
-                let insts = &mf.block(p).insts;
-                let at = insts
-                    .iter()
-                    .position(MInst::is_terminator)
-                    .unwrap_or(insts.len());
-                if at == 0 || insts[at - 1] != store {
+                let at = mf.block(p).first_branch();
+                if at == 0 || mf.block(p).insts[at - 1] != store {
                     mf.block_mut(p).insert_before_branches(store.clone());
                 }
             }

@@ -108,13 +108,9 @@ fn share(mf: &mut MFunction, value: u32, at: MBlockId, sites: &[(MBlockId, Reg)]
             first_in_at = Some(k);
         }
     }
-    let insts = &mut mf.block_mut(at).insts;
-    let place = first_in_at.unwrap_or_else(|| {
-        insts
-            .iter()
-            .position(|i| i.is_terminator())
-            .unwrap_or(insts.len())
-    });
+    let block = mf.block_mut(at);
+    let place = first_in_at.unwrap_or_else(|| block.first_branch());
+    let insts = &mut block.insts;
     insts.splice(
         place..place,
         [

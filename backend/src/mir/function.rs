@@ -45,13 +45,18 @@ impl MBlock {
         succs
     }
 
-    /// Inserts `inst` at the end of the block, before its branches.
-    pub fn insert_before_branches(&mut self, inst: MInst) {
-        let at = self
-            .insts
+    /// Where the block's branches start: the index of its first terminator, or its length
+    /// when it has none.
+    pub fn first_branch(&self) -> usize {
+        self.insts
             .iter()
             .position(MInst::is_terminator)
-            .unwrap_or(self.insts.len());
+            .unwrap_or(self.insts.len())
+    }
+
+    /// Inserts `inst` at the end of the block, before its branches.
+    pub fn insert_before_branches(&mut self, inst: MInst) {
+        let at = self.first_branch();
         self.insts.insert(at, inst);
     }
 }
