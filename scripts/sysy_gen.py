@@ -1938,8 +1938,10 @@ class Gen:
         stores under the condition): a bubble-sort pass swapping neighbours (sometimes
         clearing a flag or counting swaps, its bound sometimes shrinking pass by pass, or
         an odd-even transposition pass stepping by two), a running maximum or minimum, a decrement of
-        positive elements, a store on the test's false side, or a relaxation through
-        subscripts computed from the counter."""
+        positive elements, a store on the test's false side, a relaxation through
+        subscripts computed from the counter, or a store to an element the test did not read
+        (the back end runs it under the branch's condition), beside a count on the other
+        side or alone."""
         arr, i, t, flag = self.fresh("s"), self.fresh("i"), self.fresh("v"), self.fresh("v")
         n = self.r.randint(3, 9)
         passes = self.r.randint(1, 4)
@@ -1951,7 +1953,7 @@ class Gen:
         self.line(f"int {p} = 0;")
         self.line(f"while ({p} < {passes}) {{")
         self.indent += 1
-        shape = self.pick(["swap", "swap", "max", "min", "decrement", "false side", "relax", "relax"])
+        shape = self.pick(["swap", "swap", "max", "min", "decrement", "false side", "relax", "mark"])
         # An odd-even transposition pass: pairs from 0 or 1, stepping by 2 while `i + 1 < n`
         # (a test past the counter's next value, which loop-unroll takes).
         odd_even = shape == "swap" and self.chance(0.4)
@@ -1985,9 +1987,15 @@ class Gen:
             self.line(f"if ({arr}[{i}] > {self.r.randint(-5, 5)}) {arr}[{i}] = {arr}[{i}] - {self.r.randint(1, 3)};")
         elif shape == "false side":
             self.line(f"if ({arr}[{i}] >= {e}) {{ }} else {{ {arr}[{i}] = {arr}[{i}] + 1; }}")
-        else:
+        elif shape == "relax":
             self.line(f"int {t} = ({i} * {self.r.randint(2, 7)} + {p}) % {n};")
             self.line(f"if ({arr}[{t}] + {self.r.randint(1, 9)} < {arr}[{i}]) {arr}[{i}] = {arr}[{t}] + 1;")
+        else:
+            # The same draws as a relaxation; a constant that 3 divides adds the other side.
+            self.line(f"int {t} = ({i} * {self.r.randint(2, 7)} + {p}) % {n};")
+            c = self.r.randint(1, 9)
+            other = f" else {flag} = {flag} + {c};" if c % 3 == 0 else ""
+            self.line(f"if ({arr}[{i}] < {e}) {arr}[{t}] = {i} + {c};{other}")
         self.line(f"{i} = {i} + {2 if odd_even else 1};")
         self.indent -= 1
         self.line("}")
@@ -3421,6 +3429,8 @@ FEATURES = [
     ("element raised to a value it is below", r"^\s+if \((s\d+)\[(i\d+)\] < .*\) \1\[\2\] = "),
     ("element decremented while positive", r"^\s+if \((s\d+)\[(i\d+)\] > -?\d\) \1\[\2\] = \1\[\2\] - \d;"),
     ("store on a test's false side", r"^\s+if \((s\d+)\[(i\d+)\] >= .*\{ \} else \{ \1"),
+    ("store under a test to an element it did not read", r"^\s+if \((s\d+)\[(i\d+)\] < .*\) \1\[(v\d+)\] = \2 \+ \d;$"),
+    ("store under a test beside a count on the other side", r"^\s+if \((s\d+)\[(i\d+)\] < .*\) \1\[(v\d+)\] = \2 \+ \d; else (v\d+) = \4 \+ \d;"),
     ("element relaxed through a computed subscript", r"^\s+if \((s\d+)\[(v\d+)\] \+ \d < \1\[(i\d+)\]\) \1\[\3\] = "),
     ("cell's neighbours by offsets from -1 to 1", r"^\s+int (x\d+) = i\d+ \+ d\d+;"),
     ("cell's neighbours by arrays of directions", r"^\s+int (x\d+) = i\d+ \+ d\d+\[k\d+\];"),

@@ -12,6 +12,7 @@ mod emit;
 mod frame;
 pub mod global_layout;
 mod hoist_spills;
+mod if_convert;
 pub mod imm;
 pub mod isel;
 mod jump_tables;

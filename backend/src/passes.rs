@@ -1,6 +1,6 @@
 //! The back end as a named list of passes, each run over every function of the module
 //! before the next starts: `split-critical-edges` (on the IR), `isel` (IR to machine IR),
-//! `jump-tables` and `dead-definitions`, `share-constants` and `pre-schedule` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
+//! `jump-tables` and `dead-definitions`, `if-convert`, `share-constants` and `pre-schedule` (above -O0), `regalloc` (graph colouring, or spill-everything at -O0),
 //! `peephole`, `tail-calls`, `zero-compares`, `load-store-multiple`, `writeback`,
 //! `schedule`, `branches`, `copied-reloads` and `repeated-compares` (above -O0) and `emit` (frame layout and assembly text). Executions are numbered on from the IR passes'
 //! numbers, one per pass over the whole module. With a bisection limit, optional passes
@@ -11,9 +11,9 @@ use crate::emit::Emitter;
 use crate::mir::verifier::verify;
 use crate::mir::MFunction;
 use crate::{
-    branches, dead_definitions, hoist_spills, isel, jump_tables, load_store_multiple, peephole,
-    pre_schedule, regalloc, repeated_compares, schedule, share_constants, shrink_wrap, tail_calls,
-    unfold_shifts, writeback, zero_compares,
+    branches, dead_definitions, hoist_spills, if_convert, isel, jump_tables, load_store_multiple,
+    peephole, pre_schedule, regalloc, repeated_compares, schedule, share_constants, shrink_wrap,
+    tail_calls, unfold_shifts, writeback, zero_compares,
 };
 use middle::ir::printer::print_function;
 use middle::ir::verifier::verify_function;
@@ -89,6 +89,12 @@ pub const BACKEND_PASSES: &[BackendPass] = &[
         description: "drop computations of virtual registers that nothing reads",
         required: false,
         run: Run::Machine(|mf, _| dead_definitions::run(mf)),
+    },
+    BackendPass {
+        name: "if-convert",
+        description: "run the small arms of a branch under its condition, in the block that branches",
+        required: false,
+        run: Run::Machine(|mf, _| if_convert::run(mf)),
     },
     BackendPass {
         name: "share-constants",

@@ -273,7 +273,7 @@ fn compile_sample_with(name: &str, flags: &[&str]) -> String {
 fn print_after_regalloc_shows_the_allocated_machine_ir() {
     let stderr = compile_sample_with("print-regalloc", &["--print-after=regalloc"]);
     assert!(
-        stderr.starts_with("; machine IR after regalloc (execution 10)\nfunction main (global)\n"),
+        stderr.starts_with("; machine IR after regalloc (execution 11)\nfunction main (global)\n"),
         "{stderr}"
     );
     assert!(stderr.contains("\tbl putint ; uses r0\n"), "{stderr}");
@@ -303,22 +303,23 @@ fn time_passes_lists_the_back_end_passes_numbered_after_the_ir_passes() {
             "4) isel",
             "5) jump-tables",
             "6) dead-definitions",
-            "7) share-constants",
-            "8) unfold-shifts",
-            "9) pre-schedule",
-            "10) regalloc",
-            "11) hoist-spills",
-            "12) peephole",
-            "13) tail-calls",
-            "14) zero-compares",
-            "15) load-store-multiple",
-            "16) writeback",
-            "17) schedule",
-            "18) branches",
-            "19) copied-reloads",
-            "20) repeated-compares",
-            "21) shrink-wrap",
-            "22) emit"
+            "7) if-convert",
+            "8) share-constants",
+            "9) unfold-shifts",
+            "10) pre-schedule",
+            "11) regalloc",
+            "12) hoist-spills",
+            "13) peephole",
+            "14) tail-calls",
+            "15) zero-compares",
+            "16) load-store-multiple",
+            "17) writeback",
+            "18) schedule",
+            "19) branches",
+            "20) copied-reloads",
+            "21) repeated-compares",
+            "22) shrink-wrap",
+            "23) emit"
         ],
         "{stderr}"
     );
@@ -336,30 +337,31 @@ fn bisect_limit_skips_the_optional_back_end_passes_but_runs_required_ones() {
          BISECT: running pass (4) isel\n\
          BISECT: NOT running pass (5) jump-tables\n\
          BISECT: NOT running pass (6) dead-definitions\n\
-         BISECT: NOT running pass (7) share-constants\n\
-         BISECT: NOT running pass (8) unfold-shifts\n\
-         BISECT: NOT running pass (9) pre-schedule\n\
-         BISECT: running pass (10) regalloc\n\
-         BISECT: NOT running pass (11) hoist-spills\n\
-         BISECT: NOT running pass (12) peephole\n\
-         BISECT: NOT running pass (13) tail-calls\n\
-         BISECT: NOT running pass (14) zero-compares\n\
-         BISECT: NOT running pass (15) load-store-multiple\n\
-         BISECT: NOT running pass (16) writeback\n\
-         BISECT: NOT running pass (17) schedule\n\
-         BISECT: NOT running pass (18) branches\n\
-         BISECT: NOT running pass (19) copied-reloads\n\
-         BISECT: NOT running pass (20) repeated-compares\n\
-         BISECT: NOT running pass (21) shrink-wrap\n\
-         BISECT: running pass (22) emit\n"
+         BISECT: NOT running pass (7) if-convert\n\
+         BISECT: NOT running pass (8) share-constants\n\
+         BISECT: NOT running pass (9) unfold-shifts\n\
+         BISECT: NOT running pass (10) pre-schedule\n\
+         BISECT: running pass (11) regalloc\n\
+         BISECT: NOT running pass (12) hoist-spills\n\
+         BISECT: NOT running pass (13) peephole\n\
+         BISECT: NOT running pass (14) tail-calls\n\
+         BISECT: NOT running pass (15) zero-compares\n\
+         BISECT: NOT running pass (16) load-store-multiple\n\
+         BISECT: NOT running pass (17) writeback\n\
+         BISECT: NOT running pass (18) schedule\n\
+         BISECT: NOT running pass (19) branches\n\
+         BISECT: NOT running pass (20) copied-reloads\n\
+         BISECT: NOT running pass (21) repeated-compares\n\
+         BISECT: NOT running pass (22) shrink-wrap\n\
+         BISECT: running pass (23) emit\n"
     );
-    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=12"]);
+    let all = compile_sample_with("bisect-backend-all", &["--opt-bisect-limit=13"]);
     assert!(
-        all.contains("BISECT: running pass (7) share-constants\n"),
+        all.contains("BISECT: running pass (8) share-constants\n"),
         "{all}"
     );
     assert!(
-        all.contains("BISECT: running pass (12) peephole\n"),
+        all.contains("BISECT: running pass (13) peephole\n"),
         "{all}"
     );
 }
