@@ -22,10 +22,11 @@
 //! there: when it is not live at the branch (a diamond's two arms each give it the join's
 //! value), the first write of it runs unconditionally instead.
 //!
-//! A relaxation stays a branch (`relaxes`): after the first rounds of a shortest-path or
-//! dynamic-programming loop its test rarely passes, and stores run every round cost more
-//! than a branch rarely taken (`dijkstra` took 1.011x its cycles). An exchange, which runs
-//! about every other round, converts (`bitonic_sort` 0.937x).
+//! A branch whose arms store into the location its test read stays (`settles`): a
+//! relaxation of a shortest path or a first visit changes what the test sees next time, and
+//! after the first rounds the test rarely passes, so stores run every round cost more than
+//! a branch rarely taken (`dijkstra` took 1.011x its cycles, `floyd-2` 1.008x). An
+//! exchange, which runs about every other round, converts (`bitonic_sort` 0.937x).
 //!
 //! Runs before allocation, on virtual registers. Needs: nothing. Preserves: behaviour,
 //! and each block's live-in registers.
@@ -151,7 +152,7 @@ fn convert(mf: &mut MFunction, a: MBlockId, facts: &Facts, preds: &[Vec<MBlockId
     let stores = arm_insts().any(|i| matches!(i, MInst::Str { .. }));
     if !stores
         || arm_insts().count() - arms.len() > MAX_ARM_INSTS
-        || relaxes(&mf.block(a).insts, arm_insts())
+        || settles(mf, &mf.block(a).insts, arm_insts())
     {
         return;
     }
@@ -184,35 +185,36 @@ fn convert(mf: &mut MFunction, a: MBlockId, facts: &Facts, preds: &[Vec<MBlockId
     }
 }
 
-/// Whether the arms relax a location: store into it the value that the block compared with
-/// the old value it loaded from there (`if (nd < dist[v]) { dist[v] = nd; pred[v] = u; }`),
-/// without storing the old value elsewhere, as an exchange does. Shortest paths and dynamic
-/// programming relax, and after the first rounds their tests rarely pass: a branch that
-/// is rarely taken costs less than stores run every round. An exchange (`if (x > y) { a[i]
-/// = y; a[l] = x; }`) runs about every other round.
-fn relaxes<'a>(block: &[MInst], arms: impl Iterator<Item = &'a MInst> + Clone) -> bool {
-    let Some(MInst::Cmp {
-        cond: None,
-        rn,
-        src: Operand2::Reg(rm),
-    }) = block.iter().rev().find(|i| i.sets_flags())
-    else {
+/// Whether the arms settle the test that ends `block`: store into a location whose old
+/// value, loaded anywhere in the function, the test read, without storing that old value elsewhere, as an exchange does.
+/// Relaxations (`if (nd < dist[v]) { dist[v] = nd; pred[v] = u; }`) and first visits (`if
+/// (t[x] < 0) t[x] = d;`) change what their test sees next time, and after the first rounds
+/// their tests rarely pass: a branch that is rarely taken costs less than stores run every
+/// round. An exchange (`if (x > y) { a[i] = y; a[l] = x; }`) runs about every other round.
+fn settles<'a>(
+    mf: &MFunction,
+    block: &[MInst],
+    arms: impl Iterator<Item = &'a MInst> + Clone,
+) -> bool {
+    let Some(test) = block.iter().rev().find(|i| i.sets_flags()) else {
         return false;
     };
-    let loaded_from = |r: Reg, at: Addr| {
-        block
-            .iter()
-            .any(|i| matches!(*i, MInst::Ldr { rd, addr } if rd == r && addr == at))
-    };
-    let stores = |r: Reg| {
+    let tested = test.regs();
+    let stored = |r: Reg| {
         arms.clone()
             .any(|i| matches!(*i, MInst::Str { rs, .. } if rs == r))
     };
-    arms.clone().any(|i| match *i {
-        MInst::Str { rs, addr, .. } => [(*rn, *rm), (*rm, *rn)]
-            .iter()
-            .any(|&(new, old)| rs == new && loaded_from(old, addr) && !stores(old)),
-        _ => false,
+    arms.clone().any(|i| {
+        let MInst::Str { addr, .. } = *i else {
+            return false;
+        };
+        let mut insts = mf.blocks.iter().flat_map(|b| b.insts.iter());
+        insts.any(|l| match *l {
+            MInst::Ldr { rd, addr: at } => {
+                at == addr && tested.iter().any(|&(r, _)| r == rd) && !stored(rd)
+            }
+            _ => false,
+        })
     })
 }
 

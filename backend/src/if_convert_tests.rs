@@ -209,10 +209,17 @@ fn branches_in_a_row_each_convert() {
 }
 
 /// A relaxation stays a branch: `if (nd < dist[v]) { dist[v] = nd; pred[v] = u; }`
-/// stores the compared value where the old one was loaded. An exchange, which also stores
-/// the old value, converts.
+/// stores where the tested old value was loaded. So does a first visit, `if (t[x] < 0) t[x]
+/// = d;`. An exchange, which also stores the old value, converts.
 #[test]
-fn relaxations_stay_and_exchanges_convert() {
+fn relaxations_and_first_visits_stay_and_exchanges_convert() {
+    let first_visit = vec![
+        vec![ldr(v(1), v(2), 8), cmp(v(1), 0), bcond(Cond::Ge, 2), b(1)],
+        vec![str_(v(0), v(2), 8), b(2)],
+        ret_of(v(0)),
+    ];
+    let before = block_texts(&func(&[INT; 3], first_visit.clone()));
+    assert_eq!(after(&[INT; 3], first_visit), before);
     let relax = vec![
         vec![
             ldr(v(1), v(2), 8),
