@@ -2210,7 +2210,8 @@ class Gen:
         divided by a power of two; a counter below a constant bound multiplied and divided by
         the same constant. Sometimes the added term may be negative or the sum start
         negative, and those must stay divisions; sometimes two remainders, either sign, are
-        added, whose remainder takes a step up or down by the modulus."""
+        added, whose remainder takes a step up or down by the modulus. Then, sometimes, the
+        sum alone in a loop of its own, which modular-closed-form computes by formula."""
         i, n, r, q = (self.fresh(p) for p in ("i", "n", "r", "q"))
         modulus = self.pick([7, 1000, 65536, 1000000007, 998244353])
         limit = 20 if self.multiplier > 1 else 300
@@ -2238,7 +2239,18 @@ class Gen:
         self.line(f"{i} = {i} + 1;")
         self.indent -= 1
         self.line("}")
-        self.use_result(f"{r} + {q}")
+        extra = ""
+        if shift != 2 and self.multiplier == 1:
+            # The sum alone, over more rounds than modular-closed-form's threshold, its term
+            # the one above (fixed for this loop, of either sign), its start the sum above
+            # (either sign). It draws nothing and is left out of the cost (at most 560
+            # rounds, outside loops), so the programs after it stay as they were.
+            j, s = self.fresh("i"), self.fresh("r")
+            self.line(f"int {s} = {r};")
+            self.line(f"int {j} = 0;")
+            self.line(f"while ({j} < {n} + 260) {{ {s} = ({s} + {term}) % {modulus}; {j} = {j} + 1; }}")
+            extra = f" + {s}"
+        self.use_result(f"{r} + {q}{extra}")
         self.declare(Var(r, "int", []))
 
     def unrollable_loop(self):
@@ -3422,6 +3434,7 @@ FEATURES = [
     ("clamp", r"^\s+if \((m\d+) < -?\d+\) \1 = -?\d+;"),
     ("saturation by nested ifs", r"^\s+if \((m\d+) [<>=]+ -?\d+\) \1 = \d+; else if \(\1 [<>=]+ -?\d+\) \1 = \d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
+    ("sum kept modulo a constant alone in a loop", r"^\s+while \((i\d+) < n\d+ \+ 260\) \{ (r\d+) = \(\2 \+ .*\) % \d+; \1 = \1 \+ 1; \}$"),
     ("sum of two remainders taken modulo again", r"^\s+(r\d+) = \(\1 \+ .*\) % (\d+);\r?\n\s+\1 = \(\1 \+ (\1|\(.*\) % \2)\) % \2;"),
     ("neighbours swapped under a test of their values", r"^\s+if \((s\d+)\[(i\d+)\] [<>=]+ \1\[\2 \+ 1\]\) \{"),
     ("odd-even transposition pass stepping by two", r"^\s+while \((i\d+) \+ 1 < \d+\) \{\n\s+if \((s\d+)\[\1\]"),

@@ -151,7 +151,7 @@ pub(super) fn exit_count(w: &mut ArithWriter, count: &ExitCount) -> Value {
 }
 
 /// `C(n,j)` modulo 2^32 for `j` up to `degree` (at most `MAX_DEGREE`).
-fn binomials(w: &mut ArithWriter, n: Value, degree: usize) -> Vec<Value> {
+pub(super) fn binomials(w: &mut ArithWriter, n: Value, degree: usize) -> Vec<Value> {
     if degree < 2 {
         return vec![Value::Int(1), n];
     }
@@ -169,7 +169,7 @@ fn binomials(w: &mut ArithWriter, n: Value, degree: usize) -> Vec<Value> {
     vec![Value::Int(1), n, c2, c3]
 }
 
-fn evaluate(w: &mut ArithWriter, r: &Recurrence, binomials: &[Value]) -> Value {
+pub(super) fn evaluate(w: &mut ArithWriter, r: &Recurrence, binomials: &[Value]) -> Value {
     if let Some(n) = binomials[1].as_int() {
         // A constant count: the sum is a sum of multiples of the coefficients' values.
         let mut sum = Invariant::constant(0);

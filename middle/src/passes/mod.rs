@@ -51,6 +51,7 @@ pub mod merge_bound_tests;
 pub mod merge_conditions;
 pub mod merge_counters;
 pub mod merge_functions;
+pub mod modular_closed_form;
 mod phi_edits;
 pub mod pipeline;
 pub mod pointer_induction;
@@ -299,6 +300,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "modular-closed-form",
+        description: "skip a loop that keeps sums modulo a constant where formulas give them",
+        kind: PassKind::Function(modular_closed_form::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "loop-idioms",
         description: "turn loops that fill an array with one byte or copy one into memset or memcpy",
         kind: PassKind::Function(loop_idioms::run),
@@ -452,7 +459,7 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,constant-loads,",
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,loop-deletion,dominating-conditions,jump-threading,",
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,modular-closed-form,loop-deletion,dominating-conditions,jump-threading,",
             "range-simplify,instcombine,repeat(2,sink-common,merge-conditions,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,divisibility-tests,gcm,bypass-phi-blocks,sink-compares"
         ),
     }

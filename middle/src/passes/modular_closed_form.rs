@@ -1,0 +1,486 @@
+//! modular-closed-form: a loop whose only effect is to keep a sum modulo `M` (`r = (r + c)
+//! % M`, with `c` and `M` fixed for the loop) and other values that `loop-closed-form`
+//! computes, runs only when a test before it fails; when it holds, the values are computed
+//! by formula and the loop is skipped. After `n` rounds, `r` is `(r0 + n*c) mod M`, which
+//! needs no 64-bit arithmetic: `n*c mod M` is built from the bits of `n mod M` by doubling
+//! and adding modulo `M`, each step `x + y mod M` taken as `x >= M - y ? x - (M - y) : x +
+//! y`, which never leaves `0..M` and so never wraps.
+//!
+//! The formula is the loop's result only where none of its additions wrapped and each `%`
+//! took the remainder of a value that is not negative, which the test checks: `c >= 0`,
+//! `M >= 1`, `0 <= r0` and `max(r0, M - 1) + c <= i32::MAX`. Range analysis may already
+//! have turned the `%` into selects (`s > M - 1 ? s - M : s` when `s = r + c` lies within
+//! one modulus of `0..M`, with `s < 1 - M ? s + M : ...` when it may lie below), which are
+//! the remainder only while `r0 < M` and `c < M`, so those forms are tested on that
+//! instead. The test also asks for at least `MIN_ROUNDS` rounds, below which the loop
+//! costs less than the formula's 31 doubling steps.
+//!
+//! The loop needs `loop-closed-form`'s form: a preheader, a single latch, one exiting block
+//! and one exit block reached only from it, no effect, a computable exit count, and every
+//! value used after it a modular sum (its phi or the new value) or a polynomial recurrence.
+//! The skipped way enters the exit block from a new block, where phis choose the values.
+//!
+//! Needs: the CFG, the dominator tree, the loop forest, the module's function summaries.
+//! Preserves: behaviour.
+
+use super::arith_writer::ArithWriter;
+use super::loop_closed_form::{binomials, evaluate, exit_count, used_outside};
+use super::loop_deletion::has_effect;
+use crate::analysis::scev::{ExitCount, LoopEvolution, Recurrence};
+use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
+use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
+use crate::passes::FunctionContext;
+
+/// The fewest rounds for which the formula replaces the loop.
+const MIN_ROUNDS: i32 = 256;
+/// Loops of more instructions than this are left alone.
+const MAX_INSTRUCTIONS: usize = 200;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let mut changed = false;
+    loop {
+        let loops = cx.analyses.loops(f);
+        let cfg = cx.analyses.cfg(f);
+        let dom = cx.analyses.dom(f);
+        let facts = cx.facts();
+        let Some((k, plan)) = (0..loops.loops.len())
+            .rev()
+            .find_map(|k| plan(f, &cfg, &dom, &loops, facts, k).map(|p| (k, p)))
+        else {
+            break;
+        };
+        apply(f, &loops, k, plan);
+        changed = true;
+        cx.analyses.invalidate(Preserved::Nothing);
+    }
+    Preserved::nothing_if(changed)
+}
+
+/// A sum kept modulo `modulus`: `phi` starts at `start` and takes `next`, the remainder of
+/// `phi + step`, each round.
+struct ModularSum {
+    phi: Inst,
+    next: Inst,
+    start: Value,
+    /// The values added to the phi each round (their sum is `c`).
+    step: Vec<Value>,
+    modulus: Value,
+    /// Whether `next` is one conditional subtraction rather than a `srem`.
+    subtracts: bool,
+}
+
+/// What loop `k`'s results become.
+struct Plan {
+    preheader: Block,
+    exiting: Block,
+    exit: Block,
+    count: ExitCount,
+    sums: Vec<ModularSum>,
+    /// Values used after the loop that follow polynomials.
+    recurrences: Vec<(Value, Recurrence)>,
+}
+
+fn plan(
+    f: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    loops: &LoopInfo,
+    facts: &ModuleFacts,
+    k: usize,
+) -> Option<Plan> {
+    let l = &loops.loops[k];
+    let (&[exiting], &[exit], Some(preheader), &[latch]) = (
+        l.exiting.as_slice(),
+        l.exits.as_slice(),
+        l.preheader,
+        l.latches.as_slice(),
+    ) else {
+        return None;
+    };
+    if cfg.preds(exit) != [exiting] {
+        return None;
+    }
+    let mut used_after = Vec::new();
+    let mut size = 0;
+    for &b in loops.blocks_of(k) {
+        for i in f.block_insts(b) {
+            size += 1;
+            if size > MAX_INSTRUCTIONS || has_effect(f, facts, i) {
+                return None;
+            }
+            if used_outside(f, loops, k, i) {
+                used_after.push(i);
+            }
+        }
+    }
+    let mut evolution = LoopEvolution::new(f, loops, k)?;
+    let mut sums: Vec<ModularSum> = Vec::new();
+    let mut recurrences = Vec::new();
+    for i in used_after {
+        if sums.iter().any(|s| s.phi == i || s.next == i) {
+            continue;
+        }
+        if let Some(r) = evolution.recurrence(Value::Inst(i)) {
+            recurrences.push((Value::Inst(i), r));
+            continue;
+        }
+        let phi = match f.kind(i) {
+            InstKind::Phi { .. } => i,
+            _ => f
+                .phis(l.header)
+                .find(|&p| phi_next(f, p, latch) == Some(i))?,
+        };
+        sums.push(modular_sum(f, loops, k, phi, preheader, latch)?);
+    }
+    if sums.is_empty() {
+        return None;
+    }
+    let count = evolution.exit_count(dom, exiting)?;
+    Some(Plan {
+        preheader,
+        exiting,
+        exit,
+        count,
+        sums,
+        recurrences,
+    })
+}
+
+/// The value a header phi takes from the latch.
+fn phi_next(f: &Function, phi: Inst, latch: Block) -> Option<Inst> {
+    let InstKind::Phi { args, blocks } = f.kind(phi) else {
+        return None;
+    };
+    let at = blocks.iter().position(|&b| b == latch)?;
+    args[at].as_inst()
+}
+
+/// `phi` as a modular sum, if it is one: it takes `(phi + c) % M`, or what range analysis
+/// leaves of it, and nothing else in the loop reads it or the parts of the sum.
+fn modular_sum(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+    phi: Inst,
+    preheader: Block,
+    latch: Block,
+) -> Option<ModularSum> {
+    let InstKind::Phi { args, blocks } = f.kind(phi) else {
+        return None;
+    };
+    let start = args[blocks.iter().position(|&b| b == preheader)?];
+    let next = phi_next(f, phi, latch)?;
+    let invariant = |v: Value| match v {
+        Value::Inst(i) => f.inst_block(i).is_some_and(|b| !loops.contains(k, b)),
+        Value::Param(_) | Value::Int(_) => true,
+        _ => false,
+    };
+    let mut parts = vec![next];
+    let (step, modulus, subtracts) = match *f.kind(next) {
+        InstKind::Binary {
+            op: BinaryOp::SRem,
+            args: [s, m],
+        } if invariant(m) => (plus_phi(f, phi, s, &invariant, &mut parts)?, m, false),
+        _ => {
+            let (step, m) = remainder_by_selects(f, phi, next, &invariant, &mut parts)?;
+            (step, Value::Int(m), true)
+        }
+    };
+    // Only the sum reads the phi and the parts, inside the loop; only the phi reads the
+    // sum there.
+    let read_only_by = |v: Inst, by: &dyn Fn(Inst) -> bool| {
+        f.uses(Value::Inst(v))
+            .iter()
+            .filter(|u| f.inst_block(u.inst).is_some_and(|b| loops.contains(k, b)))
+            .all(|u| by(u.inst))
+    };
+    let in_sum = |i: Inst| parts.contains(&i);
+    if !read_only_by(phi, &in_sum)
+        || !read_only_by(next, &|i| i == phi)
+        || parts
+            .iter()
+            .any(|&p| p != next && !read_only_by(p, &in_sum))
+    {
+        return None;
+    }
+    Some(ModularSum {
+        phi,
+        next,
+        start,
+        step,
+        modulus,
+        subtracts,
+    })
+}
+
+/// The values `v` adds to `phi`, when `v` is `phi` plus values fixed for the loop through a
+/// chain of additions (reassociation leaves `(phi + a) + b`); the additions go to `parts`.
+fn plus_phi(
+    f: &Function,
+    phi: Inst,
+    v: Value,
+    invariant: &dyn Fn(Value) -> bool,
+    parts: &mut Vec<Inst>,
+) -> Option<Vec<Value>> {
+    let mut addends = Vec::new();
+    let mut at = v;
+    while at != Value::Inst(phi) {
+        let add = at.as_inst()?;
+        let InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [a, b],
+        } = *f.kind(add)
+        else {
+            return None;
+        };
+        let (rest, c) = if invariant(b) { (a, b) } else { (b, a) };
+        if !invariant(c) || addends.len() > 4 {
+            return None;
+        }
+        addends.push(c);
+        parts.push(add);
+        at = rest;
+    }
+    (!addends.is_empty()).then_some(addends)
+}
+
+/// The constant sum of `addends`, if they are all constants.
+fn constant_sum(addends: &[Value]) -> Option<i32> {
+    addends.iter().try_fold(0i32, |sum, v| match v {
+        Value::Int(c) => sum.checked_add(*c),
+        _ => None,
+    })
+}
+
+/// The step and the constant modulus of `next` when it is the remainder of `s = phi + c`
+/// by `M` as range analysis writes it for `s` within one modulus either side: `s > M - 1 ?
+/// s - M : s`, perhaps inside `s < 1 - M ? s + M : ...`, each of `s - M` and `s + M`
+/// written on `s`, or for a constant `c` on `phi` (`phi + (c - M)`).
+fn remainder_by_selects(
+    f: &Function,
+    phi: Inst,
+    next: Inst,
+    invariant: &dyn Fn(Value) -> bool,
+    parts: &mut Vec<Inst>,
+) -> Option<(Vec<Value>, i32)> {
+    let select = |i: Inst| match *f.kind(i) {
+        InstKind::Select { args: [t, a, b] } => {
+            let InstKind::Icmp {
+                pred,
+                args: [x, Value::Int(bound)],
+            } = *f.kind(t.as_inst()?)
+            else {
+                return None;
+            };
+            Some((t.as_inst()?, pred, x, bound, a, b))
+        }
+        _ => None,
+    };
+    let (mut test, mut pred, mut s, mut bound, mut a, mut b) = select(next)?;
+    let mut below = None;
+    if pred == IntPred::Slt {
+        // `s < 1 - M ? s + M : inner`.
+        below = Some((test, a, bound));
+        let inner = b.as_inst()?;
+        parts.push(inner);
+        (test, pred, s, bound, a, b) = select(inner)?;
+    }
+    parts.push(test);
+    let step = plus_phi(f, phi, s, invariant, parts)?;
+    let c = constant_sum(&step);
+    let m = bound.checked_add(1)?;
+    // `value` is `s + delta`, on `s` or on the phi.
+    let shifted = |value: Value, delta: i32, parts: &mut Vec<Inst>| -> Option<()> {
+        let add = value.as_inst()?;
+        if let InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [x, Value::Int(d)],
+        } = *f.kind(add)
+        {
+            if x == s && d == delta {
+                parts.push(add);
+                return Some(());
+            }
+        }
+        let mut own = Vec::new();
+        let addends = plus_phi(f, phi, value, invariant, &mut own)?;
+        let matches = c.is_some_and(|c| constant_sum(&addends) == c.checked_add(delta));
+        matches.then(|| parts.extend(own))
+    };
+    if pred != IntPred::Sgt || b != s {
+        return None;
+    }
+    shifted(a, m.checked_neg()?, parts)?;
+    if let Some((test, more, low)) = below {
+        if low != 1 - m {
+            return None;
+        }
+        parts.push(test);
+        shifted(more, m, parts)?;
+    }
+    Some((step, m))
+}
+
+/// Tests in the preheader whether the formulas hold; computes them in a new block that
+/// goes to the exit; and gives the values used after the loop phis there.
+fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
+    let header = loops.loops[k].header;
+    // The exit block has one predecessor: its phis are their incoming values.
+    let phis: Vec<Inst> = f.phis(plan.exit).collect();
+    for phi in phis {
+        let value = f.kind(phi).operands()[0];
+        f.replace_all_uses(Value::Inst(phi), value);
+        f.remove_inst(phi);
+    }
+    let enter = f
+        .terminator(plan.preheader)
+        .expect("a preheader ends in a branch");
+    let mut w = ArithWriter::new(f, enter);
+    let n = exit_count(&mut w, &plan.count);
+    let steps: Vec<Value> = plan
+        .sums
+        .iter()
+        .map(|s| {
+            s.step
+                .iter()
+                .fold(Value::Int(0), |sum, &v| w.binary(BinaryOp::Add, sum, v))
+        })
+        .collect();
+    let mut holds = compare(&mut w, IntPred::Sge, n, Value::Int(MIN_ROUNDS));
+    for (s, &c) in plan.sums.iter().zip(&steps) {
+        for test in conditions(&mut w, s, c) {
+            holds = and(&mut w, holds, test);
+        }
+    }
+    let skip = f.add_block();
+    let jump = f.append_inst(
+        skip,
+        InstKind::Br {
+            targets: [plan.exit],
+        },
+        Type::Void,
+    );
+    f.replace_kind(
+        enter,
+        InstKind::CondBr {
+            args: [holds],
+            targets: [skip, header],
+        },
+        Type::Void,
+    );
+    let mut w = ArithWriter::new(f, jump);
+    let mut closed: Vec<(Inst, Value)> = Vec::new();
+    for (s, &c) in plan.sums.iter().zip(&steps) {
+        // `(r0 + n*c) mod M`, then one more step for the new value.
+        let m = s.modulus;
+        let start = w.binary(BinaryOp::SRem, s.start, m);
+        let step = w.binary(BinaryOp::SRem, c, m);
+        let rounds = w.binary(BinaryOp::SRem, n, m);
+        let product = times_mod(&mut w, rounds, step, m);
+        let last = add_mod(&mut w, start, product, m);
+        closed.push((s.phi, last));
+        closed.push((s.next, add_mod(&mut w, last, step, m)));
+    }
+    let degree = plan.recurrences.iter().map(|(_, r)| r.degree()).max();
+    let binomials = binomials(&mut w, n, degree.unwrap_or(0));
+    for (v, r) in &plan.recurrences {
+        let value = evaluate(&mut w, r, &binomials);
+        closed.push((v.as_inst().expect("a loop's value"), value));
+    }
+    for (v, value) in closed {
+        let outside: Vec<_> = f
+            .uses(Value::Inst(v))
+            .iter()
+            .filter(|u| f.inst_block(u.inst).is_none_or(|b| !loops.contains(k, b)))
+            .copied()
+            .collect();
+        if outside.is_empty() {
+            continue;
+        }
+        let phi = f.prepend_inst(
+            plan.exit,
+            InstKind::Phi {
+                args: vec![Value::Inst(v), value],
+                blocks: vec![plan.exiting, skip],
+            },
+            Type::I32,
+        );
+        for u in outside {
+            f.set_operand(u.inst, u.index as usize, Value::Inst(phi));
+        }
+    }
+}
+
+/// The tests under which the formula of sum `s`, which adds `c`, is the loop's result.
+fn conditions(w: &mut ArithWriter, s: &ModularSum, c: Value) -> Vec<Value> {
+    let (r0, m) = (s.start, s.modulus);
+    let room = w.binary(BinaryOp::Sub, Value::Int(i32::MAX), c);
+    let top = w.binary(BinaryOp::Add, m, Value::Int(-1));
+    let mut tests = vec![
+        compare(w, IntPred::Sge, c, Value::Int(0)),
+        compare(w, IntPred::Sgt, m, Value::Int(0)),
+        compare(w, IntPred::Sge, r0, Value::Int(0)),
+        compare(w, IntPred::Sle, top, room),
+    ];
+    if s.subtracts {
+        tests.push(compare(w, IntPred::Slt, r0, m));
+        tests.push(compare(w, IntPred::Slt, c, m));
+    } else {
+        tests.push(compare(w, IntPred::Sle, r0, room));
+    }
+    tests
+}
+
+fn compare(w: &mut ArithWriter, pred: IntPred, a: Value, b: Value) -> Value {
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        return Value::Bool(semantics::icmp(pred, x as u32, y as u32));
+    }
+    let kind = InstKind::Icmp { pred, args: [a, b] };
+    Value::Inst(w.f.insert_inst_before(w.at, kind, Type::I1))
+}
+
+fn and(w: &mut ArithWriter, a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Bool(true), x) | (x, Value::Bool(true)) => x,
+        (Value::Bool(false), _) | (_, Value::Bool(false)) => Value::Bool(false),
+        _ => select(w, a, b, Value::Bool(false), Type::I1),
+    }
+}
+
+fn select(w: &mut ArithWriter, c: Value, a: Value, b: Value, ty: Type) -> Value {
+    match c {
+        Value::Bool(true) => return a,
+        Value::Bool(false) => return b,
+        _ => {}
+    }
+    let kind = InstKind::Select { args: [c, a, b] };
+    Value::Inst(w.f.insert_inst_before(w.at, kind, ty))
+}
+
+/// `x + y mod m` for `x` and `y` in `0..m`, without leaving `0..m`.
+fn add_mod(w: &mut ArithWriter, x: Value, y: Value, m: Value) -> Value {
+    let room = w.binary(BinaryOp::Sub, m, y);
+    let wraps = compare(w, IntPred::Sge, x, room);
+    let less = w.binary(BinaryOp::Sub, x, room);
+    let sum = w.binary(BinaryOp::Add, x, y);
+    select(w, wraps, less, sum, Type::I32)
+}
+
+/// `x * y mod m` for `x` and `y` in `0..m`: `x`'s bits from the highest, doubling and
+/// adding `y` modulo `m`.
+fn times_mod(w: &mut ArithWriter, x: Value, y: Value, m: Value) -> Value {
+    let bits = match m {
+        Value::Int(m) => 32 - (m - 1).max(1).leading_zeros(),
+        _ => 31,
+    };
+    let mut product = Value::Int(0);
+    for bit in (0..bits).rev() {
+        product = add_mod(w, product, product, m);
+        let shifted = w.binary(BinaryOp::LShr, x, Value::Int(bit as i32));
+        let set = w.binary(BinaryOp::And, shifted, Value::Int(1));
+        let set = compare(w, IntPred::Ne, set, Value::Int(0));
+        let added = add_mod(w, product, y, m);
+        product = select(w, set, added, product, Type::I32);
+    }
+    product
+}
