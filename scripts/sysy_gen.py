@@ -2211,7 +2211,8 @@ class Gen:
         the same constant. Sometimes the added term may be negative or the sum start
         negative, and those must stay divisions; sometimes two remainders, either sign, are
         added, whose remainder takes a step up or down by the modulus. Then, sometimes, the
-        sum alone in a loop of its own, which modular-closed-form computes by formula."""
+        sum alone in a loop of its own (its term sometimes growing with the round), which
+        modular-closed-form computes by formula."""
         i, n, r, q = (self.fresh(p) for p in ("i", "n", "r", "q"))
         modulus = self.pick([7, 1000, 65536, 1000000007, 998244353])
         limit = 20 if self.multiplier > 1 else 300
@@ -2248,7 +2249,9 @@ class Gen:
             j, s = self.fresh("i"), self.fresh("r")
             self.line(f"int {s} = {r};")
             self.line(f"int {j} = 0;")
-            self.line(f"while ({j} < {n} + 260) {{ {s} = ({s} + {term}) % {modulus}; {j} = {j} + 1; }}")
+            # With the counter added, the term grows with the round.
+            grows = f" + {j}" if shift == 64 else ""
+            self.line(f"while ({j} < {n} + 260) {{ {s} = ({s} + {term}{grows}) % {modulus}; {j} = {j} + 1; }}")
             extra = f" + {s}"
         self.use_result(f"{r} + {q}{extra}")
         self.declare(Var(r, "int", []))
@@ -3435,6 +3438,7 @@ FEATURES = [
     ("saturation by nested ifs", r"^\s+if \((m\d+) [<>=]+ -?\d+\) \1 = \d+; else if \(\1 [<>=]+ -?\d+\) \1 = \d+;"),
     ("sum kept modulo a constant in a loop", r"^\s+(r\d+) = \(\1 \+ .*\) % \d+;"),
     ("sum kept modulo a constant alone in a loop", r"^\s+while \((i\d+) < n\d+ \+ 260\) \{ (r\d+) = \(\2 \+ .*\) % \d+; \1 = \1 \+ 1; \}$"),
+    ("sum modulo a constant of a term growing with the round", r"^\s+while \((i\d+) < n\d+ \+ 260\) \{ (r\d+) = \(\2 \+ .* \+ \1\) % \d+; \1 = \1 \+ 1; \}$"),
     ("sum of two remainders taken modulo again", r"^\s+(r\d+) = \(\1 \+ .*\) % (\d+);\r?\n\s+\1 = \(\1 \+ (\1|\(.*\) % \2)\) % \2;"),
     ("neighbours swapped under a test of their values", r"^\s+if \((s\d+)\[(i\d+)\] [<>=]+ \1\[\2 \+ 1\]\) \{"),
     ("odd-even transposition pass stepping by two", r"^\s+while \((i\d+) \+ 1 < \d+\) \{\n\s+if \((s\d+)\[\1\]"),

@@ -1,19 +1,22 @@
-//! modular-closed-form: a loop whose only effect is to keep a sum modulo `M` (`r = (r + c)
-//! % M`, with `c` and `M` fixed for the loop) and other values that `loop-closed-form`
-//! computes, runs only when a test before it fails; when it holds, the values are computed
-//! by formula and the loop is skipped. After `n` rounds, `r` is `(r0 + n*c) mod M`, which
-//! needs no 64-bit arithmetic: `n*c mod M` is built from the bits of `n mod M` by doubling
-//! and adding modulo `M`, each step `x + y mod M` taken as `x >= M - y ? x - (M - y) : x +
-//! y`, which never leaves `0..M` and so never wraps.
+//! modular-closed-form: a loop whose only effect is to keep a sum modulo `M` (`r = (r + t)
+//! % M`, `M` fixed for the loop and the term `t` fixed too or growing by a fixed amount each
+//! round, `a + j*b` in round `j`) and other values that `loop-closed-form` computes, runs
+//! only when a test before it fails; when it holds, the values are computed by formula and
+//! the loop is skipped. After `n` rounds, `r` is `(r0 + n*a + C(n,2)*b) mod M`, which needs
+//! no 64-bit arithmetic: each product modulo `M` is built from the bits of one factor by
+//! doubling and adding modulo `M`, each step `x + y mod M` taken as `x >= M - y ? x - (M -
+//! y) : x + y`, which never leaves `0..M` and so never wraps (`C(n,2)` is the half of
+//! whichever of `n` and `n - 1` is even times the other, each reduced first).
 //!
 //! The formula is the loop's result only where none of its additions wrapped and each `%`
-//! took the remainder of a value that is not negative, which the test checks: `c >= 0`,
-//! `M >= 1`, `0 <= r0` and `max(r0, M - 1) + c <= i32::MAX`. Range analysis may already
-//! have turned the `%` into selects (`s > M - 1 ? s - M : s` when `s = r + c` lies within
-//! one modulus of `0..M`, with `s < 1 - M ? s + M : ...` when it may lie below), which are
-//! the remainder only while `r0 < M` and `c < M`, so those forms are tested on that
-//! instead. The test also asks for at least `MIN_ROUNDS` rounds, below which the loop
-//! costs less than the formula's 31 doubling steps.
+//! took the remainder of a value that is not negative, which the test checks: `a >= 0`,
+//! `b >= 0`, `M >= 1`, `0 <= r0`, `r0 + a <= i32::MAX` and `M - 1 + a + n*b <= i32::MAX`
+//! (the loop adds `n + 1` terms when its exit count is `n`). For a fixed term, range
+//! analysis may already have turned the `%` into selects (`s > M - 1 ? s - M : s` when `s =
+//! r + a` lies within one modulus of `0..M`, with `s < 1 - M ? s + M : ...` when it may
+//! lie below), which are the remainder only while `r0 < M` and `a < M`, so those forms are
+//! tested on that instead. The test also asks for at least `MIN_ROUNDS` rounds, below which
+//! the loop costs less than the formula's doubling steps.
 //!
 //! The loop needs `loop-closed-form`'s form: a preheader, a single latch, one exiting block
 //! and one exit block reached only from it, no effect, a computable exit count, and every
@@ -26,7 +29,7 @@
 use super::arith_writer::ArithWriter;
 use super::loop_closed_form::{binomials, evaluate, exit_count, used_outside};
 use super::loop_deletion::has_effect;
-use crate::analysis::scev::{ExitCount, LoopEvolution, Recurrence};
+use crate::analysis::scev::{ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
@@ -35,6 +38,8 @@ use crate::passes::FunctionContext;
 const MIN_ROUNDS: i32 = 256;
 /// Loops of more instructions than this are left alone.
 const MAX_INSTRUCTIONS: usize = 200;
+/// The most values a sum adds to its phi in one round, each by an addition of its own.
+const MAX_ADDENDS: usize = 4;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let mut changed = false;
@@ -62,10 +67,13 @@ struct ModularSum {
     phi: Inst,
     next: Inst,
     start: Value,
-    /// The values added to the phi each round (their sum is `c`).
-    step: Vec<Value>,
+    /// The values added to the phi each round.
+    addends: Vec<Value>,
+    /// What the addends add in the first round, and how much more in each later one.
+    first: Invariant,
+    increment: Invariant,
     modulus: Value,
-    /// Whether `next` is one conditional subtraction rather than a `srem`.
+    /// Whether `next` is the selects range analysis makes of the remainder, not a `srem`.
     subtracts: bool,
 }
 
@@ -130,7 +138,23 @@ fn plan(
                 .phis(l.header)
                 .find(|&p| phi_next(f, p, latch) == Some(i))?,
         };
-        sums.push(modular_sum(f, loops, k, phi, preheader, latch)?);
+        let mut sum = modular_sum(f, loops, k, phi, preheader, latch)?;
+        for &v in &sum.addends {
+            // Each addend follows `{a,+,b}`: a term of the iteration's first degree.
+            let r = evolution.recurrence(v)?;
+            let zero = Invariant::constant(0);
+            let (a, b) = match r.coeffs.as_slice() {
+                [a] => (a, &zero),
+                [a, b] => (a, b),
+                _ => return None,
+            };
+            sum.first = sum.first.add(a);
+            sum.increment = sum.increment.add(b);
+        }
+        if sum.subtracts && sum.increment != Invariant::constant(0) {
+            return None;
+        }
+        sums.push(sum);
     }
     if sums.is_empty() {
         return None;
@@ -180,7 +204,7 @@ fn modular_sum(
         InstKind::Binary {
             op: BinaryOp::SRem,
             args: [s, m],
-        } if invariant(m) => (plus_phi(f, phi, s, &invariant, &mut parts)?, m, false),
+        } if invariant(m) => (plus_phi(f, phi, s, &mut parts)?, m, false),
         _ => {
             let (step, m) = remainder_by_selects(f, phi, next, &invariant, &mut parts)?;
             (step, Value::Int(m), true)
@@ -207,21 +231,17 @@ fn modular_sum(
         phi,
         next,
         start,
-        step,
+        addends: step,
+        first: Invariant::constant(0),
+        increment: Invariant::constant(0),
         modulus,
         subtracts,
     })
 }
 
-/// The values `v` adds to `phi`, when `v` is `phi` plus values fixed for the loop through a
-/// chain of additions (reassociation leaves `(phi + a) + b`); the additions go to `parts`.
-fn plus_phi(
-    f: &Function,
-    phi: Inst,
-    v: Value,
-    invariant: &dyn Fn(Value) -> bool,
-    parts: &mut Vec<Inst>,
-) -> Option<Vec<Value>> {
+/// The values `v` adds to `phi`, when `v` is `phi` plus other values through a chain of
+/// additions (reassociation leaves `(phi + a) + b`); the additions go to `parts`.
+fn plus_phi(f: &Function, phi: Inst, v: Value, parts: &mut Vec<Inst>) -> Option<Vec<Value>> {
     let mut addends = Vec::new();
     let mut at = v;
     while at != Value::Inst(phi) {
@@ -233,8 +253,12 @@ fn plus_phi(
         else {
             return None;
         };
-        let (rest, c) = if invariant(b) { (a, b) } else { (b, a) };
-        if !invariant(c) || addends.len() > 4 {
+        let (rest, c) = if reaches(f, phi, a, MAX_ADDENDS) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if addends.len() == MAX_ADDENDS {
             return None;
         }
         addends.push(c);
@@ -242,6 +266,23 @@ fn plus_phi(
         at = rest;
     }
     (!addends.is_empty()).then_some(addends)
+}
+
+/// Whether `v` is `phi` or an addition that reaches it within `depth` more additions.
+fn reaches(f: &Function, phi: Inst, v: Value, depth: usize) -> bool {
+    if v == Value::Inst(phi) {
+        return true;
+    }
+    let Some(i) = v.as_inst() else {
+        return false;
+    };
+    match *f.kind(i) {
+        InstKind::Binary {
+            op: BinaryOp::Add,
+            args: [a, b],
+        } if depth > 0 => reaches(f, phi, a, depth - 1) || reaches(f, phi, b, depth - 1),
+        _ => false,
+    }
 }
 
 /// The constant sum of `addends`, if they are all constants.
@@ -286,7 +327,10 @@ fn remainder_by_selects(
         (test, pred, s, bound, a, b) = select(inner)?;
     }
     parts.push(test);
-    let step = plus_phi(f, phi, s, invariant, parts)?;
+    let step = plus_phi(f, phi, s, parts)?;
+    if !step.iter().all(|&v| invariant(v)) {
+        return None;
+    }
     let c = constant_sum(&step);
     let m = bound.checked_add(1)?;
     // `value` is `s + delta`, on `s` or on the phi.
@@ -303,7 +347,7 @@ fn remainder_by_selects(
             }
         }
         let mut own = Vec::new();
-        let addends = plus_phi(f, phi, value, invariant, &mut own)?;
+        let addends = plus_phi(f, phi, value, &mut own)?;
         let matches = c.is_some_and(|c| constant_sum(&addends) == c.checked_add(delta));
         matches.then(|| parts.extend(own))
     };
@@ -337,18 +381,14 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
         .expect("a preheader ends in a branch");
     let mut w = ArithWriter::new(f, enter);
     let n = exit_count(&mut w, &plan.count);
-    let steps: Vec<Value> = plan
+    let steps: Vec<(Value, Value)> = plan
         .sums
         .iter()
-        .map(|s| {
-            s.step
-                .iter()
-                .fold(Value::Int(0), |sum, &v| w.binary(BinaryOp::Add, sum, v))
-        })
+        .map(|s| (w.invariant(&s.first), w.invariant(&s.increment)))
         .collect();
     let mut holds = compare(&mut w, IntPred::Sge, n, Value::Int(MIN_ROUNDS));
-    for (s, &c) in plan.sums.iter().zip(&steps) {
-        for test in conditions(&mut w, s, c) {
+    for (s, &(a, b)) in plan.sums.iter().zip(&steps) {
+        for test in conditions(&mut w, s, a, b, n) {
             holds = and(&mut w, holds, test);
         }
     }
@@ -370,16 +410,34 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     );
     let mut w = ArithWriter::new(f, jump);
     let mut closed: Vec<(Inst, Value)> = Vec::new();
-    for (s, &c) in plan.sums.iter().zip(&steps) {
-        // `(r0 + n*c) mod M`, then one more step for the new value.
+    for (s, &(a, b)) in plan.sums.iter().zip(&steps) {
+        // `(r0 + n*a + C(n,2)*b) mod M`, then one more step, `a + n*b`, for the new value.
         let m = s.modulus;
-        let start = w.binary(BinaryOp::SRem, s.start, m);
-        let step = w.binary(BinaryOp::SRem, c, m);
-        let rounds = w.binary(BinaryOp::SRem, n, m);
-        let product = times_mod(&mut w, rounds, step, m);
-        let last = add_mod(&mut w, start, product, m);
+        let reduced = |w: &mut ArithWriter, v: Value| w.binary(BinaryOp::SRem, v, m);
+        let (start, a, rounds) = (
+            reduced(&mut w, s.start),
+            reduced(&mut w, a),
+            reduced(&mut w, n),
+        );
+        let mut total = times_mod(&mut w, rounds, a, m);
+        let mut last_step = a;
+        if b != Value::Int(0) {
+            let b = reduced(&mut w, b);
+            // C(n,2) as the half of whichever of n and n - 1 is even times the other.
+            let half = w.binary(BinaryOp::LShr, n, Value::Int(1));
+            let odd = w.binary(BinaryOp::And, n, Value::Int(1));
+            let n_minus_1 = w.binary(BinaryOp::Add, n, Value::Int(-1));
+            let other = w.binary(BinaryOp::Add, n_minus_1, odd);
+            let (half, other) = (reduced(&mut w, half), reduced(&mut w, other));
+            let pairs = times_mod(&mut w, half, other, m);
+            let grown = times_mod(&mut w, pairs, b, m);
+            total = add_mod(&mut w, total, grown, m);
+            let nb = times_mod(&mut w, rounds, b, m);
+            last_step = add_mod(&mut w, a, nb, m);
+        }
+        let last = add_mod(&mut w, start, total, m);
         closed.push((s.phi, last));
-        closed.push((s.next, add_mod(&mut w, last, step, m)));
+        closed.push((s.next, add_mod(&mut w, last, last_step, m)));
     }
     let degree = plan.recurrences.iter().map(|(_, r)| r.degree()).max();
     let binomials = binomials(&mut w, n, degree.unwrap_or(0));
@@ -411,22 +469,34 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     }
 }
 
-/// The tests under which the formula of sum `s`, which adds `c`, is the loop's result.
-fn conditions(w: &mut ArithWriter, s: &ModularSum, c: Value) -> Vec<Value> {
+/// The tests under which the formula of sum `s` is the loop's result, the sum adding `a +
+/// j*b` in round `j` of the `n + 1`: every term and `r0` not negative, `M >= 1`, and no
+/// addition wrapping, the first (`r0 + a`) nor any later one (`M - 1 + a + n*b`).
+fn conditions(w: &mut ArithWriter, s: &ModularSum, a: Value, b: Value, n: Value) -> Vec<Value> {
     let (r0, m) = (s.start, s.modulus);
-    let room = w.binary(BinaryOp::Sub, Value::Int(i32::MAX), c);
+    let room = w.binary(BinaryOp::Sub, Value::Int(i32::MAX), a);
     let top = w.binary(BinaryOp::Add, m, Value::Int(-1));
     let mut tests = vec![
-        compare(w, IntPred::Sge, c, Value::Int(0)),
+        compare(w, IntPred::Sge, a, Value::Int(0)),
         compare(w, IntPred::Sgt, m, Value::Int(0)),
         compare(w, IntPred::Sge, r0, Value::Int(0)),
         compare(w, IntPred::Sle, top, room),
     ];
     if s.subtracts {
         tests.push(compare(w, IntPred::Slt, r0, m));
-        tests.push(compare(w, IntPred::Slt, c, m));
+        tests.push(compare(w, IntPred::Slt, a, m));
     } else {
         tests.push(compare(w, IntPred::Sle, r0, room));
+    }
+    if b != Value::Int(0) {
+        // `n*b <= room - top`, as `n <= (room - top) / max(b, 1)` for `b >= 0` (the divisor
+        // never 0, even where the test fails).
+        let spare = w.binary(BinaryOp::Sub, room, top);
+        let positive = compare(w, IntPred::Sgt, b, Value::Int(0));
+        tests.push(compare(w, IntPred::Sge, b, Value::Int(0)));
+        let divisor = select(w, positive, b, Value::Int(1), Type::I32);
+        let most = w.binary(BinaryOp::SDiv, spare, divisor);
+        tests.push(compare(w, IntPred::Sle, n, most));
     }
     tests
 }
