@@ -45,7 +45,9 @@ pub fn run(mf: &mut MFunction) {
         ],
         only_block: only_block_mentioning(mf),
     };
-    let preds = reached_preds(mf);
+    // An arm keeps its one entering block, and no block enters an arm once converted, so
+    // the lists stay good for the arms not yet converted.
+    let preds = mf.reached_preds();
     for a in mf.layout.clone() {
         convert(mf, a, &facts, &preds);
     }
@@ -97,18 +99,6 @@ fn only_block_mentioning(mf: &MFunction) -> Vec<Option<MBlockId>> {
         }
     }
     only.into_iter().map(Option::flatten).collect()
-}
-
-/// The predecessors of each block that the entry reaches. An arm keeps its one entering
-/// block, and no block enters an arm once converted, so the lists stay good for the arms
-/// not yet converted.
-fn reached_preds(mf: &MFunction) -> Vec<Vec<MBlockId>> {
-    let reached = mf.reached();
-    let mut preds = mf.preds();
-    for list in &mut preds {
-        list.retain(|p| reached[p.index()]);
-    }
-    preds
 }
 
 /// Converts the branch that ends block `a`, if it can and it pays.

@@ -66,7 +66,7 @@ pub fn run(mf: &mut MFunction) {
 /// tend to test what the callee's early return tests, so that the recursion seldom takes
 /// it and the framed way would pay the copies for nothing.
 fn self_calls_all_guarded(mf: &MFunction) -> bool {
-    let preds = reached_preds(mf);
+    let preds = mf.reached_preds();
     let mut calls = 0;
     let behind_test = |b: MBlockId| {
         matches!(preds[b.index()].as_slice(), [p]
@@ -93,22 +93,11 @@ fn self_calls_all_guarded(mf: &MFunction) -> bool {
 /// The most instructions before its return a returning block may have to be copied.
 const MAX_RETURN_COPY: usize = 3;
 
-/// The predecessor lists of the blocks the entry reaches (those it does not reach are no
-/// longer laid out and lead nowhere).
-fn reached_preds(mf: &MFunction) -> Vec<Vec<MBlockId>> {
-    let reached = mf.reached();
-    let mut preds = mf.preds();
-    for list in &mut preds {
-        list.retain(|p| reached[p.index()]);
-    }
-    preds
-}
-
 /// Gives a small returning block that needs no frame, reached both from the region and from
 /// outside it, a copy of its own for the ways from the region (a shared `return 1;` after a
 /// base case and after a loop with calls).
 fn copy_shared_returns(mf: &mut MFunction) {
-    let preds = reached_preds(mf);
+    let preds = mf.reached_preds();
     let stores = movable_stores(mf);
     let clean = clean_blocks(mf, &stores);
     let inside = pred_closed(mf, &preds, &clean);
@@ -147,7 +136,7 @@ fn ends_in_return(insts: &[MInst]) -> bool {
 
 /// Shrink-wraps `mf` if it can; whether it did.
 fn wrap(mf: &mut MFunction, frame: &Frame) -> bool {
-    let preds = reached_preds(mf);
+    let preds = mf.reached_preds();
     let stores = movable_stores(mf);
     let region = frameless_region(mf, &preds, &stores);
     if !region[MBlockId::ENTRY.index()] {

@@ -159,6 +159,17 @@ impl MFunction {
         preds
     }
 
+    /// The predecessors of each block that the entry reaches: blocks it does not reach lead
+    /// nowhere.
+    pub fn reached_preds(&self) -> Vec<Vec<MBlockId>> {
+        let reached = self.reached();
+        let mut preds = self.preds();
+        for list in &mut preds {
+            list.retain(|p| reached[p.index()]);
+        }
+        preds
+    }
+
     /// Blocks reachable from the entry, in post-order of a depth-first walk over the stored
     /// successor lists.
     pub fn postorder(&self) -> Vec<MBlockId> {

@@ -67,6 +67,35 @@ fn plan(
     facts: &ModuleFacts,
     k: usize,
 ) -> Option<Plan> {
+    let (exiting, exit, used_after) = results_of(f, cfg, loops, facts, k, MAX_INSTRUCTIONS)?;
+    if used_after.is_empty() {
+        return None;
+    }
+    let mut evolution = LoopEvolution::new(f, loops, k)?;
+    let mut results = Vec::with_capacity(used_after.len());
+    for i in used_after {
+        let v = Value::Inst(i);
+        results.push((v, evolution.recurrence(v)?));
+    }
+    let count = evolution.exit_count(dom, exiting)?;
+    Some(Plan {
+        exit,
+        count,
+        results,
+    })
+}
+
+/// Loop `k`'s exiting block, its exit block and the instructions used after it, when the
+/// loop has one exiting block and an exit reached only from there, at most `MAX_BLOCKS`
+/// blocks and `max_instructions` instructions, and no effect.
+pub(super) fn results_of(
+    f: &Function,
+    cfg: &Cfg,
+    loops: &LoopInfo,
+    facts: &ModuleFacts,
+    k: usize,
+    max_instructions: usize,
+) -> Option<(Block, Block, Vec<Inst>)> {
     let l = &loops.loops[k];
     let (&[exiting], &[exit]) = (l.exiting.as_slice(), l.exits.as_slice()) else {
         return None;
@@ -79,28 +108,15 @@ fn plan(
     for &b in loops.blocks_of(k) {
         for i in f.block_insts(b) {
             size += 1;
-            if size > MAX_INSTRUCTIONS || has_effect(f, facts, i) {
+            if size > max_instructions || has_effect(f, facts, i) {
                 return None;
             }
             if used_outside(f, loops, k, i) {
-                used_after.push(Value::Inst(i));
+                used_after.push(i);
             }
         }
     }
-    if used_after.is_empty() {
-        return None;
-    }
-    let mut evolution = LoopEvolution::new(f, loops, k)?;
-    let mut results = Vec::with_capacity(used_after.len());
-    for v in used_after {
-        results.push((v, evolution.recurrence(v)?));
-    }
-    let count = evolution.exit_count(dom, exiting)?;
-    Some(Plan {
-        exit,
-        count,
-        results,
-    })
+    Some((exiting, exit, used_after))
 }
 
 /// Computes each of `plan.results` by formula at the start of the exit block and uses that

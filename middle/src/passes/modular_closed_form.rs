@@ -27,8 +27,7 @@
 //! Preserves: behaviour.
 
 use super::arith_writer::ArithWriter;
-use super::loop_closed_form::{binomials, evaluate, exit_count, used_outside};
-use super::loop_deletion::has_effect;
+use super::loop_closed_form::{binomials, evaluate, exit_count, results_of};
 use crate::analysis::scev::{ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
@@ -97,30 +96,10 @@ fn plan(
     k: usize,
 ) -> Option<Plan> {
     let l = &loops.loops[k];
-    let (&[exiting], &[exit], Some(preheader), &[latch]) = (
-        l.exiting.as_slice(),
-        l.exits.as_slice(),
-        l.preheader,
-        l.latches.as_slice(),
-    ) else {
+    let (Some(preheader), &[latch]) = (l.preheader, l.latches.as_slice()) else {
         return None;
     };
-    if cfg.preds(exit) != [exiting] {
-        return None;
-    }
-    let mut used_after = Vec::new();
-    let mut size = 0;
-    for &b in loops.blocks_of(k) {
-        for i in f.block_insts(b) {
-            size += 1;
-            if size > MAX_INSTRUCTIONS || has_effect(f, facts, i) {
-                return None;
-            }
-            if used_outside(f, loops, k, i) {
-                used_after.push(i);
-            }
-        }
-    }
+    let (exiting, exit, used_after) = results_of(f, cfg, loops, facts, k, MAX_INSTRUCTIONS)?;
     let mut evolution = LoopEvolution::new(f, loops, k)?;
     let mut sums: Vec<ModularSum> = Vec::new();
     let mut recurrences = Vec::new();
