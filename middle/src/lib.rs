@@ -10,3 +10,4 @@ pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod passes;
+pub mod transform;

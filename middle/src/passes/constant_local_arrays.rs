@@ -24,8 +24,8 @@
 use crate::analysis::alias::{locate, Object};
 use crate::analysis::{DomTree, Preserved};
 use crate::ir::{Callee, FuncId, Function, Global, GlobalId, Inst, InstKind, Module, Type, Value};
-use crate::passes::positions::Positions;
 use crate::passes::ModuleAnalyses;
+use crate::transform::positions::Positions;
 
 /// Arrays with more (write, load) pairs than this stay: each pair's order is checked.
 const MAX_PAIRS: usize = 1 << 16;

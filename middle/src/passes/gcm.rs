@@ -23,8 +23,8 @@
 
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
-use crate::passes::positions::Positions;
 use crate::passes::FunctionContext;
+use crate::transform::positions::Positions;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);

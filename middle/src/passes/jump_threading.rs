@@ -30,10 +30,10 @@ use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::semantics;
 use crate::ir::{Block, Function, Inst, InstKind, IntPred, Value};
 use crate::passes::dominating_conditions::branch_into;
-use crate::passes::phi_edits::{Edit, PhiEdits};
 use crate::passes::simplify_cfg::remove_blocks;
-use crate::passes::value_map::{mapped, mapped_kind, ValueMap};
 use crate::passes::FunctionContext;
+use crate::transform::phi_edits::{Edit, PhiEdits};
+use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
 
 /// The most instructions, besides phis, the comparison and the branch, a block may hold to
 /// be copied into a predecessor.

@@ -17,8 +17,8 @@
 use crate::analysis::Preserved;
 use crate::ir::{Block, Function, Inst, Value};
 use crate::passes::gcm::is_pinned;
-use crate::passes::positions::Positions;
 use crate::passes::FunctionContext;
+use crate::transform::positions::Positions;
 
 pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let mut positions = Positions::new(f);

@@ -33,8 +33,8 @@ use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Value};
 use crate::passes::gcm::is_pinned;
-use crate::passes::loop_accesses::loop_accesses;
 use crate::passes::FunctionContext;
+use crate::transform::loop_accesses::loop_accesses;
 
 /// Loops with more memory accesses than this keep all of them in place: checking each
 /// candidate against every access would cost their product.

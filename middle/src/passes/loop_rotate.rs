@@ -34,10 +34,10 @@
 //! Needs: the CFG, the dominator tree and the loop forest. Preserves: behaviour (the CFG
 //! changes).
 
-use super::value_map::{mapped, mapped_kind, ValueMap};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
 
 /// The most instructions, besides phis and the branch, a header may have to be copied.
 const MAX_HEADER: usize = 8;

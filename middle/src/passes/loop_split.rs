@@ -50,10 +50,10 @@
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
 use super::entry_order::less_on_entry;
-use super::value_map::{copied_block, copy_blocks, copy_insts, mapped};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::value_map::{copied_block, copy_blocks, copy_insts, mapped};
 
 /// The most instructions a loop may have to be copied.
 const MAX_SIZE: usize = 300;

@@ -16,11 +16,11 @@
 //! promoted allocas, their loads and stores; adds phis.
 
 use super::trivial_phis;
-use super::var_liveness::{Access, VarLiveness};
 use crate::analysis::idf::IdfCalculator;
 use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::var_liveness::{Access, VarLiveness};
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let allocas: Vec<Inst> = f.all_insts().filter(|&i| is_promotable(f, i)).collect();

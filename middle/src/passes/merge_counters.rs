@@ -28,12 +28,12 @@
 //! Needs: the loop forest, the dominator tree. Preserves: behaviour, and the CFG unless an
 //! exit edge got a block.
 
-use super::arith_writer::ArithWriter;
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{DomTree, LoopInfo, Preserved};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::arith_writer::ArithWriter;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let count = cx.analyses.loops(f).loops.len();

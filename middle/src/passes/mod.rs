@@ -7,7 +7,6 @@
 //! either, grouped by `fixpoint(...)` and `repeat(N, ...)` (see `pipeline`).
 
 pub mod adce;
-mod arith_writer;
 pub mod bisect;
 mod budget;
 pub mod bypass_phi_blocks;
@@ -33,12 +32,9 @@ pub mod jump_threading;
 pub mod lcm;
 pub mod licm;
 pub mod load_elimination;
-mod loop_accesses;
 pub mod loop_closed_form;
-pub mod loop_counter;
 pub mod loop_deletion;
 pub mod loop_idioms;
-mod loop_pressure;
 pub mod loop_rotate;
 pub mod loop_simplify;
 pub mod loop_split;
@@ -52,10 +48,8 @@ pub mod merge_conditions;
 pub mod merge_counters;
 pub mod merge_functions;
 pub mod modular_closed_form;
-mod phi_edits;
 pub mod pipeline;
 pub mod pointer_induction;
-mod positions;
 pub mod power_of_two_divisors;
 pub mod predictive_commoning;
 pub mod range_simplify;
@@ -71,8 +65,6 @@ pub mod split_critical_edges;
 pub mod strength_reduce;
 pub mod tail_recursion;
 pub mod trivial_phis;
-mod value_map;
-mod var_liveness;
 
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};
 pub use pipeline::Step;

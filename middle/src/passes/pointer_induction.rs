@@ -26,13 +26,13 @@
 //!
 //! Needs: the loop forest, the dominator tree. Preserves: behaviour and the CFG.
 
-use super::arith_writer::ArithWriter;
 use super::entry_order::less_on_entry;
-use super::loop_counter::{counter, Counter};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::{address_reach, inst_size};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::arith_writer::ArithWriter;
+use crate::transform::loop_counter::{counter, Counter};
 
 /// The largest step in bytes of a pointer the exit test may move onto (a page).
 const MAX_TEST_STEP: i64 = 4096;

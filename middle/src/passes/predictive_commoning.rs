@@ -42,8 +42,6 @@
 //!
 //! Needs: the dominator tree, the loop forest and the module facts. Preserves: behaviour and the CFG.
 
-use super::arith_writer::ArithWriter;
-use super::loop_pressure::{self, CORE_REGISTERS};
 use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
@@ -51,6 +49,8 @@ use crate::cost_model::inst_latency;
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::arith_writer::ArithWriter;
+use crate::transform::loop_pressure::{self, CORE_REGISTERS};
 
 /// The most values one loop carries from an iteration to the next.
 const MAX_CARRIED: usize = 8;

@@ -31,7 +31,6 @@
 //! Needs: the CFG, the dominator tree, the loop forest and the module facts. Preserves:
 //! behaviour; the CFG unless a bounds test was added.
 
-use super::loop_accesses::loop_accesses;
 use super::mem2reg;
 use crate::analysis::alias::{
     call_may_read, call_may_write, is_in_bounds, locate, may_alias_in, object_bytes,
@@ -40,6 +39,7 @@ use crate::analysis::alias::{Location, Object};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::loop_accesses::loop_accesses;
 
 /// Loops with more memory accesses than this are left alone: checking each location
 /// against every access costs their product.

@@ -14,10 +14,10 @@
 //!
 //! Needs: nothing. Preserves: behaviour; phis stay consistent with predecessors.
 
-use super::phi_edits::{has_phis, Edit, PhiEdits};
 use crate::analysis::{Cfg, Preserved};
 use crate::ir::{Block, Function, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::phi_edits::{has_phis, Edit, PhiEdits};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -15,11 +15,11 @@
 //!
 //! Needs: the loop forest. Preserves: behaviour and the CFG.
 
-use super::arith_writer::ArithWriter;
-use super::loop_counter::{counter, Counter};
 use crate::analysis::{LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::arith_writer::ArithWriter;
+use crate::transform::loop_counter::{counter, Counter};
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);

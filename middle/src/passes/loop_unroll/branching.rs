@@ -34,7 +34,7 @@ use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame, M
 use super::{extend_exit_phis, read_through_exit_phis, MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
-use crate::passes::value_map::{copied_block, mapped, ValueMap};
+use crate::transform::value_map::{copied_block, mapped, ValueMap};
 
 /// The most machine instructions one copy of the blocks may take: a larger body that
 /// branches keeps more values live across its blocks, and its copies run out of

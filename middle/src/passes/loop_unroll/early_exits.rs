@@ -28,7 +28,7 @@ use super::{MAX_FULLY_UNROLLED, MAX_FULL_TRIPS};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
-use crate::passes::value_map::{copied_block, mapped, ValueMap};
+use crate::transform::value_map::{copied_block, mapped, ValueMap};
 
 /// A loop of several exits to peel round by round: its preheader, header and latch, its
 /// blocks, the rounds to peel (the count plus the round that leaves), the size of one
