@@ -20,11 +20,11 @@
 //! Needs: the CFG, the post-dominator tree and the module's function summaries. Preserves:
 //! behaviour; the CFG when no branch was dead.
 
-use super::simplify_cfg::remove_unreachable;
 use crate::analysis::{Cfg, PostDomTree, Preserved};
 use crate::ir::{Block, Callee, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
+use crate::transform::remove_blocks::remove_unreachable;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);

@@ -19,10 +19,10 @@
 //!
 //! Needs: the CFG and the dominator tree. Preserves: behaviour (the CFG changes).
 
-use super::simplify_cfg::remove_blocks;
 use crate::analysis::{DomTree, Preserved};
 use crate::ir::{Block, Function, InstKind, Value};
 use crate::passes::FunctionContext;
+use crate::transform::remove_blocks::remove_blocks;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);

@@ -24,6 +24,7 @@
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
 use crate::passes::FunctionContext;
+use crate::transform::pinned::is_pinned;
 use crate::transform::positions::Positions;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
@@ -60,13 +61,6 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         }
     }
     Preserved::cfg_if(moved)
-}
-
-/// Whether code motion must leave `i` in its block and in its place among the memory
-/// accesses and calls around it.
-pub fn is_pinned(f: &Function, i: Inst) -> bool {
-    let op = f.kind(i).opcode();
-    op.is_pinned() || op.has_side_effects() || op.reads_memory()
 }
 
 /// Moves `i` into `b`, before its first user there or else before the terminator.

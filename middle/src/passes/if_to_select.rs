@@ -42,13 +42,13 @@
 //!
 //! Needs: the CFG. Preserves: behaviour (the CFG changes).
 
-use super::simplify_cfg::remove_blocks;
 use crate::analysis::alias::{locate, value_held};
 use crate::analysis::{Cfg, ModuleFacts, Preserved};
 use crate::cost_model::{inst_cost, is_predicable};
 use crate::ir::clamp::unsigned_clamp;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::remove_blocks::remove_blocks;
 
 /// The most weighted cost the instructions moved out of the side blocks, predicated ones
 /// aside, may have together: arithmetic only (`3 * n + 1` beside `n / 2`, a shifted add

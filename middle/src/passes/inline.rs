@@ -28,8 +28,8 @@
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::function_size;
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
-use crate::passes::simplify_cfg::remove_unreachable;
 use crate::passes::{memoize, ModuleAnalyses};
+use crate::transform::remove_blocks::remove_unreachable;
 
 /// Callees of at most this many machine instructions are inlined at every call site. A
 /// call costs about 10 instructions' worth (the `bl`, saving and restoring the link

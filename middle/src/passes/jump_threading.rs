@@ -30,9 +30,9 @@ use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::semantics;
 use crate::ir::{Block, Function, Inst, InstKind, IntPred, Value};
 use crate::passes::dominating_conditions::branch_into;
-use crate::passes::simplify_cfg::remove_blocks;
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
+use crate::transform::remove_blocks::remove_blocks;
 use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
 
 /// The most instructions, besides phis, the comparison and the branch, a block may hold to

@@ -16,8 +16,8 @@
 
 use crate::analysis::Preserved;
 use crate::ir::{Block, Function, Inst, Value};
-use crate::passes::gcm::is_pinned;
 use crate::passes::FunctionContext;
+use crate::transform::pinned::is_pinned;
 use crate::transform::positions::Positions;
 
 pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {

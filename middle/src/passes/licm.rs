@@ -32,9 +32,9 @@ use crate::analysis::alias::Location;
 use crate::analysis::alias::{call_may_read, call_may_write, is_in_bounds, locate, may_alias_in};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Value};
-use crate::passes::gcm::is_pinned;
 use crate::passes::FunctionContext;
 use crate::transform::loop_accesses::loop_accesses;
+use crate::transform::pinned::is_pinned;
 
 /// Loops with more memory accesses than this keep all of them in place: checking each
 /// candidate against every access would cost their product.

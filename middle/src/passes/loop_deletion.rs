@@ -18,11 +18,11 @@
 //!
 //! Needs: the loop forest and the module's function summaries. Preserves: behaviour.
 
-use super::simplify_cfg::remove_blocks;
 use crate::analysis::{LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, Callee, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
+use crate::transform::remove_blocks::remove_blocks;
 
 /// Loops of more blocks than this stay: whether their values are used after them is found
 /// by a look at every block.

@@ -56,13 +56,14 @@
 mod branching;
 mod early_exits;
 
-use super::simplify_cfg::{self, remove_blocks};
+use super::simplify_cfg;
 use super::{const_fold, loop_simplify, trivial_phis};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::loop_counter::{counter, Counter};
+use crate::transform::remove_blocks::remove_blocks;
 use crate::transform::value_map::{
     copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap,
 };

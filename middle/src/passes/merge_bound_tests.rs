@@ -21,11 +21,11 @@
 //!
 //! Needs: the loop forest. Preserves: behaviour.
 
-use super::simplify_cfg::remove_blocks;
 use crate::analysis::{LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
+use crate::transform::remove_blocks::remove_blocks;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);

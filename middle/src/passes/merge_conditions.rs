@@ -22,7 +22,6 @@
 //!
 //! Needs: the CFG. Preserves: behaviour (the CFG changes).
 
-use super::simplify_cfg::remove_blocks;
 use crate::analysis::Preserved;
 use crate::compare_chain::{can_link, Link};
 use crate::cost_model::{inst_cost, inst_latency};
@@ -30,6 +29,7 @@ use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
+use crate::transform::remove_blocks::remove_blocks;
 
 /// The most weighted cost (`cost_model::inst_cost`) of what the second test's block
 /// computes besides its comparison: two adds.

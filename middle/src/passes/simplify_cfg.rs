@@ -18,6 +18,7 @@ use crate::analysis::{Cfg, Preserved};
 use crate::ir::{Block, Function, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{has_phis, Edit, PhiEdits};
+use crate::transform::remove_blocks::remove_unreachable;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -67,41 +68,6 @@ fn fold_constant_branches(f: &mut Function) -> bool {
     }
     edits.flush_all(f);
     changed
-}
-
-pub(crate) fn remove_unreachable(f: &mut Function, cfg: &Cfg) -> bool {
-    let dead: Vec<Block> = f.blocks().filter(|&b| !cfg.is_reachable(b)).collect();
-    if dead.is_empty() {
-        return false;
-    }
-    let mut edits = PhiEdits::new(f.block_capacity());
-    for &b in &dead {
-        for &s in cfg.succs(b) {
-            if cfg.is_reachable(s) {
-                edits.queue(f, s, Edit::Remove(b));
-            }
-        }
-    }
-    edits.flush_all(f);
-    remove_blocks(f, &dead);
-    true
-}
-
-/// Removes `blocks`, which no block outside them reaches any more and whose edges out have
-/// been taken from the phis they led to. Their values may still be used by each other, and
-/// by nothing else: those uses become `undef` first.
-pub(crate) fn remove_blocks(f: &mut Function, blocks: &[Block]) {
-    for &b in blocks {
-        for i in f.block_insts(b).collect::<Vec<_>>() {
-            let ty = f.inst(i).ty;
-            if ty != Type::Void {
-                f.replace_all_uses(Value::Inst(i), Value::Undef(ty));
-            }
-        }
-    }
-    for &b in blocks {
-        f.remove_block(b);
-    }
 }
 
 /// Block positions with some property, smallest first: a min-heap whose entries for

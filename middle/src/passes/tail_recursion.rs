@@ -35,11 +35,11 @@
 //! Needs: the module's function summaries. Preserves: behaviour (the order of every effect
 //! is unchanged); run `trivial-phis` after it for parameters passed on unchanged.
 
-use super::simplify_cfg::remove_blocks;
 use crate::analysis::{ModuleFacts, Preserved};
 use crate::ir::{BinaryOp, Block, Callee, FuncId, Function, Inst, InstKind, Sides, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
+use crate::transform::remove_blocks::remove_blocks;
 
 /// A call of the function itself in tail position.
 struct TailCall {
