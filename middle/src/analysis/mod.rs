@@ -6,6 +6,7 @@ pub mod alias;
 pub mod call_graph;
 pub mod cfg;
 pub mod dominators;
+pub mod entry_order;
 pub mod idf;
 pub mod loops;
 pub mod manager;

@@ -25,6 +25,7 @@
 //! Needs: the CFG, the dominator tree and the loop forest. Preserves: behaviour and the CFG
 //! (only branch conditions change).
 
+use crate::analysis::entry_order::branch_into;
 use crate::analysis::{DomTree, LoopInfo, Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
 use crate::ir::{BinaryOp, Block, Function, InstKind, IntPred, Value};
@@ -182,18 +183,6 @@ fn comparison(f: &Function, cond: Value) -> Option<(IntPred, Value, i32)> {
         } if !x.is_constant() => Some((pred.swapped(), x, c)),
         _ => None,
     }
-}
-
-/// The condition of predecessor `p`'s two-way branch and whether `b` is its true side.
-pub fn branch_into(f: &Function, p: Block, b: Block) -> Option<(Value, bool)> {
-    let InstKind::CondBr {
-        args: [cond],
-        targets: [t, e],
-    } = *f.kind(f.terminator(p)?)
-    else {
-        return None;
-    };
-    (t != e).then_some((cond, b == t))
 }
 
 /// The range its predecessor `p`'s branch guarantees on entry to `b`.

@@ -26,10 +26,10 @@
 //!
 //! Needs: the CFG and the dominator tree. Preserves: behaviour; changes the CFG.
 
+use crate::analysis::entry_order::branch_into;
 use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::semantics;
 use crate::ir::{Block, Function, Inst, InstKind, IntPred, Value};
-use crate::passes::dominating_conditions::branch_into;
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
 use crate::transform::remove_blocks::remove_blocks;

@@ -21,12 +21,12 @@
 //! Needs: the CFG, the dominator tree, the loop forest, the module's function summaries.
 //! Preserves: behaviour and the CFG.
 
-use super::loop_deletion::has_effect;
 use crate::analysis::scev::{odd_inverse, ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
+use crate::transform::delete_loop::has_effect;
 
 /// Loops of more blocks or instructions than these (their inner loops' included) are left
 /// alone: looking at each loop whole would make deep nests cost their depth squared.

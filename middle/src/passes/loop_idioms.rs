@@ -56,13 +56,13 @@
 //! Preserves: behaviour (the CFG changes).
 
 use super::loop_closed_form::{self, Plan};
-use super::loop_deletion::{deletable, delete, has_effect};
 use crate::analysis::alias::{locate, may_alias_in, Location};
 use crate::analysis::scev::{ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{BinaryOp, Block, Callee, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
+use crate::transform::delete_loop::{deletable, delete, has_effect};
 
 /// Loops of more blocks or instructions than these (their inner loops' included) stay.
 const MAX_BLOCKS: usize = 64;

@@ -49,7 +49,7 @@
 //!
 //! Needs: the CFG and the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::entry_order::less_on_entry;
+use crate::analysis::entry_order::less_on_entry;
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;

@@ -19,7 +19,6 @@ pub mod dead_functions;
 pub mod dead_stores;
 pub mod divisibility_tests;
 pub mod dominating_conditions;
-mod entry_order;
 pub mod evaluate_calls;
 pub mod gcm;
 pub mod gvn;

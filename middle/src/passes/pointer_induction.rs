@@ -26,7 +26,7 @@
 //!
 //! Needs: the loop forest, the dominator tree. Preserves: behaviour and the CFG.
 
-use super::entry_order::less_on_entry;
+use crate::analysis::entry_order::less_on_entry;
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::{address_reach, inst_size};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};

@@ -34,10 +34,10 @@
 //!
 //! Needs: the CFG. Preserves: behaviour and the CFG.
 
+use crate::analysis::entry_order::branch_into;
 use crate::analysis::ranges::Ranges;
 use crate::analysis::{Cfg, Preserved};
 use crate::ir::{BinaryOp, Block, CastOp, Function, Inst, InstKind, IntPred, Type, Value};
-use crate::passes::dominating_conditions::branch_into;
 use crate::passes::FunctionContext;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {

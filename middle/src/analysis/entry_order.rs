@@ -2,9 +2,9 @@
 //! guard `start < n` before its preheader, looked for through the block's phis edge by
 //! edge and up the dominator tree (a relation of two values, once decided, stays).
 //! `pointer-induction` asks it for a loop's first exit test, `loop-split` whether a loop
-//! is entered with its counter below its bound.
+//! is entered with its counter below its bound. `branch_into` reads the branch on an edge
+//! for them and for the passes that take facts from dominating branches.
 
-use super::dominating_conditions::branch_into;
 use crate::analysis::{Cfg, DomTree};
 use crate::ir::{Block, Function, InstKind, IntPred, Value};
 
@@ -89,4 +89,16 @@ fn at_most(v: Value, of: Value, strict: bool) -> bool {
         (Value::Int(p), Value::Int(q)) => p < q || (!strict && p == q),
         _ => false,
     }
+}
+
+/// The condition of predecessor `p`'s two-way branch and whether `b` is its true side.
+pub fn branch_into(f: &Function, p: Block, b: Block) -> Option<(Value, bool)> {
+    let InstKind::CondBr {
+        args: [cond],
+        targets: [t, e],
+    } = *f.kind(f.terminator(p)?)
+    else {
+        return None;
+    };
+    (t != e).then_some((cond, b == t))
 }
