@@ -55,13 +55,13 @@
 //! function summaries (which calls have effects, which parameters may overlap).
 //! Preserves: behaviour (the CFG changes).
 
-use super::loop_closed_form::{self, Plan};
 use crate::analysis::alias::{locate, may_alias_in, Location};
 use crate::analysis::scev::{ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{BinaryOp, Block, Callee, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
+use crate::transform::closed_form::{self, Plan};
 use crate::transform::delete_loop::{deletable, delete, has_effect};
 
 /// Loops of more blocks or instructions than these (their inner loops' included) stay.
@@ -212,7 +212,7 @@ fn scan(
             if has_effect(f, facts, i) && effect.replace(i).is_some() {
                 return None;
             }
-            if loop_closed_form::used_outside(f, loops, k, i) {
+            if closed_form::used_outside(f, loops, k, i) {
                 used_after.push(Value::Inst(i));
             }
         }
@@ -309,7 +309,7 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, idiom: Idiom) {
         .terminator(idiom.preheader)
         .expect("a preheader ends in a jump to the header");
     let mut w = ArithWriter::new(f, at);
-    let count = loop_closed_form::exit_count(&mut w, &idiom.count);
+    let count = closed_form::exit_count(&mut w, &idiom.count);
     let iterations = w.binary(BinaryOp::Add, count, Value::Int(1));
     let bytes = w.binary(BinaryOp::Mul, iterations, Value::Int(idiom.dst.step.abs()));
     let dst = lowest_address(&mut w, &idiom.dst, count);
@@ -329,7 +329,7 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, idiom: Idiom) {
             count: idiom.count,
             results: idiom.results,
         };
-        loop_closed_form::apply(f, loops, k, plan);
+        closed_form::apply(f, loops, k, plan);
     }
     if let Some((preheader, exit)) = deletable(f, loops, k) {
         delete(f, loops, k, preheader, exit);

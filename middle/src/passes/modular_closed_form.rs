@@ -26,12 +26,12 @@
 //! Needs: the CFG, the dominator tree, the loop forest, the module's function summaries.
 //! Preserves: behaviour.
 
-use super::loop_closed_form::{binomials, evaluate, exit_count, results_of};
 use crate::analysis::scev::{ExitCount, Invariant, LoopEvolution, Recurrence};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
+use crate::transform::closed_form::{binomials, evaluate, exit_count, results_of};
 
 /// The fewest rounds for which the formula replaces the loop.
 const MIN_ROUNDS: i32 = 256;

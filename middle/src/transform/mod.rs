@@ -1,9 +1,10 @@
 //! Utilities the IR passes share to rewrite what they change: arithmetic written before an
-//! instruction, phi edits, copies of blocks with their value maps, positions within blocks,
+//! instruction, closed forms of a loop's values, phi edits, copies of blocks with their value maps, positions within blocks,
 //! a loop's counter, the liveness of stack variables, a loop's memory accesses and its
 //! register pressure, removing blocks and loops, what code motion leaves in place. None of them is a pass; passes import them, never each other's.
 
 pub mod arith_writer;
+pub mod closed_form;
 pub mod delete_loop;
 pub mod loop_accesses;
 pub mod loop_counter;
