@@ -1,9 +1,10 @@
 //! The call graph of a module: each function's callees and callers among the module's
 //! functions (runtime functions, `memset` and `memcpy` are not nodes), and its strongly connected
 //! components by Tarjan's algorithm with an explicit stack, listed bottom-up (callees
-//! before callers). Needs only the module; linear in its size.
+//! before callers); and the calls of each function, each by its caller and instruction
+//! (`call_sites`). Needs only the module; linear in its size.
 
-use crate::ir::{FuncId, Module};
+use crate::ir::{FuncId, Inst, Module};
 
 const NONE: u32 = u32::MAX;
 
@@ -133,4 +134,15 @@ fn tarjan(callees: &[Vec<FuncId>]) -> (Vec<Vec<FuncId>>, Vec<u32>) {
         }
     }
     (sccs, scc_of)
+}
+
+/// For each function, the calls of it: (caller, call instruction).
+pub fn call_sites(m: &Module) -> Vec<Vec<(FuncId, Inst)>> {
+    let mut sites = vec![Vec::new(); m.functions.len()];
+    for caller in m.function_ids() {
+        for (i, g) in m.function(caller).calls() {
+            sites[g.index()].push((caller, i));
+        }
+    }
+    sites
 }

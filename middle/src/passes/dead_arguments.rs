@@ -5,9 +5,9 @@
 //!
 //! Needs: nothing. Preserves: behaviour and every function's CFG.
 
+use crate::analysis::call_graph::call_sites;
 use crate::analysis::Preserved;
 use crate::ir::{Callee, FuncId, Function, InstKind, Module, Value};
-use crate::passes::ipcp::call_sites;
 use crate::passes::ModuleAnalyses;
 
 pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {

@@ -26,8 +26,8 @@ use crate::ir::pattern::*;
 use crate::ir::{
     BinaryOp, Block, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value,
 };
-use crate::passes::const_fold::simplify;
 use crate::passes::FunctionContext;
+use crate::transform::simplify::simplify;
 use std::sync::LazyLock;
 
 /// The rewrite rules, each a pattern and the value it equals.

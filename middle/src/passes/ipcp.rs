@@ -8,6 +8,7 @@
 //!
 //! Needs: nothing. Preserves: behaviour and every function's CFG.
 
+use crate::analysis::call_graph::call_sites;
 use crate::analysis::Preserved;
 use crate::ir::{FuncId, Inst, InstKind, Module, Value};
 use crate::passes::ModuleAnalyses;
@@ -40,17 +41,6 @@ pub fn run(m: &mut Module, _: &mut ModuleAnalyses) -> Preserved {
         }
     }
     Preserved::cfg_if(changed)
-}
-
-/// For each function, the calls of it: (caller, call instruction).
-pub fn call_sites(m: &Module) -> Vec<Vec<(FuncId, Inst)>> {
-    let mut sites = vec![Vec::new(); m.functions.len()];
-    for caller in m.function_ids() {
-        for (i, g) in m.function(caller).calls() {
-            sites[g.index()].push((caller, i));
-        }
-    }
-    sites
 }
 
 /// The constant or global every call of `g` passes as parameter `p`, if there is one.

@@ -29,8 +29,8 @@
 
 use crate::analysis::Preserved;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
-use crate::passes::const_fold::simplify_kind;
 use crate::passes::FunctionContext;
+use crate::transform::simplify::simplify_kind;
 
 pub fn run(f: &mut Function, _: &mut FunctionContext) -> Preserved {
     let Some(entry) = f.entry() else {

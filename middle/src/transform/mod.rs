@@ -1,7 +1,8 @@
 //! Utilities the IR passes share to rewrite what they change: arithmetic written before an
 //! instruction, closed forms of a loop's values, phi edits, copies of blocks with their value maps, positions within blocks,
 //! a loop's counter, the liveness of stack variables, a loop's memory accesses and its
-//! register pressure, removing blocks and loops, what code motion leaves in place. None of them is a pass; passes import them, never each other's.
+//! register pressure, removing blocks and loops, what code motion leaves in place, what an instruction
+//! simplifies to. None of them is a pass; passes import them, never each other's.
 
 pub mod arith_writer;
 pub mod closed_form;
@@ -13,5 +14,6 @@ pub mod phi_edits;
 pub mod pinned;
 pub mod positions;
 pub mod remove_blocks;
+pub mod simplify;
 pub mod value_map;
 pub mod var_liveness;
