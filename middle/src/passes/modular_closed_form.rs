@@ -31,7 +31,7 @@ use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
-use crate::transform::closed_form::{binomials, evaluate, exit_count, results_of};
+use crate::transform::closed_form::{binomials, evaluate, exit_count, fold_exit_phis, results_of};
 
 /// The fewest rounds for which the formula replaces the loop.
 const MIN_ROUNDS: i32 = 256;
@@ -348,13 +348,7 @@ fn remainder_by_selects(
 /// goes to the exit; and gives the values used after the loop phis there.
 fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     let header = loops.loops[k].header;
-    // The exit block has one predecessor: its phis are their incoming values.
-    let phis: Vec<Inst> = f.phis(plan.exit).collect();
-    for phi in phis {
-        let value = f.kind(phi).operands()[0];
-        f.replace_all_uses(Value::Inst(phi), value);
-        f.remove_inst(phi);
-    }
+    fold_exit_phis(f, plan.exit);
     let enter = f
         .terminator(plan.preheader)
         .expect("a preheader ends in a branch");

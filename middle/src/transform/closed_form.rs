@@ -62,13 +62,7 @@ pub fn results_of(
 /// Computes each of `plan.results` by formula at the start of the exit block and uses that
 /// after the loop.
 pub fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
-    // The exit block has one predecessor: its phis are their incoming values.
-    let phis: Vec<Inst> = f.phis(plan.exit).collect();
-    for phi in phis {
-        let value = f.kind(phi).operands()[0];
-        f.replace_all_uses(Value::Inst(phi), value);
-        f.remove_inst(phi);
-    }
+    fold_exit_phis(f, plan.exit);
     let at = f
         .first_inst(plan.exit)
         .expect("an exit block ends in a terminator");
@@ -85,6 +79,16 @@ pub fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
                 emit.f.set_operand(u.inst, u.index as usize, closed);
             }
         }
+    }
+}
+
+/// Replaces the phis of `exit`, which has one predecessor, by their incoming values.
+pub fn fold_exit_phis(f: &mut Function, exit: Block) {
+    let phis: Vec<Inst> = f.phis(exit).collect();
+    for phi in phis {
+        let value = f.kind(phi).operands()[0];
+        f.replace_all_uses(Value::Inst(phi), value);
+        f.remove_inst(phi);
     }
 }
 
