@@ -1,4 +1,4 @@
-//! constant-loads (seed 002's ReplaceConstantArray, for global arrays): a load at a known
+//! constant-loads (constant arrays, for global arrays): a load at a known
 //! offset inside a global that nothing in the module writes (a `const` array, or one only
 //! ever read) is the initialiser's element there. `gvn` does this for global scalars; here
 //! array elements fold too (`seed[2]`, a divisor read from a table, becomes a constant and

@@ -1,4 +1,4 @@
-//! constant-local-arrays (seed 002's ReplaceConstantArray, for local arrays): a local
+//! constant-local-arrays (constant arrays, for local arrays): a local
 //! array that a function fills with constants before it reads any of them becomes a
 //! read-only global holding those constants, so no call fills it again. (`int x[31] = {};
 //! x[0] = 1; ... x[i] = x[i - 1] * 2;` is such an array once its loop is unrolled and the

@@ -15,8 +15,8 @@
 //! program would not have is only work.
 //!
 //! An instruction whose chosen block is its own block stays where it is, and the pass reports
-//! a change only when some instruction changed block (seed 002: a pass that moved code down
-//! and back up and reported a change each time kept their fixpoint loop spinning). A moved
+//! a change only when some instruction changed block (a pass that moved code down and back
+//! up and reported a change each time would keep a fixpoint loop spinning). A moved
 //! instruction goes before its first user in the new block, or before the terminator.
 //!
 //! Needs: the CFG, the dominator tree, the loop forest. Preserves: behaviour and the CFG.

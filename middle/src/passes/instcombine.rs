@@ -1,7 +1,7 @@
-//! Instruction combining (seed 002's InstructionCombiner): local rewrites of an instruction
-//! and the few instructions feeding it, to a fixpoint over a worklist.
+//! Instruction combining: local rewrites of an instruction and the few instructions feeding
+//! it, to a fixpoint over a worklist.
 //!
-//! Each instruction is first folded or simplified (`const_fold::simplify`: constants,
+//! Each instruction is first folded or simplified (`transform::simplify`: constants,
 //! `x + 0`, `x * 1`, `x - x`, ...), then put in canonical form in place (constants to the
 //! right of commutative operations and comparisons, `x - c` as `x + (-c)`, `x <= c` as
 //! `x < c + 1` where that does not wrap), then tried against the rule table `RULES`, filed by

@@ -1,4 +1,4 @@
-//! Jump threading (seed 002's FuseImmediatelyBranch, generalised): when a block's branch
+//! Jump threading: when a block's branch
 //! condition is known on an edge into it, that edge goes straight to the successor the
 //! branch would take. The typical sources are an inlined predicate (`return 1` and
 //! `return 0` merged by a phi, then tested with `!= 0`: after threading, each return jumps

@@ -1,5 +1,5 @@
 //! Local code motion: inside each block, an instruction that code motion may move (see
-//! `gcm::is_pinned`) and whose users all come later in the same block sinks to just before
+//! `transform::pinned`) and whose users all come later in the same block sinks to just before
 //! its first user, so its value occupies a register for less time. It sinks only when that
 //! raises the number of live values nowhere: at most one operand has its last use moved
 //! down with it (one value then lives where another did). The others are constants, globals'

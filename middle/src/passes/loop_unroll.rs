@@ -1,4 +1,4 @@
-//! loop-unroll (seed 002's LoopUnroll and FullyUnroll): a counted loop of one block runs its
+//! loop-unroll: a counted loop of one block runs its
 //! body `k` times per test, and the original loop finishes the last few iterations; a loop
 //! of a few rounds known at compile time becomes its bodies in a row.
 //!
@@ -30,8 +30,8 @@
 //! `i + ks > lim`.
 //!
 //! A loop whose start and bound are constants and whose trip count is at most
-//! `MAX_FULL_TRIPS` (and its bodies together at most `MAX_FULLY_UNROLLED`) is unrolled fully
-//! (seed 002's FullyUnroll): P jumps to one block of all its bodies in a row, which jumps to
+//! `MAX_FULL_TRIPS` (and its bodies together at most `MAX_FULLY_UNROLLED`) is unrolled
+//! fully: P jumps to one block of all its bodies in a row, which jumps to
 //! E, and the loop goes; its values after it are the last body's, and later passes fold the
 //! now constant counters and addresses.
 //!

@@ -419,8 +419,8 @@ impl<'a> Side<'a> {
     }
 }
 
-/// Compares two functions as seed 001 describes LLVM's `FunctionComparator`; the first
-/// difference decides.
+/// Compares two functions in the manner of LLVM's `FunctionComparator` (in its
+/// MergeFunctions pass); the first difference decides.
 struct FunctionComparator<'a> {
     left: Side<'a>,
     right: Side<'a>,

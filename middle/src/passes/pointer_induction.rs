@@ -1,5 +1,5 @@
-//! pointer-induction (seed 002's InductionVariableReduce for addresses, with linear function
-//! test replacement): in a loop whose counter `i` starts at `i0` and steps by a constant `s`,
+//! pointer-induction (strength reduction of addresses, with linear function test
+//! replacement): in a loop whose counter `i` starts at `i0` and steps by a constant `s`,
 //! the addresses `gep b, i` of an array `b` fixed for the loop become a pointer of their own,
 //! `gep b, i0` on entry and `s` elements further each round. When the counter then serves
 //! nothing but its own step and the exit test, the test moves onto one of the pointers and

@@ -1,7 +1,7 @@
 //! scalar-promotion: a memory location that a loop both reads and writes, and that nothing
 //! else in the loop may touch, lives in a register while the loop runs. It is loaded once
 //! before the loop and stored once on each way out, instead of being loaded and stored
-//! on every iteration (LLVM's promotion in LICM; seed 002's globals kept in registers).
+//! on every iteration (as LLVM's LICM promotes memory to registers).
 //!
 //! - A location is one 4-byte element of a global, an `alloca` or a parameter's array,
 //!   written by a store of the loop whose address is defined outside the loop (`sum`,

@@ -1,4 +1,4 @@
-//! strength-reduce (seed 002's InductionVariableReduce, for products): in a loop whose
+//! strength-reduce (induction variables for products): in a loop whose
 //! counter `i` starts at `a` and steps by a constant `s`, a product `i * x` of the counter
 //! and a value `x` fixed for the loop is carried as a value of its own, `a * x` on entry
 //! and `s * x` more each round, so the loop adds where it multiplied (a transpose's
