@@ -15,11 +15,11 @@
 //! Needs: the CFG and the dominator tree. Preserves: behaviour and the CFG; removes the
 //! promoted allocas, their loads and stores; adds phis.
 
-use super::trivial_phis;
 use crate::analysis::idf::IdfCalculator;
 use crate::analysis::{Cfg, DomTree, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::trivial_phis;
 use crate::transform::var_liveness::{Access, VarLiveness};
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {

@@ -41,8 +41,8 @@
 
 use crate::analysis::{CallGraph, Preserved};
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
-use crate::passes::dead_functions::remove_functions;
 use crate::passes::ModuleAnalyses;
+use crate::transform::remove_functions::remove_functions;
 use std::cmp::Ordering;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;

@@ -1,8 +1,8 @@
 //! Utilities the IR passes share to rewrite what they change: arithmetic written before an
 //! instruction, closed forms of a loop's values, phi edits, copies of blocks with their value maps, positions within blocks,
 //! a loop's counter, the liveness of stack variables, a loop's memory accesses and its
-//! register pressure, removing blocks and loops, what code motion leaves in place, what an instruction
-//! simplifies to. None of them is a pass; passes import them, never each other's.
+//! register pressure, removing blocks, loops and functions, what code motion leaves in place, what an instruction
+//! simplifies to, trivial phis. None of them is a pass; passes import them, never each other's.
 
 pub mod arith_writer;
 pub mod closed_form;
@@ -14,6 +14,8 @@ pub mod phi_edits;
 pub mod pinned;
 pub mod positions;
 pub mod remove_blocks;
+pub mod remove_functions;
 pub mod simplify;
+pub mod trivial_phis;
 pub mod value_map;
 pub mod var_liveness;
