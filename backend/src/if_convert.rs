@@ -38,6 +38,9 @@ use crate::regalloc::liveness::{node, Liveness};
 const MAX_ARM_INSTS: usize = 4;
 
 pub fn run(mf: &mut MFunction) {
+    if mf.blocks.iter().all(|b| b.loop_depth == 0) {
+        return;
+    }
     let facts = Facts {
         liveness: [
             Liveness::new(mf, RegClass::Int),

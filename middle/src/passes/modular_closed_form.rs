@@ -44,6 +44,9 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let mut changed = false;
     loop {
         let loops = cx.analyses.loops(f);
+        if loops.loops.is_empty() {
+            break;
+        }
         let cfg = cx.analyses.cfg(f);
         let dom = cx.analyses.dom(f);
         let facts = cx.facts();
@@ -139,6 +142,10 @@ fn plan(
         return None;
     }
     let count = evolution.exit_count(dom, exiting)?;
+    if count.count.terms.is_empty() && count.count.constant < MIN_ROUNDS {
+        // A constant count below the threshold: the test would always fail.
+        return None;
+    }
     Some(Plan {
         preheader,
         exiting,
