@@ -21,7 +21,7 @@ pub fn run(mf: &mut MFunction) {
             }
         }
         let unread = |inst: &MInst| {
-            is_pure(inst)
+            inst.is_pure()
                 && inst.regs().iter().all(|&(r, role)| {
                     role != Role::Def || matches!(r, Reg::Virt(v) if !read[v.0 as usize])
                 })
@@ -36,29 +36,6 @@ pub fn run(mf: &mut MFunction) {
             return;
         }
     }
-}
-
-/// Whether `inst` does nothing but write its registers.
-fn is_pure(inst: &MInst) -> bool {
-    matches!(
-        inst,
-        MInst::Mov { cond: None, .. }
-            | MInst::Alu { cond: None, .. }
-            | MInst::Mvn { .. }
-            | MInst::Movw { .. }
-            | MInst::VMovImm { .. }
-            | MInst::LoadSym { .. }
-            | MInst::SlotAddr { .. }
-            | MInst::Mul { .. }
-            | MInst::Smmul { .. }
-            | MInst::Mla { .. }
-            | MInst::Mls { .. }
-            | MInst::SDiv { .. }
-            | MInst::Usat { .. }
-            | MInst::Rbit { .. }
-            | MInst::Clz { .. }
-            | MInst::Copy { .. }
-    )
 }
 
 #[cfg(test)]

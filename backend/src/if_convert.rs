@@ -33,6 +33,7 @@
 
 use crate::mir::*;
 use crate::regalloc::liveness::{node, Liveness};
+use middle::fast_hash::FastHashMap;
 
 /// The most instructions the arms of one branch may have.
 const MAX_ARM_INSTS: usize = 4;
@@ -47,6 +48,7 @@ pub fn run(mf: &mut MFunction) {
             Liveness::new(mf, RegClass::Float),
         ],
         only_block: only_block_mentioning(mf),
+        loaded_from: loaded_from(mf),
     };
     // An arm keeps its one entering block, and no block enters an arm once converted, so
     // the lists stay good for the arms not yet converted.
@@ -64,6 +66,9 @@ struct Facts {
     liveness: [Liveness; 2],
     /// For each virtual register, the one block that mentions it, if only one does.
     only_block: Vec<Option<MBlockId>>,
+    /// For each register a load writes, the addresses it is loaded from (arms hold no
+    /// loads, so conversions move none).
+    loaded_from: FastHashMap<Reg, Vec<Addr>>,
 }
 
 impl Facts {
@@ -82,6 +87,17 @@ impl Facts {
             Reg::Phys(_) => true,
         }
     }
+}
+
+/// For each register a load writes, the addresses it is loaded from.
+fn loaded_from(mf: &MFunction) -> FastHashMap<Reg, Vec<Addr>> {
+    let mut loaded: FastHashMap<Reg, Vec<Addr>> = FastHashMap::default();
+    for inst in mf.blocks.iter().flat_map(|b| b.insts.iter()) {
+        if let MInst::Ldr { rd, addr } = *inst {
+            loaded.entry(rd).or_default().push(addr);
+        }
+    }
+    loaded
 }
 
 /// For each virtual register, the one block that mentions it, or `None` when several do.
@@ -145,7 +161,7 @@ fn convert(mf: &mut MFunction, a: MBlockId, facts: &Facts, preds: &[Vec<MBlockId
     let stores = arm_insts().any(|i| matches!(i, MInst::Str { .. }));
     if !stores
         || arm_insts().count() - arms.len() > MAX_ARM_INSTS
-        || settles(mf, &mf.block(a).insts, arm_insts())
+        || settles(facts, &mf.block(a).insts, arm_insts())
     {
         return;
     }
@@ -179,13 +195,14 @@ fn convert(mf: &mut MFunction, a: MBlockId, facts: &Facts, preds: &[Vec<MBlockId
 }
 
 /// Whether the arms settle the test that ends `block`: store into a location whose old
-/// value, loaded anywhere in the function, the test read, without storing that old value elsewhere, as an exchange does.
+/// value, loaded anywhere in the function, the test read, without storing that old value
+/// elsewhere, as an exchange does.
 /// Relaxations (`if (nd < dist[v]) { dist[v] = nd; pred[v] = u; }`) and first visits (`if
 /// (t[x] < 0) t[x] = d;`) change what their test sees next time, and after the first rounds
 /// their tests rarely pass: a branch that is rarely taken costs less than stores run every
 /// round. An exchange (`if (x > y) { a[i] = y; a[l] = x; }`) runs about every other round.
 fn settles<'a>(
-    mf: &MFunction,
+    facts: &Facts,
     block: &[MInst],
     arms: impl Iterator<Item = &'a MInst> + Clone,
 ) -> bool {
@@ -201,12 +218,12 @@ fn settles<'a>(
         let MInst::Str { addr, .. } = *i else {
             return false;
         };
-        let mut insts = mf.blocks.iter().flat_map(|b| b.insts.iter());
-        insts.any(|l| match *l {
-            MInst::Ldr { rd, addr: at } => {
-                at == addr && tested.iter().any(|&(r, _)| r == rd) && !stored(rd)
-            }
-            _ => false,
+        tested.iter().any(|&(r, _)| {
+            facts
+                .loaded_from
+                .get(&r)
+                .is_some_and(|from| from.contains(&addr))
+                && !stored(r)
         })
     })
 }
@@ -246,25 +263,10 @@ fn arm_inst(
     predicated(mf, inst, c)
 }
 
-/// Whether `inst` may run where its arm would not: it only computes its results, cheaply.
+/// Whether `inst` may run where its arm would not: it only computes its results, and
+/// cheaply (a division stays behind its branch).
 fn is_speculable(inst: &MInst) -> bool {
-    matches!(
-        inst,
-        MInst::Mov { cond: None, .. }
-            | MInst::Mvn { .. }
-            | MInst::Movw { .. }
-            | MInst::Movt { .. }
-            | MInst::LoadSym { .. }
-            | MInst::Alu { cond: None, .. }
-            | MInst::Mul { .. }
-            | MInst::Mla { .. }
-            | MInst::Mls { .. }
-            | MInst::Smmul { .. }
-            | MInst::Copy { .. }
-            | MInst::VMovImm { .. }
-            | MInst::VMovFromCore { .. }
-            | MInst::VMovToCore { .. }
-    )
+    inst.is_pure() && !matches!(inst, MInst::SDiv { .. })
 }
 
 /// `inst` under condition `c`, if the instruction has a conditional form here.

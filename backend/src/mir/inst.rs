@@ -765,6 +765,29 @@ impl MInst {
         }
     }
 
+    /// Whether the instruction does nothing but write its registers.
+    pub fn is_pure(&self) -> bool {
+        matches!(
+            self,
+            MInst::Mov { cond: None, .. }
+                | MInst::Alu { cond: None, .. }
+                | MInst::Mvn { .. }
+                | MInst::Movw { .. }
+                | MInst::VMovImm { .. }
+                | MInst::LoadSym { .. }
+                | MInst::SlotAddr { .. }
+                | MInst::Mul { .. }
+                | MInst::Smmul { .. }
+                | MInst::Mla { .. }
+                | MInst::Mls { .. }
+                | MInst::SDiv { .. }
+                | MInst::Usat { .. }
+                | MInst::Rbit { .. }
+                | MInst::Clz { .. }
+                | MInst::Copy { .. }
+        )
+    }
+
     pub fn is_call(&self) -> bool {
         matches!(self, MInst::Bl { .. })
     }

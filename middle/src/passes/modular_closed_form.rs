@@ -180,11 +180,7 @@ fn modular_sum(
     };
     let start = args[blocks.iter().position(|&b| b == preheader)?];
     let next = phi_next(f, phi, latch)?;
-    let invariant = |v: Value| match v {
-        Value::Inst(i) => f.inst_block(i).is_some_and(|b| !loops.contains(k, b)),
-        Value::Param(_) | Value::Int(_) => true,
-        _ => false,
-    };
+    let invariant = |v: Value| loops.is_invariant(f, k, v) && !matches!(v, Value::Undef(_));
     let mut parts = vec![next];
     let (step, modulus, subtracts) = match *f.kind(next) {
         InstKind::Binary {
