@@ -31,7 +31,9 @@ use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{semantics, BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
-use crate::transform::closed_form::{binomials, evaluate, exit_count, fold_exit_phis, results_of};
+use crate::transform::closed_form::{
+    binomials, evaluate, exit_count, fold_exit_phis, pair_factors, results_of,
+};
 
 /// The fewest rounds for which the formula replaces the loop.
 const MIN_ROUNDS: i32 = 256;
@@ -399,11 +401,7 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
         let mut last_step = a;
         if b != Value::Int(0) {
             let b = reduced(&mut w, b);
-            // C(n,2) as the half of whichever of n and n - 1 is even times the other.
-            let half = w.binary(BinaryOp::LShr, n, Value::Int(1));
-            let odd = w.binary(BinaryOp::And, n, Value::Int(1));
-            let n_minus_1 = w.binary(BinaryOp::Add, n, Value::Int(-1));
-            let other = w.binary(BinaryOp::Add, n_minus_1, odd);
+            let (half, other) = pair_factors(&mut w, n);
             let (half, other) = (reduced(&mut w, half), reduced(&mut w, other));
             let pairs = times_mod(&mut w, half, other, m);
             let grown = times_mod(&mut w, pairs, b, m);

@@ -110,15 +110,22 @@ pub fn exit_count(w: &mut ArithWriter, count: &ExitCount) -> Value {
     Value::Inst(w.f.insert_inst_before(w.at, select, Type::I32))
 }
 
+/// Two factors whose product is `C(n,2)`, neither a wrapped product: the half of whichever
+/// of `n` and `n - 1` is even (`n >> 1`), and the other (`n - 1 + (n & 1)`).
+pub fn pair_factors(w: &mut ArithWriter, n: Value) -> (Value, Value) {
+    let half = w.binary(BinaryOp::LShr, n, Value::Int(1));
+    let n_minus_1 = w.binary(BinaryOp::Add, n, Value::Int(-1));
+    let odd = w.binary(BinaryOp::And, n, Value::Int(1));
+    let other = w.binary(BinaryOp::Add, n_minus_1, odd);
+    (half, other)
+}
+
 /// `C(n,j)` modulo 2^32 for `j` up to `degree` (at most `MAX_DEGREE`).
 pub fn binomials(w: &mut ArithWriter, n: Value, degree: usize) -> Vec<Value> {
     if degree < 2 {
         return vec![Value::Int(1), n];
     }
-    let half = w.binary(BinaryOp::LShr, n, Value::Int(1));
-    let n_minus_1 = w.binary(BinaryOp::Add, n, Value::Int(-1));
-    let odd = w.binary(BinaryOp::And, n, Value::Int(1));
-    let other = w.binary(BinaryOp::Add, n_minus_1, odd);
+    let (half, other) = pair_factors(w, n);
     let c2 = w.binary(BinaryOp::Mul, half, other);
     if degree < 3 {
         return vec![Value::Int(1), n, c2];
