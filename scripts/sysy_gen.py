@@ -2211,8 +2211,9 @@ class Gen:
         the same constant. Sometimes the added term may be negative or the sum start
         negative, and those must stay divisions; sometimes two remainders, either sign, are
         added, whose remainder takes a step up or down by the modulus. Then, sometimes, the
-        sum alone in a loop of its own (its term sometimes growing with the round), which
-        modular-closed-form computes by formula."""
+        sum alone in a loop of its own (its term sometimes growing with the round, and then
+        sometimes reduced by a conditional subtraction), which modular-closed-form computes
+        by formula."""
         i, n, r, q = (self.fresh(p) for p in ("i", "n", "r", "q"))
         modulus = self.pick([7, 1000, 65536, 1000000007, 998244353])
         limit = 20 if self.multiplier > 1 else 300
@@ -2249,9 +2250,15 @@ class Gen:
             j, s = self.fresh("i"), self.fresh("r")
             self.line(f"int {s} = {r};")
             self.line(f"int {j} = 0;")
-            # With the counter added, the term grows with the round.
+            # With the counter added, the term grows with the round; a term that is never
+            # negative and grows may also be reduced by one conditional subtraction, the
+            # remainder only while the terms stay below the modulus.
             grows = f" + {j}" if shift == 64 else ""
-            self.line(f"while ({j} < {n} + 260) {{ {s} = ({s} + {term}{grows}) % {modulus}; {j} = {j} + 1; }}")
+            if shift == 8 and not term.startswith("("):
+                step = f"{s} = {s} + {term} + {j}; if ({s} >= {modulus}) {s} = {s} - {modulus};"
+            else:
+                step = f"{s} = ({s} + {term}{grows}) % {modulus};"
+            self.line(f"while ({j} < {n} + 260) {{ {step} {j} = {j} + 1; }}")
             extra = f" + {s}"
         self.use_result(f"{r} + {q}{extra}")
         self.declare(Var(r, "int", []))

@@ -920,6 +920,17 @@ impl Selector<'_> {
 
     fn gep(&mut self, i: Inst, base: Value, index: Value, stride: u32) {
         let rd = self.def(i);
+        if let (Value::Inst(a), Value::Int(c)) = (base, index) {
+            if let Some(obj) = self.allocas[a.index()] {
+                // A fixed place in a stack array: one address that can be repeated anywhere.
+                self.emit(MInst::SlotAddr {
+                    rd,
+                    slot: Slot::Local(obj),
+                    offset: c.wrapping_mul(stride as i32),
+                });
+                return;
+            }
+        }
         // An anchor-indexed gep is the anchor plus the scaled index, shared in the block.
         let section = match base {
             Value::Global(g) if self.is_anchor_indexed(i) => Some(self.layout.place(g).0),

@@ -14,7 +14,8 @@
 //! and float constants that VFP encodes as `vmov.f32` immediates; and a comparison with a
 //! constant tested in several blocks, compared again in each; and a select copying first
 //! the operand that nothing reads after it; and a negated index subtracted by the access
-//! (`ldr r, [b, -x, lsl #2]`) or by the address computed whole.
+//! (`ldr r, [b, -x, lsl #2]`) or by the address computed whole; and a fixed place in a stack
+//! array as one stack address that allocation may repeat.
 
 use super::select;
 use middle::ir::parser::parse_module;
@@ -1629,4 +1630,24 @@ bb0:
         assert!(body.contains(&expected), "{expected} in {body:#?}");
     }
     assert!(!body.iter().any(|l| l.starts_with("rsb")), "{body:#?}");
+}
+
+#[test]
+fn a_fixed_place_in_a_stack_array_is_one_stack_address() {
+    let lines = selected(
+        "func @f(%a0: ptr) -> i1 {
+bb0:
+  %0 = alloca i32 x 80
+  %1 = gep %0, 20, 4
+  %2 = icmp ne %a0, %1
+  ret %2
+}
+",
+    );
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // One instruction that allocation may repeat at each use instead of keeping it live.
+    let address: Vec<&&str> = body.iter().filter(|l| l.starts_with("slotaddr")).collect();
+    assert_eq!(address.len(), 1, "{body:#?}");
+    assert_eq!(*address[0], "slotaddr %v1, [local0, #80]", "{body:#?}");
+    assert!(!body.iter().any(|l| l.starts_with("add")), "{body:#?}");
 }

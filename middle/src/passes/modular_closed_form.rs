@@ -14,9 +14,15 @@
 //! (the loop adds `n + 1` terms when its exit count is `n`). For a fixed term, range
 //! analysis may already have turned the `%` into selects (`s > M - 1 ? s - M : s` when `s =
 //! r + a` lies within one modulus of `0..M`, with `s < 1 - M ? s + M : ...` when it may
-//! lie below), which are the remainder only while `r0 < M` and `a < M`, so those forms are
-//! tested on that instead. The test also asks for at least `MIN_ROUNDS` rounds, below which
+//! lie below), which are the remainder only while `r0 < M` and every term is below `M`
+//! (`a + n*b < M`), so those forms are tested on that instead. The test also asks for at least `MIN_ROUNDS` rounds, below which
 //! the loop costs less than the formula's doubling steps.
+//!
+//! Range analysis may also leave the two-sided form with its outer test decided (`false ?
+//! s + M : inner`); the inner select is then the remainder. The pipeline runs the pass twice,
+//! the second time after `loop-split` and `range-simplify` have made a quotient exact
+//! (`(60*i) / 60` is `i` in the rounds where the product cannot wrap); a loop that an
+//! earlier run skipped by a formula, still there for when its test fails, is left alone.
 //!
 //! The loop needs `loop-closed-form`'s form: a preheader, a single latch, one exiting block
 //! and one exit block reached only from it, no effect, a computable exit count, and every
@@ -105,6 +111,9 @@ fn plan(
         return None;
     };
     let (exiting, exit, used_after) = results_of(f, cfg, loops, facts, k, MAX_INSTRUCTIONS)?;
+    if skipped_already(f, cfg, dom, preheader, exit) {
+        return None;
+    }
     let mut evolution = LoopEvolution::new(f, loops, k)?;
     let mut sums: Vec<ModularSum> = Vec::new();
     let mut recurrences = Vec::new();
@@ -135,9 +144,6 @@ fn plan(
             sum.first = sum.first.add(a);
             sum.increment = sum.increment.add(b);
         }
-        if sum.subtracts && sum.increment != Invariant::constant(0) {
-            return None;
-        }
         sums.push(sum);
     }
     if sums.is_empty() {
@@ -156,6 +162,42 @@ fn plan(
         sums,
         recurrences,
     })
+}
+
+/// How many blocks up the dominator tree from a loop's preheader, and down the chain of
+/// single successors from its exit, `skipped_already` looks.
+const SKIP_REACH: usize = 4;
+
+/// Whether a branch shortly before the loop (whose `preheader` and `exit` are given) already
+/// skips it to where its exit leads, through a block that computes something: an earlier
+/// run's formula, which this run would only test again under the same conditions (the
+/// skip of a loop that may run no round is an empty block).
+fn skipped_already(f: &Function, cfg: &Cfg, dom: &DomTree, preheader: Block, exit: Block) -> bool {
+    let mut after = vec![exit];
+    while after.len() <= SKIP_REACH {
+        match cfg.succs(after[after.len() - 1]) {
+            &[next] => after.push(next),
+            _ => break,
+        }
+    }
+    let mut at = preheader;
+    for _ in 0..SKIP_REACH {
+        let Some(up) = dom.idom(at) else {
+            return false;
+        };
+        let way_around = cfg
+            .succs(up)
+            .iter()
+            .find(|&&t| !dom.dominates(t, preheader));
+        if let Some(&skip) = way_around {
+            let computes = f.block_insts(skip).nth(1).is_some();
+            if computes && matches!(cfg.succs(skip), &[to] if after.contains(&to)) {
+                return true;
+            }
+        }
+        at = up;
+    }
+    false
 }
 
 /// The value a header phi takes from the latch.
@@ -190,7 +232,7 @@ fn modular_sum(
             args: [s, m],
         } if invariant(m) => (plus_phi(f, phi, s, &mut parts)?, m, false),
         _ => {
-            let (step, m) = remainder_by_selects(f, phi, next, &invariant, &mut parts)?;
+            let (step, m) = remainder_by_selects(f, phi, next, &mut parts)?;
             (step, Value::Int(m), true)
         }
     };
@@ -269,12 +311,25 @@ fn reaches(f: &Function, phi: Inst, v: Value, depth: usize) -> bool {
     }
 }
 
-/// The constant sum of `addends`, if they are all constants.
-fn constant_sum(addends: &[Value]) -> Option<i32> {
-    addends.iter().try_fold(0i32, |sum, v| match v {
+/// `addends` as the values that are not constants and the sum of the constants (`None`
+/// when it wraps).
+fn split_addends(addends: &[Value]) -> (Vec<Value>, Option<i32>) {
+    let others: Vec<Value> = addends
+        .iter()
+        .copied()
+        .filter(|v| !matches!(v, Value::Int(_)))
+        .collect();
+    let sum = addends.iter().try_fold(0i32, |sum, v| match v {
         Value::Int(c) => sum.checked_add(*c),
-        _ => None,
-    })
+        _ => Some(sum),
+    });
+    (others, sum)
+}
+
+/// Whether `a` and `b` hold the same values as many times each, in any order.
+fn same_values(a: &[Value], b: &[Value]) -> bool {
+    let count = |xs: &[Value], v: &Value| xs.iter().filter(|x| *x == v).count();
+    a.len() == b.len() && a.iter().all(|v| count(a, v) == count(b, v))
 }
 
 /// The step and the constant modulus of `next` when it is the remainder of `s = phi + c`
@@ -285,7 +340,6 @@ fn remainder_by_selects(
     f: &Function,
     phi: Inst,
     next: Inst,
-    invariant: &dyn Fn(Value) -> bool,
     parts: &mut Vec<Inst>,
 ) -> Option<(Vec<Value>, i32)> {
     let select = |i: Inst| match *f.kind(i) {
@@ -301,21 +355,18 @@ fn remainder_by_selects(
         }
         _ => None,
     };
-    let (mut test, mut pred, mut s, mut bound, mut a, mut b) = select(next)?;
+    let (mut test, mut pred, mut s, mut bound, mut a, mut b) = select(decided(f, next, parts)?)?;
     let mut below = None;
     if pred == IntPred::Slt {
         // `s < 1 - M ? s + M : inner`.
         below = Some((test, a, bound));
-        let inner = b.as_inst()?;
+        let inner = decided(f, b.as_inst()?, parts)?;
         parts.push(inner);
         (test, pred, s, bound, a, b) = select(inner)?;
     }
     parts.push(test);
     let step = plus_phi(f, phi, s, parts)?;
-    if !step.iter().all(|&v| invariant(v)) {
-        return None;
-    }
-    let c = constant_sum(&step);
+    let (others, c) = split_addends(&step);
     let m = bound.checked_add(1)?;
     // `value` is `s + delta`, on `s` or on the phi.
     let shifted = |value: Value, delta: i32, parts: &mut Vec<Inst>| -> Option<()> {
@@ -332,7 +383,8 @@ fn remainder_by_selects(
         }
         let mut own = Vec::new();
         let addends = plus_phi(f, phi, value, &mut own)?;
-        let matches = c.is_some_and(|c| constant_sum(&addends) == c.checked_add(delta));
+        let (more, d) = split_addends(&addends);
+        let matches = same_values(&more, &others) && c.is_some_and(|c| d == c.checked_add(delta));
         matches.then(|| parts.extend(own))
     };
     if pred != IntPred::Sgt || b != s {
@@ -464,13 +516,19 @@ fn conditions(w: &mut ArithWriter, s: &ModularSum, a: Value, b: Value, n: Value)
     }
     if b != Value::Int(0) {
         // `n*b <= room - top`, as `n <= (room - top) / max(b, 1)` for `b >= 0` (the divisor
-        // never 0, even where the test fails).
+        // never 0, even where the test fails); for the selects also `n*b <= top - a`, so
+        // that the last term stays below `M`.
         let spare = w.binary(BinaryOp::Sub, room, top);
         let positive = compare(w, IntPred::Sgt, b, Value::Int(0));
         tests.push(compare(w, IntPred::Sge, b, Value::Int(0)));
         let divisor = select(w, positive, b, Value::Int(1), Type::I32);
         let most = w.binary(BinaryOp::SDiv, spare, divisor);
         tests.push(compare(w, IntPred::Sle, n, most));
+        if s.subtracts {
+            let below_m = w.binary(BinaryOp::Sub, top, a);
+            let most = w.binary(BinaryOp::SDiv, below_m, divisor);
+            tests.push(compare(w, IntPred::Sle, n, most));
+        }
     }
     tests
 }
@@ -499,6 +557,23 @@ fn select(w: &mut ArithWriter, c: Value, a: Value, b: Value, ty: Type) -> Value 
     }
     let kind = InstKind::Select { args: [c, a, b] };
     Value::Inst(w.f.insert_inst_before(w.at, kind, ty))
+}
+
+/// What `v` picks when it is a select whose condition range analysis decided (`s < 1 - M`
+/// found false leaves `false ? s + M : inner`), through any number of them, with the
+/// selects, the arms they drop and the value picked in `parts`; else `v`.
+fn decided(f: &Function, mut v: Inst, parts: &mut Vec<Inst>) -> Option<Inst> {
+    while let InstKind::Select {
+        args: [Value::Bool(c), a, b],
+    } = *f.kind(v)
+    {
+        let (kept, dropped) = if c { (a, b) } else { (b, a) };
+        parts.push(v);
+        parts.extend(dropped.as_inst());
+        v = kept.as_inst()?;
+        parts.push(v);
+    }
+    Some(v)
 }
 
 /// `x + y mod m` for `x` and `y` in `0..m`, without leaving `0..m`.
