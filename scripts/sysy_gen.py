@@ -2938,6 +2938,19 @@ class Gen:
             self.line(f"  if (n % 2 == 1) return (h * {name}(a, n / 2) + a) % 1000;")
             self.line(f"  return (h + {name}(a, n / 2) * {c}) % 1000;")
             arity = 2
+        elif kind == 5 and c % 2 == 0:
+            # A counter the recursion only adds to, read by a wrapper after the calls:
+            # memoisation keeps what each call adds beside its result.
+            self.line(f"int {name}_calls;")
+            self.line(f"int {name}_r(int k, int n) {{")
+            self.line(f"  {name}_calls = {name}_calls + k % 3 + 1;")
+            self.line(f"  if (k >= n) return k % 5 + {c};")
+            self.line(f"  int first = {name}_r(k + 1, n);")
+            self.line(f"  return (first + {name}_r(k + 2, n) * {c}) % 1000;")
+            self.line("}")
+            self.line(f"int {name}(int k, int n) {{")
+            self.line(f"  return ({name}_r(k, n) + {name}_calls) % 1000;")
+            arity = 2
         elif kind == 5:
             # The store keeps memoisation away; the base case is tested before it.
             self.line(f"int {name}_calls;")
@@ -3423,6 +3436,7 @@ FEATURES = [
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
     ("backtracking search with its self-call in a loop", r"^int memo\d+\(int k, int n, int used\) \{"),
     ("recursion counting its calls after its base case", r"^int (memo\d+)_calls;\r?\nint \1\(int k, int n\) \{"),
+    ("recursion only adding to a counter", r"^int (memo\d+)_calls;\r?\nint \1_r\(int k, int n\) \{"),
     ("function copied under another name", r"^(int|float|void) f\d+_copy\("),
     ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),
     ("call chain of small functions", r"^int chain\d+\(int p\d+, int p\d+\) \{\r?\n.*chain\d+\("),

@@ -5,29 +5,33 @@
 //! distinct arguments.
 //!
 //! A function qualifies when it is not `main`, takes only `i32` and `f32` parameters (at
-//! least one), returns `i32` or `f32`, neither reads nor writes memory its callers can see
-//! nor does I/O (the module facts' summary; it may use stack arrays of its own), and calls
-//! itself from at least two places, or from one place inside a loop, with arguments
-//! computed from its parameters, constants, phis and its own results (`tak(tak(x - 1, y,
-//! z), ...)`) by `add`, `sub` and `mul`, floats by `fadd` and `fsub` only. That last
-//! condition picks recursions whose subproblems overlap (`f(n - 1) + f(n - 2)`); a
-//! divide-and-conquer recursion on `(l + r) / 2` visits each range once, and a float
-//! scaled at each level (`x * 0.5 - 0.2`) takes a new value on every path: a table would
-//! only cost lookups.
+//! least one), returns `i32` or `f32`, does no I/O and neither reads nor writes memory its
+//! callers can see (the module facts' summary; it may use stack arrays of its own) but for
+//! counters: scalar `i32` globals it only adds to (`calls = calls + 1`), when those are all
+//! the memory it touches and it calls only itself and pure functions, so that what a call
+//! adds to each counter depends only on its arguments too. And it calls itself from at
+//! least two places, or from one place inside a loop, with arguments computed from its
+//! parameters, constants, phis and its own results (`tak(tak(x - 1, y, z), ...)`) by `add`,
+//! `sub` and `mul`, floats by `fadd` and `fsub` only. That last condition picks recursions
+//! whose subproblems overlap (`f(n - 1) + f(n - 2)`); a divide-and-conquer recursion on
+//! `(l + r) / 2` visits each range once, and a float scaled at each level (`x * 0.5 -
+//! 0.2`) takes a new value on every path: a table would only cost lookups.
 //!
-//! The table is direct-mapped with `1 << TABLE_BITS` entries in two new globals: `F.memo`
-//! holds per entry a word that is 1 once the entry is filled, then the arguments' keys (an
+//! The table is direct-mapped with `1 << TABLE_BITS` entries in new globals: `F.memo` holds
+//! per entry a word that is 1 once the entry is filled, then the arguments' keys (an
 //! integer itself, a float its bits: `-0.0` and `0.0` are two keys, as their results may
-//! differ);
-//! `F.memo.value` the result. (A SysY name has no '.', so these names are free.) The entry
-//! of a call is the top bits of a multiplicative hash of its arguments. On entry the function
-//! compares the entry's arguments with its own and returns the stored result when they are
-//! equal; otherwise it runs its body and, before each `ret`, stores its arguments and result
-//! in the entry. A collision only costs a recomputation: an entry is used only when every
-//! argument matches, so the program computes what it computed before for every input.
+//! differ); `F.memo.value` the result; `F.memo.added`, for a function with counters, what
+//! the call added to each (its value before the call's return less its value on entry). (A
+//! SysY name has no '.', so these names are free.) The entry of a call is the top bits of a
+//! multiplicative hash of its arguments. On entry the function compares the entry's
+//! arguments with its own and, when they are equal, adds the stored amounts to the counters
+//! and returns the stored result; otherwise it runs its body and, before each `ret`, stores
+//! its arguments, result and amounts in the entry. A collision only costs a recomputation:
+//! an entry is used only when every argument matches, so the program computes what it
+//! computed before for every input.
 //!
-//! Needs: the module facts (summaries). Preserves: behaviour; adds two globals per memoised
-//! function, so nothing else.
+//! Needs: the module facts (summaries). Preserves: behaviour; adds two or three globals per
+//! memoised function, so nothing else.
 
 use crate::analysis::{ModuleFacts, Preserved};
 use crate::ir::{
@@ -50,8 +54,9 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
         if !qualifies(m, &facts, id) {
             continue;
         }
-        let tables = add_tables(m, id);
-        memoize(m.function_mut(id), tables);
+        let counters = counters(m, &facts, id).unwrap_or_default();
+        let tables = add_tables(m, id, counters);
+        memoize(m.function_mut(id), &tables);
         changed = true;
     }
     Preserved::nothing_if(changed)
@@ -64,12 +69,88 @@ pub(crate) fn qualifies(m: &Module, facts: &ModuleFacts, id: FuncId) -> bool {
     let signature = !f.params.is_empty()
         && f.params.iter().all(|&t| matches!(t, Type::I32 | Type::F32))
         && matches!(f.ret, Type::I32 | Type::F32);
+    let no_memory = !summary.reads_memory && !summary.writes_memory;
     signature
         && f.name != "main"
-        && !summary.reads_memory
-        && !summary.writes_memory
         && !summary.has_io
+        && (no_memory || counters(m, facts, id).is_some_and(|c| !c.is_empty()))
         && overlapping_self_calls(f, id)
+}
+
+/// The scalar `i32` globals that function `id` only adds to (`calls = calls + 1`: a load
+/// whose one use is an addition whose one use is the store back, in one block with no call
+/// between), when those accesses are all the memory the function touches and it calls only
+/// itself and pure functions; `None` otherwise. What a call adds to each then depends only
+/// on its arguments, so the table can keep it beside the result.
+fn counters(m: &Module, facts: &ModuleFacts, id: FuncId) -> Option<Vec<GlobalId>> {
+    let f = m.function(id);
+    let mut found = Vec::new();
+    let mut stores = Vec::new();
+    for b in f.blocks() {
+        let insts: Vec<Inst> = f.block_insts(b).collect();
+        for (at, &i) in insts.iter().enumerate() {
+            match f.kind(i) {
+                InstKind::Call {
+                    callee: Callee::Function(g),
+                    ..
+                } if *g == id || facts.summary(*g).is_pure() => {}
+                InstKind::Call { .. } => return None,
+                // Found with the load whose sum it stores, which comes first.
+                InstKind::Store { .. } if !stores.contains(&i) => return None,
+                InstKind::Load {
+                    args: [Value::Global(g)],
+                } if f.value_type(Value::Inst(i)) == Type::I32 && m.global(*g).len == 1 => {
+                    let store = added_back(f, i, *g)?;
+                    let between = insts[at..].iter().take_while(|&&x| x != store);
+                    if between
+                        .clone()
+                        .any(|&x| matches!(f.kind(x), InstKind::Call { .. }))
+                        || between.count() == insts.len() - at
+                    {
+                        return None;
+                    }
+                    stores.push(store);
+                    if !found.contains(g) {
+                        found.push(*g);
+                    }
+                }
+                InstKind::Load { .. } | InstKind::Alloca { .. } => return None,
+                _ => {}
+            }
+        }
+    }
+    Some(found)
+}
+
+/// The store back into `g` of the load plus or minus other values (`g = g + r * 3 - c`: a
+/// chain of additions, and subtractions from the chain, each the only use of the one
+/// before), when none of those values is a load.
+fn added_back(f: &Function, load: Inst, g: GlobalId) -> Option<Inst> {
+    let not_loaded = |v: Value| {
+        v.as_inst()
+            .is_none_or(|o| !matches!(f.kind(o), InstKind::Load { .. }))
+    };
+    let mut at = load;
+    loop {
+        let [u] = f.uses(Value::Inst(at)) else {
+            return None;
+        };
+        let here = Value::Inst(at);
+        match *f.kind(u.inst) {
+            InstKind::Binary {
+                op: BinaryOp::Add,
+                args: [a, b],
+            } if (a == here && not_loaded(b)) || (b == here && not_loaded(a)) => at = u.inst,
+            InstKind::Binary {
+                op: BinaryOp::Sub,
+                args: [a, b],
+            } if a == here && not_loaded(b) => at = u.inst,
+            InstKind::Store {
+                args: [v, Value::Global(to)],
+            } if v == here && to == g && at != load => return Some(u.inst),
+            _ => return None,
+        }
+    }
 }
 
 /// Whether `f` calls itself from two places, or from one inside a loop, with every
@@ -141,15 +222,18 @@ fn reaches_itself(f: &Function, b: Block) -> bool {
 }
 
 /// The globals of one function's table.
-#[derive(Clone, Copy)]
 struct Tables {
     /// Per entry: the filled flag, then the arguments.
     keys: GlobalId,
     /// Per entry: the result.
     values: GlobalId,
+    /// The globals the function adds to (`counters`), and per entry what a call adds to
+    /// each.
+    counters: Vec<GlobalId>,
+    added: Option<GlobalId>,
 }
 
-fn add_tables(m: &mut Module, id: FuncId) -> Tables {
+fn add_tables(m: &mut Module, id: FuncId, counters: Vec<GlobalId>) -> Tables {
     let f = m.function(id);
     let (name, arity, ret) = (f.name.clone(), f.params.len() as u32, f.ret);
     let entries = 1u32 << TABLE_BITS;
@@ -163,14 +247,17 @@ fn add_tables(m: &mut Module, id: FuncId) -> Tables {
         });
         GlobalId(m.globals.len() as u32 - 1)
     };
+    let width = counters.len() as u32;
     Tables {
         keys: add(format!("{name}.memo"), Type::I32, entries * (arity + 1)),
         values: add(format!("{name}.memo.value"), ret, entries),
+        added: (width > 0).then(|| add(format!("{name}.memo.added"), Type::I32, entries * width)),
+        counters,
     }
 }
 
 /// Adds the table lookup to `f`'s entry and the table update before each of its returns.
-fn memoize(f: &mut Function, tables: Tables) {
+fn memoize(f: &mut Function, tables: &Tables) {
     let entry = f.entry().expect("a function with a body");
     let arity = f.params.len() as u32;
     // The entry keeps its allocas and gets the lookup; the rest of it runs on a miss.
@@ -240,7 +327,53 @@ fn memoize(f: &mut Function, tables: Tables) {
         )
     };
     let words: Vec<Value> = (0..=arity).map(|k| word(f, k)).collect();
+    // Each counter as the call finds it, and where the entry keeps what the call adds.
+    let width = tables.counters.len() as u32;
+    let before: Vec<Value> = tables
+        .counters
+        .iter()
+        .map(|&g| {
+            emit(
+                f,
+                InstKind::Load {
+                    args: [Value::Global(g)],
+                },
+                Type::I32,
+            )
+        })
+        .collect();
+    let added_slots: Vec<Value> = match tables.added {
+        Some(added) => {
+            let row = emit(
+                f,
+                InstKind::Gep {
+                    args: [Value::Global(added), index],
+                    stride: 4 * width,
+                },
+                Type::Ptr,
+            );
+            (0..width)
+                .map(|k| {
+                    let kind = InstKind::Gep {
+                        args: [row, Value::Int(k as i32)],
+                        stride: 4,
+                    };
+                    emit(f, kind, Type::Ptr)
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
     let hit = f.create_block();
+    for ((&g, &start), &slot) in tables.counters.iter().zip(&before).zip(&added_slots) {
+        let added = f.append_inst(hit, InstKind::Load { args: [slot] }, Type::I32);
+        let sum = InstKind::binary(BinaryOp::Add, start, Value::Inst(added));
+        let sum = f.append_inst(hit, sum, Type::I32);
+        let store = InstKind::Store {
+            args: [Value::Inst(sum), Value::Global(g)],
+        };
+        f.append_inst(hit, store, Type::Void);
+    }
     let ret_ty = f.ret;
     let value = f.append_inst(hit, InstKind::Load { args: [value_slot] }, ret_ty);
     f.append_inst(
@@ -300,6 +433,27 @@ fn memoize(f: &mut Function, tables: Tables) {
             store(keys[k as usize - 1], words[k as usize]);
         }
         store(result, value_slot);
-        store(Value::Int(1), words[0]);
+        for ((&g, &start), &slot) in tables.counters.iter().zip(&before).zip(&added_slots) {
+            let now = f.insert_inst_before(
+                ret,
+                InstKind::Load {
+                    args: [Value::Global(g)],
+                },
+                Type::I32,
+            );
+            let added = InstKind::binary(BinaryOp::Sub, Value::Inst(now), start);
+            let added = f.insert_inst_before(ret, added, Type::I32);
+            let store = InstKind::Store {
+                args: [Value::Inst(added), slot],
+            };
+            f.insert_inst_before(ret, store, Type::Void);
+        }
+        f.insert_inst_before(
+            ret,
+            InstKind::Store {
+                args: [Value::Int(1), words[0]],
+            },
+            Type::Void,
+        );
     }
 }
