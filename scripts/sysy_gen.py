@@ -2212,8 +2212,8 @@ class Gen:
         negative, and those must stay divisions; sometimes two remainders, either sign, are
         added, whose remainder takes a step up or down by the modulus. Then, sometimes, the
         sum alone in a loop of its own (its term sometimes growing with the round, and then
-        sometimes reduced by a conditional subtraction), which modular-closed-form computes
-        by formula."""
+        sometimes reduced by a conditional subtraction, or read from a local table filled
+        in the same round), which modular-closed-form computes by formula."""
         i, n, r, q = (self.fresh(p) for p in ("i", "n", "r", "q"))
         modulus = self.pick([7, 1000, 65536, 1000000007, 998244353])
         limit = 20 if self.multiplier > 1 else 300
@@ -2259,6 +2259,20 @@ class Gen:
             else:
                 step = f"{s} = ({s} + {term}{grows}) % {modulus};"
             self.line(f"while ({j} < {n} + 260) {{ {step} {j} = {j} + 1; }}")
+            extra = f" + {s}"
+        elif self.multiplier == 1:
+            # The sum of a local table that every round fills and reads back: once its loads
+            # read the stores before them, nothing reads the table, its stores go, and the
+            # sum (of the round's counter) is one modular-closed-form computes.
+            j, s, t = self.fresh("i"), self.fresh("r"), self.fresh("t")
+            self.line(f"int {s} = {r};")
+            self.line(f"int {j} = 0;")
+            self.line(f"while ({j} < {n} + 260) {{")
+            self.line(f"  int {t}[3];")
+            self.line(f"  {t}[0] = {term}; {t}[1] = {t}[0] + {j}; {t}[2] = {modulus} - 1;")
+            self.line(f"  {s} = ({s} + {t}[1] - {t}[0]) % {modulus};")
+            self.line(f"  {j} = {j} + 1;")
+            self.line("}")
             extra = f" + {s}"
         self.use_result(f"{r} + {q}{extra}")
         self.declare(Var(r, "int", []))
@@ -3436,6 +3450,7 @@ FEATURES = [
     ("tree recursion revisiting its arguments", r"^int memo\d+\(int n(, int k)?\) \{"),
     ("backtracking search with its self-call in a loop", r"^int memo\d+\(int k, int n, int used\) \{"),
     ("recursion counting its calls after its base case", r"^int (memo\d+)_calls;\r?\nint \1\(int k, int n\) \{"),
+    ("local table filled and read back every round", r"^\s+\w+ = \(\w+ \+ (t\d+)\[1\] - \1\[0\]\) % \d+;"),
     ("recursion only adding to a counter", r"^int (memo\d+)_calls;\r?\nint \1_r\(int k, int n\) \{"),
     ("function copied under another name", r"^(int|float|void) f\d+_copy\("),
     ("copy calling another copy", r"^\w+ (f\d+_copy)\([^\n]*\n(?: [^\n]*\n)*? [^\n]*\b(?!\1\()f\d+_copy\("),

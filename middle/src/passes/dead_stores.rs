@@ -16,6 +16,9 @@
 //! another value forgets what it may overwrite (one of the same value forgets nothing: where
 //! it lands, the location keeps that value), a call what it may write.
 //!
+//! Before both walks, every store into a stack array that nothing reads (the `alloca`'s
+//! address, directly or through `gep`s, is only ever stored to) goes, and the array with it.
+//!
 //! Needs: the module facts. Preserves: behaviour and the CFG.
 
 use crate::analysis::alias::{
@@ -30,13 +33,16 @@ const MAX_PENDING: usize = 32;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let facts = cx.facts();
-    let mut dead = Vec::new();
+    let mut dead = stores_into_unread_arrays(f);
     let mut is_dead = vec![false; f.inst_capacity()];
+    for &i in &dead {
+        is_dead[i.index()] = true;
+    }
     for b in f.blocks() {
         let mut held: Vec<(Value, Location, Value)> = Vec::new();
         for i in f.block_insts(b) {
             match *f.kind(i) {
-                InstKind::Store { args: [v, addr] } => {
+                InstKind::Store { args: [v, addr] } if !is_dead[i.index()] => {
                     let loc = locate(f, addr);
                     if held
                         .iter()
@@ -102,6 +108,34 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         }
     }
     Preserved::cfg_if(!dead.is_empty())
+}
+
+/// The stores into stack arrays that nothing reads: every use of the `alloca`, directly or
+/// through `gep`s, is the address of a store (the loads of a loop's local array all
+/// answered by the stores of the same round, say).
+fn stores_into_unread_arrays(f: &Function) -> Vec<Inst> {
+    let mut stores = Vec::new();
+    for array in f.all_insts() {
+        if !matches!(f.kind(array), InstKind::Alloca { .. }) {
+            continue;
+        }
+        let mut found = Vec::new();
+        let mut addresses = vec![array];
+        let mut unread = true;
+        while let Some(a) = addresses.pop() {
+            for u in f.uses(Value::Inst(a)) {
+                match (f.kind(u.inst), u.index) {
+                    (InstKind::Gep { .. }, 0) => addresses.push(u.inst),
+                    (InstKind::Store { .. }, 1) => found.push(u.inst),
+                    _ => unread = false,
+                }
+            }
+        }
+        if unread {
+            stores.extend(found);
+        }
+    }
+    stores
 }
 
 /// Whether two known locations are one: the same object, other than an unknown one, at the

@@ -450,8 +450,8 @@ pub fn pipeline(level: u8) -> &'static str {
             "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,constant-loads,",
             "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
             "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,gvn,loop-idioms,loop-closed-form,modular-closed-form,loop-deletion,dominating-conditions,jump-threading,",
-            "range-simplify,instcombine,repeat(2,sink-common,merge-conditions,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,modular-closed-form,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,constant-local-arrays,divisibility-tests,gcm,bypass-phi-blocks,sink-compares"
+            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,dead-stores,gvn,loop-idioms,loop-closed-form,modular-closed-form,loop-deletion,dominating-conditions,jump-threading,",
+            "range-simplify,instcombine,repeat(2,sink-common,merge-conditions,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,modular-closed-form,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,modular-closed-form,constant-local-arrays,divisibility-tests,gcm,bypass-phi-blocks,sink-compares"
         ),
     }
 }

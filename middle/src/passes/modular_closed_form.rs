@@ -46,7 +46,7 @@ const MIN_ROUNDS: i32 = 256;
 /// Loops of more instructions than this are left alone.
 const MAX_INSTRUCTIONS: usize = 200;
 /// The most values a sum adds to its phi in one round, each by an addition of its own.
-const MAX_ADDENDS: usize = 4;
+const MAX_ADDENDS: usize = 8;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let mut changed = false;
@@ -77,8 +77,8 @@ struct ModularSum {
     phi: Inst,
     next: Inst,
     start: Value,
-    /// The values added to the phi each round.
-    addends: Vec<Value>,
+    /// The values added to the phi each round, or subtracted from it where marked.
+    addends: Vec<(Value, bool)>,
     /// What the addends add in the first round, and how much more in each later one.
     first: Invariant,
     increment: Invariant,
@@ -132,7 +132,7 @@ fn plan(
                 .find(|&p| phi_next(f, p, latch) == Some(i))?,
         };
         let mut sum = modular_sum(f, loops, k, phi, preheader, latch)?;
-        for &v in &sum.addends {
+        for &(v, minus) in &sum.addends {
             // Each addend follows `{a,+,b}`: a term of the iteration's first degree.
             let r = evolution.recurrence(v)?;
             let zero = Invariant::constant(0);
@@ -141,8 +141,9 @@ fn plan(
                 [a, b] => (a, b),
                 _ => return None,
             };
-            sum.first = sum.first.add(a);
-            sum.increment = sum.increment.add(b);
+            let sign = if minus { -1 } else { 1 };
+            sum.first = sum.first.add(&a.scale(sign));
+            sum.increment = sum.increment.add(&b.scale(sign));
         }
         sums.push(sum);
     }
@@ -233,6 +234,7 @@ fn modular_sum(
         } if invariant(m) => (plus_phi(f, phi, s, &mut parts)?, m, false),
         _ => {
             let (step, m) = remainder_by_selects(f, phi, next, &mut parts)?;
+            let step = step.into_iter().map(|v| (v, false)).collect();
             (step, Value::Int(m), true)
         }
     };
@@ -265,36 +267,55 @@ fn modular_sum(
     })
 }
 
-/// The values `v` adds to `phi`, when `v` is `phi` plus other values through a chain of
-/// additions (reassociation leaves `(phi + a) + b`); the additions go to `parts`.
-fn plus_phi(f: &Function, phi: Inst, v: Value, parts: &mut Vec<Inst>) -> Option<Vec<Value>> {
+/// The values `v` adds to `phi`, or subtracts from it (marked), when `v` is `phi` plus and
+/// minus other values through a chain of additions and subtractions from the chain
+/// (reassociation leaves `(phi + a) + b`, a table's entries `(s + p[4]) - p[1]`); the
+/// operations go to `parts`.
+fn plus_phi(
+    f: &Function,
+    phi: Inst,
+    v: Value,
+    parts: &mut Vec<Inst>,
+) -> Option<Vec<(Value, bool)>> {
     let mut addends = Vec::new();
     let mut at = v;
     while at != Value::Inst(phi) {
-        let add = at.as_inst()?;
-        let InstKind::Binary {
-            op: BinaryOp::Add,
-            args: [a, b],
-        } = *f.kind(add)
-        else {
-            return None;
-        };
-        let (rest, c) = if reaches(f, phi, a, MAX_ADDENDS) {
-            (a, b)
-        } else {
-            (b, a)
+        let op = at.as_inst()?;
+        let (rest, c, minus) = match *f.kind(op) {
+            InstKind::Binary {
+                op: BinaryOp::Add,
+                args: [a, b],
+            } if reaches(f, phi, a, MAX_ADDENDS) => (a, b, false),
+            InstKind::Binary {
+                op: BinaryOp::Add,
+                args: [a, b],
+            } => (b, a, false),
+            InstKind::Binary {
+                op: BinaryOp::Sub,
+                args: [a, b],
+            } => (a, b, true),
+            _ => return None,
         };
         if addends.len() == MAX_ADDENDS {
             return None;
         }
-        addends.push(c);
-        parts.push(add);
+        addends.push((c, minus));
+        parts.push(op);
         at = rest;
     }
     (!addends.is_empty()).then_some(addends)
 }
 
-/// Whether `v` is `phi` or an addition that reaches it within `depth` more additions.
+/// The values of `addends` when none is subtracted.
+fn only_added(addends: Vec<(Value, bool)>) -> Option<Vec<Value>> {
+    addends
+        .into_iter()
+        .map(|(v, minus)| (!minus).then_some(v))
+        .collect()
+}
+
+/// Whether `v` is `phi` or an addition (or subtraction from) that reaches it within `depth`
+/// more of them.
 fn reaches(f: &Function, phi: Inst, v: Value, depth: usize) -> bool {
     if v == Value::Inst(phi) {
         return true;
@@ -307,6 +328,10 @@ fn reaches(f: &Function, phi: Inst, v: Value, depth: usize) -> bool {
             op: BinaryOp::Add,
             args: [a, b],
         } if depth > 0 => reaches(f, phi, a, depth - 1) || reaches(f, phi, b, depth - 1),
+        InstKind::Binary {
+            op: BinaryOp::Sub,
+            args: [a, _],
+        } if depth > 0 => reaches(f, phi, a, depth - 1),
         _ => false,
     }
 }
@@ -365,7 +390,7 @@ fn remainder_by_selects(
         (test, pred, s, bound, a, b) = select(inner)?;
     }
     parts.push(test);
-    let step = plus_phi(f, phi, s, parts)?;
+    let step = only_added(plus_phi(f, phi, s, parts)?)?;
     let (others, c) = split_addends(&step);
     let m = bound.checked_add(1)?;
     // `value` is `s + delta`, on `s` or on the phi.
@@ -382,7 +407,7 @@ fn remainder_by_selects(
             }
         }
         let mut own = Vec::new();
-        let addends = plus_phi(f, phi, value, &mut own)?;
+        let addends = only_added(plus_phi(f, phi, value, &mut own)?)?;
         let (more, d) = split_addends(&addends);
         let matches = same_values(&more, &others) && c.is_some_and(|c| d == c.checked_add(delta));
         matches.then(|| parts.extend(own))
