@@ -24,6 +24,9 @@
 //! (`(60*i) / 60` is `i` in the rounds where the product cannot wrap); a loop that an
 //! earlier run skipped by a formula, still there for when its test fails, is left alone.
 //!
+//! A term computed inside the loop from values fixed for it, by operations that touch no
+//! memory and cannot fault, counts as fixed: those operations move before the loop.
+//!
 //! The loop needs `loop-closed-form`'s form: a preheader, a single latch, one exiting block
 //! and one exit block reached only from it, no effect, a computable exit count, and every
 //! value used after it a modular sum (its phi or the new value) or a polynomial recurrence.
@@ -40,6 +43,7 @@ use crate::transform::arith_writer::ArithWriter;
 use crate::transform::closed_form::{
     binomials, evaluate, exit_count, fold_exit_phis, pair_factors, results_of,
 };
+use crate::transform::pinned::is_pinned;
 
 /// The fewest rounds for which the formula replaces the loop.
 const MIN_ROUNDS: i32 = 256;
@@ -96,6 +100,9 @@ struct Plan {
     sums: Vec<ModularSum>,
     /// Values used after the loop that follow polynomials.
     recurrences: Vec<(Value, Recurrence)>,
+    /// Instructions inside the loop that compute terms from values fixed for it, to be
+    /// computed before it instead, in order.
+    hoisted: Vec<Inst>,
 }
 
 fn plan(
@@ -117,6 +124,7 @@ fn plan(
     let mut evolution = LoopEvolution::new(f, loops, k)?;
     let mut sums: Vec<ModularSum> = Vec::new();
     let mut recurrences = Vec::new();
+    let mut hoisted = Vec::new();
     for i in used_after {
         if sums.iter().any(|s| s.phi == i || s.next == i) {
             continue;
@@ -133,8 +141,15 @@ fn plan(
         };
         let mut sum = modular_sum(f, loops, k, phi, preheader, latch)?;
         for &(v, minus) in &sum.addends {
-            // Each addend follows `{a,+,b}`: a term of the iteration's first degree.
-            let r = evolution.recurrence(v)?;
+            // Each addend follows `{a,+,b}`: a term of the iteration's first degree; or it
+            // is computed inside the loop from values fixed for it, and then fixed too.
+            let r = match evolution.recurrence(v) {
+                Some(r) => r,
+                None if fixed_for_loop(f, loops, k, v, &mut hoisted, HOIST_DEPTH) => {
+                    Recurrence::invariant(Invariant::value(v))
+                }
+                None => return None,
+            };
             let zero = Invariant::constant(0);
             let (a, b) = match r.coeffs.as_slice() {
                 [a] => (a, &zero),
@@ -162,7 +177,46 @@ fn plan(
         count,
         sums,
         recurrences,
+        hoisted,
     })
+}
+
+/// How deep `fixed_for_loop` looks through the operations computing a term.
+const HOIST_DEPTH: u32 = 6;
+
+/// Whether `v` is computed inside loop `k` only from values fixed for it, by operations
+/// that touch no memory and cannot fault (`d * d * d` for a `d` fixed for the loop, left
+/// inside by an unrolled inner loop after `licm` ran); those operations go to `hoisted`
+/// after their operands'.
+fn fixed_for_loop(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+    v: Value,
+    hoisted: &mut Vec<Inst>,
+    depth: u32,
+) -> bool {
+    if loops.is_invariant(f, k, v) {
+        return !matches!(v, Value::Undef(_));
+    }
+    let Some(i) = v.as_inst() else {
+        return false;
+    };
+    let op = f.kind(i).opcode();
+    if depth == 0 || is_pinned(f, i) || op.may_fault() || f.kind(i).is_phi() {
+        return false;
+    }
+    let operands = f.kind(i).operands().to_vec();
+    if !operands
+        .into_iter()
+        .all(|a| fixed_for_loop(f, loops, k, a, hoisted, depth - 1))
+    {
+        return false;
+    }
+    if !hoisted.contains(&i) {
+        hoisted.push(i);
+    }
+    true
 }
 
 /// How many blocks up the dominator tree from a loop's preheader, and down the chain of
@@ -434,6 +488,9 @@ fn apply(f: &mut Function, loops: &LoopInfo, k: usize, plan: Plan) {
     let enter = f
         .terminator(plan.preheader)
         .expect("a preheader ends in a branch");
+    for &i in &plan.hoisted {
+        f.move_inst_before(i, enter);
+    }
     let mut w = ArithWriter::new(f, enter);
     let n = exit_count(&mut w, &plan.count);
     let steps: Vec<(Value, Value)> = plan
