@@ -21,7 +21,8 @@ that a judge or a Makefile may pass and that mean nothing here are accepted and 
 struct Cli {
     /// The SysY source file, or an IR file (`.ir`, as --emit-ir writes) to compile from the
     /// IR on.
-    input: String,
+    #[arg(required_unless_present = "print_pipeline")]
+    input: Option<String>,
 
     /// Write the output here (default: the input's name with `.s`); `-` is standard output.
     #[arg(short = 'o', value_name = "OUTPUT")]
@@ -71,6 +72,11 @@ struct Cli {
     #[arg(long)]
     print_after_all: bool,
 
+    /// Print the -O level's passes and exit: the IR pipeline phase by phase, each with what
+    /// it is for, then the back end's passes. Needs no input.
+    #[arg(long)]
+    print_pipeline: bool,
+
     /// Report on stderr how long the front end, lowering, each pass (the back end's summed
     /// over functions) and writing the output take.
     #[arg(long)]
@@ -108,7 +114,7 @@ fn main() -> ExitCode {
     allocator::restart_with_tunables();
     allocator::use_one_arena();
     let cli = Cli::parse_from(std::env::args_os().filter(|a| !is_ignored_gcc_option(a)));
-    let writes = !(cli.check || cli.run || cli.bisect_oracle.is_some());
+    let writes = !(cli.check || cli.run || cli.print_pipeline || cli.bisect_oracle.is_some());
     let stale = output_path(&cli, if cli.emit_ir { "ir" } else { "s" }).filter(|_| writes);
     let worker = std::thread::Builder::new()
         .stack_size(STACK_SIZE)
@@ -136,7 +142,7 @@ fn output_path(cli: &Cli, ext: &str) -> Option<String> {
         Some("-") => None,
         Some(p) => Some(p.to_string()),
         None => Some(
-            std::path::Path::new(&cli.input)
+            std::path::Path::new(cli.input.as_deref().unwrap_or("out"))
                 .with_extension(ext)
                 .file_name()
                 .map_or_else(
@@ -169,6 +175,22 @@ fn is_ignored_gcc_option(arg: &std::ffi::OsString) -> bool {
             .any(|p| a.starts_with(p) && a.len() > p.len())
 }
 
+/// Prints the passes of `opt_level`: the IR phases, each as a `#` line saying what it is for
+/// and a line of its passes, then the back end's passes.
+fn print_pipeline(opt_level: u8) {
+    println!("# IR passes at -O{opt_level}");
+    for phase in middle::passes::phases(opt_level) {
+        println!("# {}: {}", phase.name, phase.why);
+        println!("{}", phase.passes);
+    }
+    println!("# back-end passes");
+    let passes: Vec<&str> = backend::passes::pipeline(opt_level)
+        .iter()
+        .map(|p| p.name)
+        .collect();
+    println!("{}", passes.join(","));
+}
+
 /// Reports an error and gives the exit status for it.
 fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
     eprintln!("compiler: {message}");
@@ -193,19 +215,26 @@ impl Source {
 
 fn run(cli: &Cli) -> ExitCode {
     let start = Instant::now();
-    let text = match std::fs::read(&cli.input) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => return fail(1, format!("error: cannot read '{}': {e}", cli.input)),
+    let input = match (&cli.input, cli.print_pipeline) {
+        (Some(input), false) => input,
+        _ => {
+            print_pipeline(cli.opt_level);
+            return ExitCode::SUCCESS;
+        }
     };
-    let source = if cli.input.ends_with(".ir") {
+    let text = match std::fs::read(input) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => return fail(1, format!("error: cannot read '{input}': {e}")),
+    };
+    let source = if input.ends_with(".ir") {
         let parsed = middle::ir::parser::parse_module(&text)
             .and_then(|m| middle::ir::verifier::verify_module(&m).map(|()| m));
         match parsed {
             Ok(m) => Source::Ir(m),
-            Err(e) => return fail(1, format!("error: {}: {e}", cli.input)),
+            Err(e) => return fail(1, format!("error: {input}: {e}")),
         }
     } else {
-        let file = SourceFile::new(cli.input.clone(), text);
+        let file = SourceFile::new(input.clone(), text);
         match frontend::compile(&file) {
             Ok(p) => Source::Program(p),
             Err(diagnostics) => {

@@ -126,7 +126,7 @@ fn read_spec(input: &str) -> Result<Spec, String> {
     let pipeline = if let Some(spec) = run.strip_prefix("--passes=") {
         spec.to_string()
     } else if let Some(level) = run.strip_prefix("-O").and_then(|l| l.parse::<u8>().ok()) {
-        pipeline(level).to_string()
+        pipeline(level)
     } else {
         return Err(format!(
             "'; RUN: {run}' should be '--passes=PIPELINE' or '-ON'"

@@ -25,7 +25,14 @@ fn help_explains_every_flag() {
     let out = compiler().arg("--help").output().unwrap();
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    for flag in ["-S", "-o <OUTPUT>", "-O <LEVEL>", "--check", "<INPUT>"] {
+    for flag in [
+        "-S",
+        "-o <OUTPUT>",
+        "-O <LEVEL>",
+        "--check",
+        "--print-pipeline",
+        "[INPUT]",
+    ] {
         assert!(help.contains(flag), "--help lacks {flag}:\n{help}");
     }
 }
@@ -465,4 +472,35 @@ fn a_failed_compile_leaves_an_output_that_is_no_regular_file_alone() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(pipe.exists(), "the pipe was removed");
+}
+
+#[test]
+fn print_pipeline_lists_the_level_phase_by_phase_with_what_each_is_for() {
+    let out = compiler()
+        .args(["--print-pipeline", "-O2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let back_end = lines
+        .iter()
+        .position(|l| *l == "# back-end passes")
+        .unwrap();
+    let ir = &lines[1..back_end];
+    // Each phase: a `# name: why` line, then its passes.
+    assert_eq!(ir.len() % 2, 0, "{text}");
+    for pair in ir.chunks(2) {
+        assert!(
+            pair[0].starts_with("# ") && pair[0].contains(": "),
+            "{text}"
+        );
+        assert!(!pair[1].starts_with('#'), "{text}");
+    }
+    let passes: Vec<&str> = ir.iter().skip(1).step_by(2).copied().collect();
+    assert_eq!(passes.join(","), middle::passes::pipeline(2));
+    assert!(
+        lines[back_end + 1].starts_with("split-critical-edges,isel,"),
+        "{text}"
+    );
 }

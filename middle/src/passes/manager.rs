@@ -94,7 +94,7 @@ impl PassManager {
 
     /// The standard pipeline of an optimisation level.
     pub fn for_level(level: u8) -> PassManager {
-        PassManager::parse(super::pipeline(level)).expect("level pipelines parse")
+        PassManager::parse(&super::pipeline(level)).expect("level pipelines parse")
     }
 
     /// A pipeline in the syntax of `--passes`; an unknown name is an error listing the

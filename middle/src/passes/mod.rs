@@ -29,6 +29,7 @@ pub mod invariant_bases;
 pub mod ipcp;
 pub mod jump_threading;
 pub mod lcm;
+pub mod levels;
 pub mod licm;
 pub mod load_elimination;
 pub mod loop_closed_form;
@@ -65,6 +66,7 @@ pub mod strength_reduce;
 pub mod tail_recursion;
 pub mod trivial_phis;
 
+pub use levels::{phases, pipeline, Phase};
 pub use manager::{Execution, ModuleAnalyses, PassManager, PrintAfter};
 pub use pipeline::Step;
 
@@ -424,7 +426,7 @@ pub const REGISTRY: &[Pass] = &[
     },
     Pass {
         name: "memoize",
-        description: "give recursive functions of overlapping integer arguments a result table",
+        description: "give recursions that revisit their arguments a table of results",
         kind: PassKind::Module(memoize::run),
         needs_facts: false,
     },
@@ -438,20 +440,4 @@ pub const REGISTRY: &[Pass] = &[
 
 pub fn find(name: &str) -> Option<Pass> {
     REGISTRY.iter().copied().find(|p| p.name == name)
-}
-
-/// The pipeline of an optimisation level, in the syntax of `--passes`.
-pub fn pipeline(level: u8) -> &'static str {
-    match level {
-        0 => "",
-        1 => "mem2reg,const-fold,trivial-phis,dce,simplify-cfg",
-        _ => concat!(
-            "dead-functions,mem2reg,constant-loads,sccp,range-simplify,instcombine,tail-recursion,trivial-phis,gvn,simplify-cfg,",
-            "merge-functions,inline,dead-functions,ipcp,dead-arguments,evaluate-calls,memoize,constant-loads,",
-            "sccp,range-simplify,instcombine,trivial-phis,gvn,dominating-conditions,simplify-cfg,jump-threading,",
-            "simplify-cfg,",
-            "reassociate,instcombine,trivial-phis,loop-deletion,adce,simplify-cfg,gvn,loop-simplify,merge-bound-tests,loop-rotate,loop-simplify,licm,loop-unswitch,simplify-cfg,loop-simplify,scalar-promotion,load-elimination,dead-stores,gvn,loop-idioms,loop-closed-form,modular-closed-form,loop-deletion,dominating-conditions,jump-threading,",
-            "range-simplify,instcombine,repeat(2,sink-common,merge-conditions,if-to-select,instcombine,simplify-cfg),loop-simplify,trivial-phis,loop-split,simplify-cfg,loop-deletion,loop-simplify,range-simplify,modular-closed-form,power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-unroll,instcombine,gvn,load-elimination,constant-loads,instcombine,trivial-phis,invariant-bases,gvn,pointer-induction,rebase-pointers,dead-stores,modular-closed-form,constant-local-arrays,divisibility-tests,gcm,bypass-phi-blocks,sink-compares"
-        ),
-    }
 }
