@@ -179,7 +179,7 @@ fn is_ignored_gcc_option(arg: &std::ffi::OsString) -> bool {
 /// and a line of its passes, then the back end's passes.
 fn print_pipeline(opt_level: u8) {
     println!("# IR passes at -O{opt_level}");
-    for phase in middle::passes::phases(opt_level) {
+    for phase in middle::pass_manager::phases(opt_level) {
         println!("# {}: {}", phase.name, phase.why);
         println!("{}", phase.passes);
     }
@@ -301,14 +301,14 @@ fn report_time(cli: &Cli, stage: &str, start: Instant) {
 }
 
 /// The pass pipeline the command line asks for.
-fn pass_manager(cli: &Cli) -> Result<middle::passes::PassManager, String> {
-    use middle::passes::{PassManager, PrintAfter};
+fn pass_manager(cli: &Cli) -> Result<middle::pass_manager::PassManager, String> {
+    use middle::pass_manager::{PassManager, PrintAfter};
     let mut pm = match &cli.passes {
         Some(spec) => PassManager::parse(spec)?,
         None => PassManager::for_level(cli.opt_level),
     };
     for name in &cli.disable_pass {
-        if middle::passes::find(name).is_some() {
+        if middle::pass_manager::find(name).is_some() {
             pm.disable(name);
             continue;
         }
@@ -342,7 +342,7 @@ fn pass_manager(cli: &Cli) -> Result<middle::passes::PassManager, String> {
 /// executions there were.
 fn optimise(
     cli: &Cli,
-    pm: &middle::passes::PassManager,
+    pm: &middle::pass_manager::PassManager,
     module: &mut middle::ir::Module,
 ) -> Result<usize, String> {
     if cli.verify_each {
@@ -373,8 +373,13 @@ fn backend_options(cli: &Cli, ir_executions: usize) -> backend::BackendOptions {
 }
 
 /// The bisect mode: see `Cli::bisect_oracle`.
-fn bisect(cli: &Cli, source: &Source, pm: &middle::passes::PassManager, oracle: &str) -> ExitCode {
-    use middle::passes::bisect;
+fn bisect(
+    cli: &Cli,
+    source: &Source,
+    pm: &middle::pass_manager::PassManager,
+    oracle: &str,
+) -> ExitCode {
+    use middle::pass_manager::bisect;
     let dir = std::env::temp_dir().join(format!("sysy-bisect-{}", std::process::id()));
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return fail(1, format!("error: cannot create '{}': {e}", dir.display()));

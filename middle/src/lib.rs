@@ -9,5 +9,6 @@ pub mod fast_hash;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod pass_manager;
 pub mod passes;
 pub mod transform;

@@ -6,7 +6,7 @@
 
 use middle::analysis::{DomTree, Preserved};
 use middle::ir::{parser::parse_module, BinaryOp, Function, InstKind, Type, Value};
-use middle::passes::{find, FunctionContext, Pass, PassKind, PassManager, Step};
+use middle::pass_manager::{find, FunctionContext, Pass, PassKind, PassManager, Step};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -179,7 +179,10 @@ fn fixpoint_and_repeat_run_the_right_number_of_executions() {
     )])])
     .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
     .unwrap();
-    assert_eq!(executions.len(), middle::passes::pipeline::FIXPOINT_ROUNDS);
+    assert_eq!(
+        executions.len(),
+        middle::pass_manager::pipeline::FIXPOINT_ROUNDS
+    );
 }
 
 #[test]

@@ -7,8 +7,8 @@ use common::interpret;
 use frontend::SourceFile;
 use middle::analysis::Preserved;
 use middle::ir::{BinaryOp, Function, InstKind, Type};
-use middle::passes::bisect::{bisect, report, Outcome};
-use middle::passes::{find, FunctionContext, Pass, PassKind, PassManager};
+use middle::pass_manager::bisect::{bisect, report, Outcome};
+use middle::pass_manager::{find, FunctionContext, Pass, PassKind, PassManager};
 
 /// Turns every integer multiplication into an addition: a miscompilation.
 fn plant_bug(f: &mut Function, _: &mut FunctionContext) -> Preserved {

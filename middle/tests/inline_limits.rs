@@ -4,7 +4,7 @@
 
 use middle::ir::parser::parse_module;
 use middle::ir::{Callee, InstKind, Module};
-use middle::passes::PassManager;
+use middle::pass_manager::PassManager;
 
 /// A module whose `@big` adds its argument to itself `adds` times and returns the sum, called
 /// `calls` times by `main`.

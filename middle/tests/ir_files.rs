@@ -42,7 +42,7 @@ mod common;
 
 use common::line_diff::line_diff;
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module, Module};
-use middle::passes::{pipeline, PassManager};
+use middle::pass_manager::{pipeline, PassManager};
 use std::path::{Path, PathBuf};
 
 /// The most IR instructions one interpreter run may execute.

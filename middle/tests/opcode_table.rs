@@ -6,7 +6,7 @@ use middle::ir::parser::parse_module;
 use middle::ir::printer::print_module;
 use middle::ir::semantics::binary;
 use middle::ir::{BinaryOp, Opcode, Sides, Type, Value};
-use middle::passes::PassManager;
+use middle::pass_manager::PassManager;
 
 const INTS: [i32; 9] = [0, 1, -1, 2, 7, -13, 123_456_789, i32::MAX, i32::MIN];
 

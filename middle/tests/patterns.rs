@@ -7,7 +7,7 @@ use middle::ir::verifier::verify_module;
 use middle::ir::{
     load_key, value_key, BinaryOp, CastOp, Function, Inst, IntPred, Module, Opcode, Type, Value,
 };
-use middle::passes::PassManager;
+use middle::pass_manager::PassManager;
 
 /// A rule table as instruction combining will write it.
 fn rules() -> Vec<Rule> {

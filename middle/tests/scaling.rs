@@ -9,7 +9,7 @@ use common::{judge_output, with_big_stack};
 use middle::analysis::{Cfg, DomTree};
 use middle::ir::verifier::verify_module;
 use middle::ir::{parser::parse_module, Block, Function};
-use middle::passes::PassManager;
+use middle::pass_manager::PassManager;
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);

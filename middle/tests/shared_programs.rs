@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module};
 use middle::ir::{InstKind, Module, Value};
-use middle::passes::{PassManager, REGISTRY};
+use middle::pass_manager::{PassManager, REGISTRY};
 
 #[test]
 fn ir_verifies_and_round_trips_through_text() {

@@ -498,7 +498,7 @@ fn print_pipeline_lists_the_level_phase_by_phase_with_what_each_is_for() {
         assert!(!pair[1].starts_with('#'), "{text}");
     }
     let passes: Vec<&str> = ir.iter().skip(1).step_by(2).copied().collect();
-    assert_eq!(passes.join(","), middle::passes::pipeline(2));
+    assert_eq!(passes.join(","), middle::pass_manager::pipeline(2));
     assert!(
         lines[back_end + 1].starts_with("split-critical-edges,isel,"),
         "{text}"

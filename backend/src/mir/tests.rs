@@ -13,7 +13,8 @@ use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::ir::parser::parse_module;
 use middle::ir::Module;
 use middle::lower::lower_program;
-use middle::passes::{split_critical_edges, PassManager};
+use middle::pass_manager::PassManager;
+use middle::passes::split_critical_edges;
 
 const PROGRAM: &str = "
 int g;

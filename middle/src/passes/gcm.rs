@@ -127,7 +127,7 @@ fn shallowest(dom: &DomTree, loops: &LoopInfo, late: Block, early: Block) -> Blo
 #[cfg(test)]
 mod tests {
     use crate::ir::parser::parse_module;
-    use crate::passes::PassManager;
+    use crate::pass_manager::PassManager;
 
     /// A second run after the first finds every instruction in its block and says so.
     #[test]

@@ -351,7 +351,7 @@ impl<'a> Promoter<'a> {
 #[cfg(test)]
 mod tests {
     use crate::ir::{parser::parse_module, printer::print_module};
-    use crate::passes::PassManager;
+    use crate::pass_manager::PassManager;
 
     /// 20,000 blocks in a chain, each storing and loading the variable: renaming must not
     /// recurse natively (too large for a file test in `tests/ir/mem2reg/`).

@@ -382,7 +382,7 @@ fn distinct_successors(f: &Function, b: Block) -> impl Iterator<Item = Block> {
 mod tests {
     use crate::ir::parser::parse_module;
     use crate::ir::printer::print_module;
-    use crate::passes::PassManager;
+    use crate::pass_manager::PassManager;
 
     /// Runs simplify-cfg once, verifying the IR and the analyses after it.
     fn simplify(input: &str) -> String {

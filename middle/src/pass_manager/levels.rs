@@ -133,7 +133,7 @@ pub fn pipeline(level: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::passes::pipeline::parse;
+    use crate::pass_manager::pipeline::parse;
 
     #[test]
     fn every_level_parses_and_phases_have_distinct_names() {
