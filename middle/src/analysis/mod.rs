@@ -10,6 +10,7 @@ pub mod entry_order;
 pub mod idf;
 pub mod loops;
 pub mod manager;
+pub mod memoizable;
 pub mod module_facts;
 pub mod orders;
 pub mod postdom;

@@ -25,10 +25,11 @@
 //! Needs: nothing (builds the call graph through the module facts). Preserves: behaviour;
 //! the functions keep their numbering, but every changed function's analyses are dropped.
 
+use crate::analysis::memoizable;
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::function_size;
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
-use crate::passes::{memoize, ModuleAnalyses};
+use crate::passes::ModuleAnalyses;
 use crate::transform::remove_blocks::remove_unreachable;
 
 /// Callees of at most this many machine instructions are inlined at every call site. A
@@ -87,7 +88,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
     let mut changed = false;
     for (scc_index, scc) in graph.sccs().iter().enumerate() {
         if let [g] = scc[..] {
-            if graph.is_recursive(g) && Some(g) != main && !memoize::qualifies(m, &facts, g) {
+            if graph.is_recursive(g) && Some(g) != main && !memoizable::qualifies(m, &facts, g) {
                 let room = limit.saturating_sub(total);
                 let growth = inline_into_itself(m.function_mut(g), g, room, &mut sites);
                 sizes[g.index()] += growth;
