@@ -23,15 +23,14 @@
 //!   wrote last, or what the preheader read if the loop wrote nothing on that path.
 //!
 //! The loop's accesses of the location are redirected to a new one-element `alloca`,
-//! written from the preheader's load and read back in the exit blocks, and `mem2reg` then
-//! turns that variable into SSA values (phis at the header and where paths meet). Loops
-//! are taken outermost first, so a location promoted around a nest is settled for the
-//! inner loops too. A loop with more than `MAX_ACCESSES` memory accesses is left alone.
+//! written from the preheader's load and read back in the exit blocks, and promotion
+//! (`transform::promote`, as `mem2reg` does) turns that variable into SSA values (phis at
+//! the header and where paths meet). Loops are taken outermost first, so a location
+//! promoted around a nest is settled for the inner loops too. A loop with more than `MAX_ACCESSES` memory accesses is left alone.
 //!
 //! Needs: the CFG, the dominator tree, the loop forest and the module facts. Preserves:
 //! behaviour; the CFG unless a bounds test was added.
 
-use super::mem2reg;
 use crate::analysis::alias::{
     call_may_read, call_may_write, is_in_bounds, locate, may_alias_in, object_bytes,
 };
@@ -40,6 +39,7 @@ use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::loop_accesses::loop_accesses;
+use crate::transform::promote;
 
 /// Loops with more memory accesses than this are left alone: checking each location
 /// against every access costs their product.
@@ -83,7 +83,12 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     if variables.is_empty() {
         return Preserved::All;
     }
-    mem2reg::run(f, cx);
+    let allocas = promote::promotable(f);
+    if !allocas.is_empty() {
+        let cfg = cx.analyses.cfg(f);
+        let dom = cx.analyses.dom(f);
+        promote::promote(f, &cfg, &dom, allocas);
+    }
     if guards > 0 {
         Preserved::Nothing
     } else {

@@ -2,7 +2,7 @@
 //! instruction, closed forms of a loop's values, phi edits, copies of blocks with their value maps, positions within blocks,
 //! a loop's counter, the liveness of stack variables, a loop's memory accesses and its
 //! register pressure, removing blocks, loops and functions, what code motion leaves in place, what an instruction
-//! simplifies to, trivial phis. None of them is a pass; passes import them, never each other's.
+//! simplifies to, trivial phis, stack variables promoted to SSA values. None of them is a pass; passes import them, never each other's.
 
 pub mod arith_writer;
 pub mod closed_form;
@@ -13,6 +13,7 @@ pub mod loop_pressure;
 pub mod phi_edits;
 pub mod pinned;
 pub mod positions;
+pub mod promote;
 pub mod remove_blocks;
 pub mod remove_functions;
 pub mod simplify;
