@@ -10,25 +10,33 @@ use crate::ir::{
 
 /// Whether `memoize` gives function `id` a table.
 pub fn qualifies(m: &Module, facts: &ModuleFacts, id: FuncId) -> bool {
+    table_counters(m, facts, id).is_some()
+}
+
+/// When `memoize` gives function `id` a table, the counters the table keeps what a call
+/// added to (none for a function without visible memory); `None` when it gives none.
+pub fn table_counters(m: &Module, facts: &ModuleFacts, id: FuncId) -> Option<Vec<GlobalId>> {
     let f = m.function(id);
     let summary = facts.summary(id);
     let signature = !f.params.is_empty()
         && f.params.iter().all(|&t| matches!(t, Type::I32 | Type::F32))
         && matches!(f.ret, Type::I32 | Type::F32);
-    let no_memory = !summary.reads_memory && !summary.writes_memory;
-    signature
-        && f.name != "main"
-        && !summary.has_io
-        && (no_memory || counters(m, facts, id).is_some_and(|c| !c.is_empty()))
-        && overlapping_self_calls(f, id)
+    if !signature || f.name == "main" || summary.has_io || !overlapping_self_calls(f, id) {
+        return None;
+    }
+    if !summary.reads_memory && !summary.writes_memory {
+        return Some(Vec::new());
+    }
+    counters(m, facts, id).filter(|c| !c.is_empty())
 }
 
 /// The scalar `i32` globals that function `id` only adds to (`calls = calls + 1`: a load
-/// whose one use is an addition whose one use is the store back, in one block with no call
-/// between), when those accesses are all the memory the function touches and it calls only
-/// itself and pure functions; `None` otherwise. What a call adds to each then depends only
-/// on its arguments, so the table can keep it beside the result.
-pub fn counters(m: &Module, facts: &ModuleFacts, id: FuncId) -> Option<Vec<GlobalId>> {
+/// whose one use starts a chain of additions, and subtractions from it, stored back in the
+/// same block with no call between; see `added_back`), when those accesses are all the
+/// memory the function touches and it calls only itself and pure functions; `None`
+/// otherwise. What a call adds to each then depends only on its arguments, so the table can
+/// keep it beside the result.
+fn counters(m: &Module, facts: &ModuleFacts, id: FuncId) -> Option<Vec<GlobalId>> {
     let f = m.function(id);
     let mut found = Vec::new();
     let mut stores = Vec::new();

@@ -51,10 +51,9 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
     let facts = am.facts(m);
     let mut changed = false;
     for id in m.function_ids().collect::<Vec<_>>() {
-        if !memoizable::qualifies(m, &facts, id) {
+        let Some(counters) = memoizable::table_counters(m, &facts, id) else {
             continue;
-        }
-        let counters = memoizable::counters(m, &facts, id).unwrap_or_default();
+        };
         let tables = add_tables(m, id, counters);
         memoize(m.function_mut(id), &tables);
         changed = true;

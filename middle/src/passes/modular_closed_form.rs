@@ -15,14 +15,17 @@
 //! analysis may already have turned the `%` into selects (`s > M - 1 ? s - M : s` when `s =
 //! r + a` lies within one modulus of `0..M`, with `s < 1 - M ? s + M : ...` when it may
 //! lie below), which are the remainder only while `r0 < M` and every term is below `M`
-//! (`a + n*b < M`), so those forms are tested on that instead. The test also asks for at least `MIN_ROUNDS` rounds, below which
-//! the loop costs less than the formula's doubling steps.
+//! (`a + n*b < M`), so those forms are tested on that instead. The test also asks for at
+//! least `MIN_ROUNDS` rounds, below which the loop costs less than the formula's doubling
+//! steps.
 //!
 //! Range analysis may also leave the two-sided form with its outer test decided (`false ?
-//! s + M : inner`); the inner select is then the remainder. The pipeline runs the pass twice,
-//! the second time after `loop-split` and `range-simplify` have made a quotient exact
-//! (`(60*i) / 60` is `i` in the rounds where the product cannot wrap); a loop that an
-//! earlier run skipped by a formula, still there for when its test fails, is left alone.
+//! s + M : inner`); the inner select is then the remainder. The pipeline runs the pass three
+//! times: after `loop-closed-form`; after `loop-split` and `range-simplify` have made a
+//! quotient exact (`(60*i) / 60` is `i` in the rounds where the product cannot wrap); and
+//! after the late `dead-stores`, once unrolled inner loops and unread tables are gone. A
+//! loop that an earlier run skipped by a formula, still there for when its test fails, is
+//! left alone.
 //!
 //! A term computed inside the loop from values fixed for it, by operations that touch no
 //! memory and cannot fault, counts as fixed: those operations move before the loop.
