@@ -926,8 +926,11 @@ class Gen:
         if r < 0.25:
             self.dispatch_loop()
             return
-        if r < 0.35:
+        if r < 0.33:
             self.counted_loop()
+            return
+        if r < 0.35:
+            self.two_pointer_loop()
             return
         if r < 0.55:
             self.invariant_memory_loop()
@@ -2502,6 +2505,78 @@ class Gen:
         used = f" + {i}" if self.chance(0.5) else ""
         self.use_result(f"{total} + {b}[{size // 2}]{used}")
 
+    def two_pointer_loop(self):
+        """Two indices over sorted local arrays, one of them moved per round, the elements
+        under both read each round (loop-load-pre carries the one under the index the round
+        kept): a search for pairs with a given sum from both ends (`if (s < t) l = l + d;
+        else if (s > t) r = r - 1; else ...`), or the merge of two runs `while (i < n && j <
+        m)` with the indices used after the loop, of int or float elements. Sometimes an arm
+        writes the array read (the loads must stay), the left index steps by 2 or 3, or the
+        second run starts at a position read before the loop."""
+        a, b, c, i, j, k, t = (self.fresh(q) for q in ("w", "w", "w", "i", "i", "k", "t"))
+        size = self.r.randint(3, 24)
+        self.func.cost += self.multiplier * size * 12
+        ty = self.pick(["int", "float"])
+        self.line(f"{ty} {a}[{size}] = {{}};")
+        self.line(f"{ty} {b}[{size}] = {{}};")
+        self.line(f"int {i} = 0;")
+        self.line(f"while ({i} < {size}) {{")
+        self.indent += 1
+        self.line(f"{a}[{i}] = {i} * {self.r.randint(1, 4)} / {self.r.randint(1, 2)} - {self.r.randint(0, 9)};")
+        self.line(f"{b}[{i}] = {i} * {self.r.randint(1, 5)} / {self.r.randint(1, 3)} + {self.int_expr(1)} % 4;")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        writes = self.chance(0.2)
+        if self.chance(0.5):
+            step = self.pick([1, 1, 2, 3])
+            self.line(f"int {j} = {size - 1};")
+            self.line(f"int {k} = 0;")
+            self.line(f"int {t} = idx({self.int_expr(1)}, {size * 3}) - 5;")
+            self.line(f"{i} = 0;")
+            self.line(f"while ({i} < {j}) {{")
+            self.indent += 1
+            self.line(f"{ty} {c} = {a}[{i}] + {a}[{j}];")
+            self.line(f"{k} = {k} + 1;")
+            self.line(f"if ({c} < {t}) {{")
+            self.line(f"    {i} = {i} + {step};")
+            self.line(f"}} else if ({c} > {t}) {{")
+            if writes:
+                self.line(f"    {a}[{i}] = {a}[{i}] + 1;")
+            self.line(f"    {j} = {j} - 1;")
+            self.line("} else {")
+            self.line(f"    {k} = {k} + 100;")
+            self.line(f"    {i} = {i} + 1;")
+            self.line(f"    {j} = {j} - 1;")
+            self.line("}")
+            self.indent -= 1
+            self.line("}")
+            self.use_result(f"{k} * 3 + {i} - {j}")
+            return
+        out = self.fresh("w")
+        n, m = self.r.randint(0, size), self.r.randint(1, size)
+        self.line(f"{ty} {out}[{2 * size}] = {{}};")
+        self.line(f"int {k} = 0;")
+        self.line(f"{i} = 0;")
+        start = f"idx({self.int_expr(1)}, 3)" if self.chance(0.3) else "0"
+        self.line(f"int {j} = {start};")
+        self.line(f"while ({i} < {n} && {j} < {m}) {{")
+        self.indent += 1
+        self.line(f"if ({a}[{i}] <= {b}[{j}]) {{")
+        self.line(f"    {out}[{k}] = {a}[{i}];")
+        if writes:
+            self.line(f"    {b}[{j}] = {b}[{j}] - 1;")
+        self.line(f"    {i} = {i} + 1;")
+        self.line("} else {")
+        self.line(f"    {out}[{k}] = {b}[{j}];")
+        self.line(f"    {j} = {j} + 1;")
+        self.line("}")
+        self.line(f"{k} = {k} + 1;")
+        self.indent -= 1
+        self.line("}")
+        cast = "f2i" if ty == "float" else ""
+        self.use_result(f"{i} * 7 + {j} + {cast}({out}[idx({self.int_expr(1)}, {2 * size})])")
+
     def search_loop(self):
         """A walk along a linked list (next index i / d, down to 0) until a key matches, as
         loop rotation sees a loop with a second exit: the break's exit and the end of the
@@ -3585,6 +3660,8 @@ FEATURES = [
     ("loop tested on its counter plus a fixed distance", r"^\s+while \((i\d+) \+ (m\d+) < \d+\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 \+ \2\]\)"),
     ("loop tested on its counter less a fixed distance", r"^\s+while \((i\d+) - (m\d+) >= 0\) \{\r?\n\s+if \(la\d+\[\1\] == la\d+\[\1 - \2\]\)"),
     ("a difference and its mirror compared with 1", r"\((\w+) - (\w+) == 1 \|\| \2 - \1 == 1\)"),
+    ("pair search from both ends of a sorted array", r"^\s+\w+ w\d+ = w\d+\[i\d+\] \+ w\d+\[i\d+\];\r?\n\s+k\d+ = k\d+ \+ 1;"),
+    ("merge of two sorted runs", r"^\s+while \(i\d+ < \d+ && i\d+ < \d+\) \{\r?\n\s+if \(w\d+\[i\d+\] <= w\d+\[i\d+\]\)"),
     ("element compared with its mirror about a point fixed for the loop", r"^\s+while \((i\d+) <= (m\d+)\) \{\r?\n(\s+if [^\n]*\n)?\s+if \(la\d+\[\1\] == la\d+\[\2 - \1\]\)"),
 ]
 

@@ -83,6 +83,29 @@ pub fn objects_may_alias(a: Object, b: Object) -> bool {
     }
 }
 
+/// How far, in bytes, a speculative load may read from an address a program reads in a
+/// global or local array (`in_own_array`): memory there is mapped, since the array lies
+/// among the program's other globals or in the stack frame.
+pub const MAPPED_NEAR: u32 = 64;
+
+/// Whether `p`, through `gep`s, points into a global or a local array, where reading up to
+/// `MAPPED_NEAR` bytes away from an address the program reads cannot fault.
+pub fn in_own_array(f: &Function, mut p: Value) -> bool {
+    loop {
+        match p {
+            Value::Global(_) => return true,
+            Value::Inst(i) => match *f.kind(i) {
+                InstKind::Alloca { .. } => return true,
+                InstKind::Gep {
+                    args: [base, _], ..
+                } => p = base,
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+}
+
 /// Whether 4-byte accesses at `a` and `b` may overlap.
 pub fn may_alias(a: Location, b: Location) -> bool {
     if !objects_may_alias(a.object, b.object) {

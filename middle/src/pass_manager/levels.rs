@@ -86,7 +86,7 @@ const O2: [Phase; 13] = [
         name: "loop-strength",
         why: "cheaper work per round (divisions by powers of two, merged counters, products \
               stepped by additions, loads carried between rounds), then unrolling",
-        passes: "power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,\
+        passes: "power-of-two-divisors,merge-counters,strength-reduce,predictive-commoning,loop-load-pre,\
                  loop-unroll",
     },
     Phase {

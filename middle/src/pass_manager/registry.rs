@@ -242,6 +242,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: true,
     },
     Pass {
+        name: "loop-load-pre",
+        description: "reuse a load's value in the next iteration on the paths that keep its address",
+        kind: PassKind::Function(loop_load_pre::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "sink-common",
         description: "compute once in a block what every predecessor computes alike for a phi",
         kind: PassKind::Function(sink_common::run),

@@ -28,6 +28,7 @@ pub mod load_elimination;
 pub mod loop_closed_form;
 pub mod loop_deletion;
 pub mod loop_idioms;
+pub mod loop_load_pre;
 pub mod loop_rotate;
 pub mod loop_simplify;
 pub mod loop_split;

@@ -34,7 +34,7 @@
 //! `MAX_CARRIED_LATENCY` cycles to compute from `x` (carried in a register, that is a chain
 //! from iteration to iteration). Such a load may sit in a block that some
 //! iterations skip when it reads a global or local array with a step of at most
-//! `MAX_SKIPPED_STEP` bytes (the preheader then loads an address that close to the one
+//! `MAPPED_NEAR` bytes (the preheader then loads an address that close to the one
 //! the store writes first). A loop carries at most `MAX_CARRIED` values,
 //! each of which holds a register all through it, and none when it already holds as many
 //! integer values at once as there are core registers (`loop_pressure`): a min/max/clamp
@@ -42,7 +42,9 @@
 //!
 //! Needs: the dominator tree, the loop forest and the module facts. Preserves: behaviour and the CFG.
 
-use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
+use crate::analysis::alias::{
+    call_may_write, in_own_array, locate, may_alias_in, Location, MAPPED_NEAR,
+};
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::cost_model::inst_latency;
@@ -59,11 +61,6 @@ const MAX_CARRIED: usize = 8;
 /// to the value a store feeding it stores: carried in a register, that path becomes a chain
 /// from iteration to iteration (`x[k] = (x[k - 1] + ...) / f` would wait on each division).
 const MAX_CARRIED_LATENCY: u32 = 8;
-
-/// The largest step, in bytes, of a load fed by a store that not every iteration makes:
-/// its first iteration's address, loaded in the preheader whether or not that iteration
-/// makes it, is this close to the store's first.
-const MAX_SKIPPED_STEP: u32 = 64;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let loops = cx.analyses.loops(f);
@@ -204,7 +201,7 @@ fn stored_links(
         // cell) is made in the preheader all the same: only a step away from what the
         // store writes first, in a global or local array, where memory is mapped.
         let always = f.inst_block(load).is_some_and(|b| dom.dominates(b, latch));
-        let near = in_own_array(f, root) && step.unsigned_abs() <= MAX_SKIPPED_STEP;
+        let near = in_own_array(f, root) && step.unsigned_abs() <= MAPPED_NEAR;
         if !always && !near {
             continue;
         }
@@ -409,23 +406,6 @@ fn latency_from(
     };
     memo.insert(i, answer);
     answer
-}
-
-/// Whether `p`, through `gep`s, points into a global or a local array.
-fn in_own_array(f: &Function, mut p: Value) -> bool {
-    loop {
-        match p {
-            Value::Global(_) => return true,
-            Value::Inst(i) => match *f.kind(i) {
-                InstKind::Alloca { .. } => return true,
-                InstKind::Gep {
-                    args: [base, _], ..
-                } => p = base,
-                _ => return false,
-            },
-            _ => return false,
-        }
-    }
 }
 
 /// Replaces each load of `links` by a phi in the header `h` of its first iteration's value,
