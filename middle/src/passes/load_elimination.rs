@@ -172,9 +172,12 @@ impl Walk<'_> {
                         InstKind::Store { args: [_, addr] } => {
                             !may_alias_in(facts, id, locate(self.f, *addr), self.loc)
                         }
+                        // A call that writes `loc` is where the walk stops: the value
+                        // read is the one it left, held across no call.
                         _ => {
-                            self.past_call = true;
-                            !call_may_write(self.f, facts, *inst, self.loc)
+                            let passed = !call_may_write(self.f, facts, *inst, self.loc);
+                            self.past_call |= passed;
+                            passed
                         }
                     };
                     if !untouched {
@@ -248,23 +251,27 @@ fn eliminate(
             };
             let ty = f.inst(i).ty;
             let loc = locate(f, addr);
-            let (v, past_call) = versions.clobber(f, memory, loc, versions.read_by[&i]);
-            if past_call {
-                continue;
-            }
+            let read = versions.read_by[&i];
+            let (v, past_call) = versions.clobber(f, memory, loc, read);
             if let Version::Access { inst, .. } = versions.list[v as usize] {
                 if let InstKind::Store { args: [x, at] } = *f.kind(inst) {
                     if at == addr && f.value_type(x) == ty {
-                        if in_loop(inst) {
+                        if in_loop(inst) && !past_call {
                             replaced.push((i, x));
                         }
                         continue;
                     }
                 }
             }
+            // Past a call, only a load of the very version this one reads serves: no call
+            // lies between the two.
             let key = (addr, ty, v);
             match seen.loads.get(&key) {
-                Some(&earlier) if in_loop(earlier) => replaced.push((i, Value::Inst(earlier))),
+                Some(&earlier)
+                    if in_loop(earlier) && (!past_call || versions.read_by[&earlier] == read) =>
+                {
+                    replaced.push((i, Value::Inst(earlier)))
+                }
                 Some(_) => {}
                 None => {
                     seen.loads.insert(key, i);

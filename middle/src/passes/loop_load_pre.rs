@@ -19,7 +19,8 @@
 //! other than the header. A load qualifies when its block runs in every iteration (it
 //! dominates the latch) and lies outside inner loops, its address is `gep base, i` (or that
 //! plus constant bytes) with `base` fixed for the loop and `i` a phi of the header, and
-//! nothing in the loop, inner loops included, may write what it reads. The value `i` takes
+//! nothing in the loop, inner loops included, may write what it reads; other loads of that
+//! address anywhere in the loop read the same value and take the phi too. The value `i` takes
 //! next must be a phi of a block of the loop that dominates the latch (the paths of the
 //! round merge there), each of whose predecessors ("sites") only jumps to it. A site whose
 //! path keeps `i` passes the value on; the others load from `i`'s next value at their end;
@@ -133,7 +134,7 @@ fn candidates(
             let InstKind::Load { args: [addr] } = *f.kind(load) else {
                 continue;
             };
-            if let Some((_, c)) = found.iter_mut().find(|(a, _)| *a == addr) {
+            if let Some((_, c)) = found.iter_mut().find(|(a, _)| same_address(f, *a, addr)) {
                 c.loads.push(load);
                 continue;
             }
@@ -156,10 +157,18 @@ fn candidates(
     let mut stores = Vec::new();
     let mut calls = Vec::new();
     for &b in loops.blocks_of(k) {
+        let every = lp.blocks.contains(&b) && dom.dominates(b, latch);
         for i in f.block_insts(b) {
             match *f.kind(i) {
                 InstKind::Store { args: [_, addr] } => stores.push(locate(f, addr)),
                 InstKind::Call { .. } => calls.push(i),
+                // The same address read where not every round goes reads the same value.
+                InstKind::Load { args: [addr] } if !every => {
+                    if let Some((_, c)) = found.iter_mut().find(|(a, _)| same_address(f, *a, addr))
+                    {
+                        c.loads.push(i);
+                    }
+                }
                 _ => {}
             }
         }
@@ -173,6 +182,29 @@ fn candidates(
         })
         .map(|(_, c)| c)
         .collect()
+}
+
+/// Whether `a` and `b` are one address: one value, or `gep`s of the same operands.
+fn same_address(f: &Function, a: Value, b: Value) -> bool {
+    if a == b {
+        return true;
+    }
+    let (Some(x), Some(y)) = (a.as_inst(), b.as_inst()) else {
+        return false;
+    };
+    match (f.kind(x), f.kind(y)) {
+        (
+            InstKind::Gep {
+                args: [p, i],
+                stride: s,
+            },
+            InstKind::Gep {
+                args: [q, j],
+                stride: t,
+            },
+        ) => s == t && i == j && same_address(f, *p, *q),
+        _ => false,
+    }
 }
 
 /// `addr` as `gep base, i` or `gep (gep base, i), c` with `base` fixed for loop `k` and `i`
