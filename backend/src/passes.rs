@@ -206,6 +206,22 @@ pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
         .collect()
 }
 
+/// Runs the back-end pass called `name` on one function of machine IR as at `opt_level`:
+/// an error if no pass has that name or the pass does not rewrite machine IR.
+pub fn run_machine_pass(name: &str, mf: &mut MFunction, opt_level: u8) -> Result<(), String> {
+    match BACKEND_PASSES.iter().find(|p| p.name == name) {
+        Some(BackendPass {
+            run: Run::Machine(run),
+            ..
+        }) => {
+            run(mf, opt_level);
+            Ok(())
+        }
+        Some(_) => Err(format!("'{name}' is not a pass over machine IR")),
+        None => Err(format!("unknown back-end pass '{name}'")),
+    }
+}
+
 /// Allocates `mf` and runs the passes of `opt_level`'s pipeline that follow allocation and
 /// change instructions, up to `schedule` (which only reorders them): the code by whose cost
 /// `pre-schedule` judges an order.

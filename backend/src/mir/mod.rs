@@ -1,12 +1,13 @@
 //! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks of
-//! machine functions, with a text form for dumps, a structural verifier, and the loop
-//! nesting depths and dominators of blocks.
+//! machine functions, with a text form for dumps that parses back, a structural verifier,
+//! and the loop nesting depths and dominators of blocks.
 
 pub mod dominators;
 pub mod frame_placement;
 mod function;
 mod inst;
 pub mod loops;
+pub mod parser;
 mod printer;
 mod regs;
 #[cfg(test)]

@@ -1,7 +1,10 @@
 //! The text form of machine IR, for dumps (`--print-after`) and messages: assembly-like
-//! lines, virtual registers as `%v12`, blocks as `bb3`, stack slots as `local2`, `in8`
-//! (the caller's stack argument at byte 8) and `out0` (ours to a callee). Functions list
-//! their blocks in layout order, each with its loop depth and successors.
+//! lines (but a shift by 0 is kept), virtual registers as `%v12`, blocks as `bb3`, stack
+//! slots as `local2`, `in8` (the caller's stack argument at byte 8) and `out0` (ours to a
+//! callee). A function states how many virtual registers it has and which are floats, its
+//! stack objects' sizes and its outgoing argument bytes, then lists its blocks in layout
+//! order, each with its loop depth, frequency and successors, and after them the blocks
+//! left out of the layout. `mir::parser` reads the text back.
 
 use super::*;
 use std::fmt;
@@ -60,6 +63,19 @@ impl fmt::Display for Addr {
     }
 }
 
+/// An operand2 in the text form: as the assembler writes it (`Display`, which emission
+/// uses), but with a shift by 0 kept (`r1, lsl #0`), which costs as a shifted operand.
+struct Op2(Operand2);
+
+impl fmt::Display for Op2 {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self.0 {
+            Operand2::Shifted(r, shift, 0) => write!(f, "{r}, {} #0", shift.name()),
+            src => src.fmt(f),
+        }
+    }
+}
+
 /// Registers separated by commas.
 struct RegList<'a>(&'a [Reg]);
 
@@ -70,6 +86,34 @@ impl fmt::Display for RegList<'_> {
                 f.write_str(", ")?;
             }
             r.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// The numbers of the float virtual registers, runs of consecutive ones as `12-14`:
+/// `3, 7, 12-14`.
+struct FloatRuns<'a>(&'a [RegClass]);
+
+impl fmt::Display for FloatRuns<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let mut first = true;
+        let mut k = 0;
+        while k < self.0.len() {
+            if self.0[k] != RegClass::Float {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k < self.0.len() && self.0[k] == RegClass::Float {
+                k += 1;
+            }
+            f.write_str(if first { "" } else { ", " })?;
+            first = false;
+            match k - 1 - start {
+                0 => write!(f, "{start}")?,
+                _ => write!(f, "{start}-{}", k - 1)?,
+            }
         }
         Ok(())
     }
@@ -97,9 +141,9 @@ impl fmt::Display for MInst {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             MInst::Mov { cond, rd, src } => {
-                write!(f, "mov{} {rd}, {src}", cond.map_or("", Cond::name))
+                write!(f, "mov{} {rd}, {}", cond.map_or("", Cond::name), Op2(*src))
             }
-            MInst::Mvn { rd, src } => write!(f, "mvn {rd}, {src}"),
+            MInst::Mvn { rd, src } => write!(f, "mvn {rd}, {}", Op2(*src)),
             MInst::Movw { rd, imm } => write!(f, "movw {rd}, #{imm}"),
             MInst::Movt { rd, imm } => write!(f, "movt {rd}, #{imm}"),
             MInst::LoadSym { rd, sym } => write!(f, "movsym {rd}, {sym}"),
@@ -111,9 +155,11 @@ impl fmt::Display for MInst {
                 src,
             } => {
                 let c = cond.map_or("", Cond::name);
-                write!(f, "{}{c} {rd}, {rn}, {src}", op.name())
+                write!(f, "{}{c} {rd}, {rn}, {}", op.name(), Op2(*src))
             }
-            MInst::AluS { op, rd, rn, src } => write!(f, "{}s {rd}, {rn}, {src}", op.name()),
+            MInst::AluS { op, rd, rn, src } => {
+                write!(f, "{}s {rd}, {rn}, {}", op.name(), Op2(*src))
+            }
             MInst::Mul { rd, rn, rm } => write!(f, "mul {rd}, {rn}, {rm}"),
             MInst::Smmul { rd, rn, rm } => write!(f, "smmul {rd}, {rn}, {rm}"),
             MInst::Usat { rd, bits, rn } => write!(f, "usat {rd}, #{bits}, {rn}"),
@@ -123,13 +169,13 @@ impl fmt::Display for MInst {
             MInst::Mls { rd, rn, rm, ra } => write!(f, "mls {rd}, {rn}, {rm}, {ra}"),
             MInst::SDiv { rd, rn, rm } => write!(f, "sdiv {rd}, {rn}, {rm}"),
             MInst::Cmp { cond, rn, src } => {
-                write!(f, "cmp{} {rn}, {src}", cond.map_or("", Cond::name))
+                write!(f, "cmp{} {rn}, {}", cond.map_or("", Cond::name), Op2(*src))
             }
             MInst::Cmn { cond, rn, src } => {
-                write!(f, "cmn{} {rn}, {src}", cond.map_or("", Cond::name))
+                write!(f, "cmn{} {rn}, {}", cond.map_or("", Cond::name), Op2(*src))
             }
             MInst::Tst { cond, rn, src } => {
-                write!(f, "tst{} {rn}, {src}", cond.map_or("", Cond::name))
+                write!(f, "tst{} {rn}, {}", cond.map_or("", Cond::name), Op2(*src))
             }
             MInst::Ldr { rd, addr } => write!(f, "ldr {rd}, {addr}"),
             MInst::Str { cond, rs, addr } => {
@@ -223,17 +269,35 @@ impl fmt::Display for MFunction {
             self.symbol,
             if self.global { " (global)" } else { "" }
         )?;
+        if !self.vreg_classes.is_empty() {
+            write!(f, "  virtual registers: {}", self.vreg_classes.len())?;
+            let floats = FloatRuns(&self.vreg_classes);
+            if floats.0.contains(&RegClass::Float) {
+                write!(f, " (float: {floats})")?;
+            }
+            writeln!(f)?;
+        }
         for (n, object) in self.objects.iter().enumerate() {
             writeln!(f, "  local{n}: {} bytes", object.size)?;
         }
         if self.outgoing_bytes > 0 {
             writeln!(f, "  outgoing arguments: {} bytes", self.outgoing_bytes)?;
         }
+        let mut placed = vec![false; self.blocks.len()];
         for &b in &self.layout {
+            placed[b.index()] = true;
+        }
+        let unplaced = self.block_ids().filter(|b| !placed[b.index()]);
+        for b in self.layout.iter().copied().chain(unplaced) {
             let block = self.block(b);
+            let note = if placed[b.index()] {
+                ""
+            } else {
+                "not in layout; "
+            };
             write!(
                 f,
-                "{b}:\t; loop depth {}; frequency {}",
+                "{b}:\t; {note}loop depth {}; frequency {}",
                 block.loop_depth, block.frequency
             )?;
             if !block.succs.is_empty() {

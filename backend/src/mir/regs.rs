@@ -55,6 +55,13 @@ const NAMES: [&str; 48] = [
     "s27", "s28", "s29", "s30", "s31",
 ];
 
+impl PReg {
+    /// The register of an assembler name as `Display` writes it (`r4`, `ip`, `s7`).
+    pub fn named(name: &str) -> Option<PReg> {
+        NAMES.iter().position(|&n| n == name).map(|k| PReg(k as u8))
+    }
+}
+
 impl fmt::Display for PReg {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(NAMES[self.0 as usize])
