@@ -7,6 +7,7 @@ pub mod frame_placement;
 mod function;
 mod inst;
 pub mod loops;
+mod parse_inst;
 pub mod parser;
 mod printer;
 mod regs;
