@@ -28,7 +28,11 @@
 //! read a global or local array at most `MAPPED_NEAR` bytes from the address this round
 //! read (`i + 1`, `i - 1`, a select of such). The preheader loads the first round's value:
 //! no block may leave the loop on the way from the header to the load, or that first
-//! address must be a constant one inside a global or local array. Each carried value
+//! address must be a constant one inside a global or local array, or else the header
+//! alone may leave before the load, its test can be computed again in the preheader (pure
+//! instructions on the first round's values: `i < n && j < m`), and the address points
+//! into a global: the preheader then loads from a select of the address, where the test
+//! goes into the loop, and of the global's first element, where it does not. Each carried value
 //! holds a register all through the loop, so values are carried only while the loop holds
 //! fewer integer values at once than there are core registers.
 //!
@@ -42,6 +46,7 @@ use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::loop_pressure::{self, CORE_REGISTERS};
+use crate::transform::value_map::{mapped_kind, ValueMap};
 
 /// How deep `distance` looks through additions and selects.
 const MAX_DEPTH: u32 = 4;
@@ -74,6 +79,16 @@ struct Plan {
     merge: Block,
     sites: Vec<(Block, Option<Value>)>,
     first: Value,
+    guard: Option<Guard>,
+}
+
+/// When the header may leave the loop before the load's block runs: the first load reads
+/// its address only if the header's condition `cond` (computed again on the preheader's
+/// values) is `enter` and goes in, and the global `root` it points into otherwise.
+struct Guard {
+    cond: Value,
+    enter: bool,
+    root: Value,
 }
 
 fn carry_loads(
@@ -251,9 +266,11 @@ fn plan(
     let lp = &loops.loops[k];
     let (h, p, latch) = (lp.header, lp.preheader?, lp.latches[0]);
     let first = f.phi_incoming(c.index, p)?;
-    if !first_load_runs(dom, loops, k, c.block) && !first_in_bounds(f, facts, c, first) {
-        return None;
-    }
+    let guard = if first_load_runs(dom, loops, k, c.block) || first_in_bounds(f, facts, c, first) {
+        None
+    } else {
+        Some(guard(f, dom, loops, k, c)?)
+    };
     let next = f.phi_incoming(c.index, latch)?.as_inst()?;
     let merge = f.inst_block(next)?;
     let InstKind::Phi { args, blocks } = f.kind(next) else {
@@ -284,6 +301,7 @@ fn plan(
         merge,
         sites,
         first,
+        guard,
     })
 }
 
@@ -301,6 +319,72 @@ fn first_load_runs(dom: &DomTree, loops: &LoopInfo, k: usize, mut b: Block) -> b
         b = up;
     }
     true
+}
+
+/// The guard of `c`'s first load when the header is the only block that may leave the
+/// loop before the load's, its condition can be computed on the preheader's values (the
+/// header's pure instructions, at most `MAX_DEPTH` deep), and the address points into a
+/// global.
+fn guard(f: &Function, dom: &DomTree, loops: &LoopInfo, k: usize, c: &Candidate) -> Option<Guard> {
+    let lp = &loops.loops[k];
+    let h = lp.header;
+    let mut b = c.block;
+    while b != h {
+        b = dom.idom(b)?;
+        if b != h && lp.exiting.contains(&b) {
+            return None;
+        }
+    }
+    let InstKind::CondBr {
+        args: [cond],
+        targets: [yes, no],
+    } = *f.kind(f.terminator(h)?)
+    else {
+        return None;
+    };
+    let enter = loops.contains(k, yes);
+    if enter == loops.contains(k, no) || !computable_before(f, h, cond, MAX_DEPTH) {
+        return None;
+    }
+    let root = root_global(f, c.base)?;
+    Some(Guard { cond, enter, root })
+}
+
+/// Whether `v`, as the header `h` computes it, can be computed before the loop: a value
+/// from outside `h`, a phi of `h`, or a pure instruction of `h` on such values.
+fn computable_before(f: &Function, h: Block, v: Value, depth: u32) -> bool {
+    let Some(i) = v.as_inst().filter(|&i| f.inst_block(i) == Some(h)) else {
+        return true;
+    };
+    let kind = f.kind(i);
+    if kind.is_phi() {
+        return true;
+    }
+    let op = kind.opcode();
+    depth > 0
+        && !op.reads_memory()
+        && !op.has_side_effects()
+        && !op.may_fault()
+        && kind
+            .operands()
+            .iter()
+            .all(|&x| computable_before(f, h, x, depth - 1))
+}
+
+/// The global `p` points into, through `gep`s.
+fn root_global(f: &Function, mut p: Value) -> Option<Value> {
+    loop {
+        match p {
+            Value::Global(_) => return Some(p),
+            Value::Inst(i) => match *f.kind(i) {
+                InstKind::Gep {
+                    args: [base, _], ..
+                } => p = base,
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
 }
 
 /// Whether `c`'s address for the index `first` is a constant offset inside a global or
@@ -351,7 +435,17 @@ fn distance(f: &Function, v: Value, from: Value, depth: u32) -> Option<u64> {
 /// load on the others.
 fn carry(f: &mut Function, p: Block, h: Block, latch: Block, c: &Candidate, plan: &Plan) {
     let end = f.terminator(p).expect("a preheader ends in a jump");
-    let first = load_at(f, end, c, plan.first);
+    let guard = plan.guard.as_ref().map(|g| {
+        let mut at = ValueMap::default();
+        for phi in f.phis(h).collect::<Vec<_>>() {
+            let v = f
+                .phi_incoming(phi, p)
+                .expect("a header phi takes a value from the preheader");
+            at.insert(phi, v);
+        }
+        (computed_before(f, h, end, g.cond, &mut at), g)
+    });
+    let first = load_at(f, end, c, plan.first, guard);
     let value = f.prepend_inst(
         h,
         InstKind::Phi {
@@ -367,7 +461,7 @@ fn carry(f: &mut Function, p: Block, h: Block, latch: Block, c: &Candidate, plan
             None => Value::Inst(value),
             Some(index) => {
                 let end = f.terminator(q).expect("a site ends in a jump");
-                Value::Inst(load_at(f, end, c, index))
+                Value::Inst(load_at(f, end, c, index, None))
             }
         };
         args.push(v);
@@ -381,8 +475,34 @@ fn carry(f: &mut Function, p: Block, h: Block, latch: Block, c: &Candidate, plan
     }
 }
 
-/// A load of `c`'s address with `index` for its phi, inserted before `before`.
-fn load_at(f: &mut Function, before: Inst, c: &Candidate, index: Value) -> Inst {
+/// `v` as the header `h` computes it, computed before `before` on the values `at` gives
+/// the header's phis and the instructions already copied (`computable_before` holds).
+fn computed_before(f: &mut Function, h: Block, before: Inst, v: Value, at: &mut ValueMap) -> Value {
+    let Some(i) = v.as_inst().filter(|&i| f.inst_block(i) == Some(h)) else {
+        return v;
+    };
+    if let Some(&known) = at.get(&i) {
+        return known;
+    }
+    for x in f.kind(i).operands().to_vec() {
+        computed_before(f, h, before, x, at);
+    }
+    let kind = mapped_kind(f, i, at);
+    let ty = f.inst(i).ty;
+    let copy = Value::Inst(f.insert_inst_before(before, kind, ty));
+    at.insert(i, copy);
+    copy
+}
+
+/// A load of `c`'s address with `index` for its phi, inserted before `before`; with a
+/// guard's condition computed there, of its root global where the loop is not entered.
+fn load_at(
+    f: &mut Function,
+    before: Inst,
+    c: &Candidate,
+    index: Value,
+    guard: Option<(Value, &Guard)>,
+) -> Inst {
     let mut addr = f.insert_inst_before(
         before,
         InstKind::Gep {
@@ -401,11 +521,17 @@ fn load_at(f: &mut Function, before: Inst, c: &Candidate, index: Value) -> Inst 
             Type::Ptr,
         );
     }
-    f.insert_inst_before(
-        before,
-        InstKind::Load {
-            args: [Value::Inst(addr)],
-        },
-        c.ty,
-    )
+    let mut addr = Value::Inst(addr);
+    if let Some((cond, g)) = guard {
+        let (yes, no) = if g.enter {
+            (addr, g.root)
+        } else {
+            (g.root, addr)
+        };
+        let pick = InstKind::Select {
+            args: [cond, yes, no],
+        };
+        addr = Value::Inst(f.insert_inst_before(before, pick, Type::Ptr));
+    }
+    f.insert_inst_before(before, InstKind::Load { args: [addr] }, c.ty)
 }
