@@ -31,8 +31,8 @@
 //! address must be a constant one inside a global or local array, or else the header
 //! alone may leave before the load, its test can be computed again in the preheader (pure
 //! instructions on the first round's values: `i < n && j < m`), and the address points
-//! into a global: the preheader then loads from a select of the address, where the test
-//! goes into the loop, and of the global's first element, where it does not. Each carried value
+//! into a global or a local array: the preheader then loads from a select of the address,
+//! where the test goes into the loop, and of the array's first element, where it does not. Each carried value
 //! holds a register all through the loop, so values are carried only while the loop holds
 //! fewer integer values at once than there are core registers.
 //!
@@ -84,7 +84,8 @@ struct Plan {
 
 /// When the header may leave the loop before the load's block runs: the first load reads
 /// its address only if the header's condition `cond` (computed again on the preheader's
-/// values) is `enter` and goes in, and the global `root` it points into otherwise.
+/// values) is `enter` and goes in, and the start of the global or local array `root` it
+/// points into otherwise.
 struct Guard {
     cond: Value,
     enter: bool,
@@ -324,7 +325,7 @@ fn first_load_runs(dom: &DomTree, loops: &LoopInfo, k: usize, mut b: Block) -> b
 /// The guard of `c`'s first load when the header is the only block that may leave the
 /// loop before the load's, its condition can be computed on the preheader's values (the
 /// header's pure instructions, at most `MAX_DEPTH` deep), and the address points into a
-/// global.
+/// global or a local array.
 fn guard(f: &Function, dom: &DomTree, loops: &LoopInfo, k: usize, c: &Candidate) -> Option<Guard> {
     let lp = &loops.loops[k];
     let h = lp.header;
@@ -346,7 +347,7 @@ fn guard(f: &Function, dom: &DomTree, loops: &LoopInfo, k: usize, c: &Candidate)
     if enter == loops.contains(k, no) || !computable_before(f, h, cond, MAX_DEPTH) {
         return None;
     }
-    let root = root_global(f, c.base)?;
+    let root = root_object(f, c.base)?;
     Some(Guard { cond, enter, root })
 }
 
@@ -371,12 +372,13 @@ fn computable_before(f: &Function, h: Block, v: Value, depth: u32) -> bool {
             .all(|&x| computable_before(f, h, x, depth - 1))
 }
 
-/// The global `p` points into, through `gep`s.
-fn root_global(f: &Function, mut p: Value) -> Option<Value> {
+/// The global or local array `p` points into, through `gep`s.
+fn root_object(f: &Function, mut p: Value) -> Option<Value> {
     loop {
         match p {
             Value::Global(_) => return Some(p),
             Value::Inst(i) => match *f.kind(i) {
+                InstKind::Alloca { .. } => return Some(p),
                 InstKind::Gep {
                     args: [base, _], ..
                 } => p = base,
