@@ -1,5 +1,7 @@
 //! Diagnostics: an error message anchored at a span, rendered as
-//! `path:line:col: error: message`, the source line, and a caret under the column.
+//! `path:line:col: error: message`, the source line, and a caret under the column. What
+//! they print holds no raw control characters: a message quoting a stray byte (NUL, DEL)
+//! shows it escaped, as the excerpt does.
 
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
@@ -31,7 +33,10 @@ impl Diagnostic {
         let pos = file.line_col(self.span.start);
         format!(
             "{}:{}:{}: error: {}",
-            file.path, pos.line, pos.col, self.message
+            file.path,
+            pos.line,
+            pos.col,
+            escaped(&self.message)
         )
     }
 
@@ -45,7 +50,10 @@ impl Diagnostic {
             let _ = writeln!(
                 out,
                 "{}:{}:{}: note: {}",
-                file.path, pos.line, pos.col, note
+                file.path,
+                pos.line,
+                pos.col,
+                escaped(note)
             );
             excerpt(&mut out, file, *span);
         }
@@ -86,6 +94,11 @@ fn excerpt(out: &mut String, file: &SourceFile, span: Span) {
     out.push('\n');
 }
 
+/// `text` with each character shown as in an excerpt.
+fn escaped(text: &str) -> String {
+    text.chars().map(shown_char).collect()
+}
+
 /// How a source character is shown in an excerpt.
 fn shown_char(c: char) -> String {
     match c {
@@ -119,6 +132,18 @@ mod tests {
                 .ends_with("int\\x01 a = \\x7f;\n            ^~~~\n"),
             "{}",
             d.render(&f)
+        );
+    }
+
+    #[test]
+    fn a_message_quoting_a_character_that_does_not_print_shows_it_escaped() {
+        let f = SourceFile::new("a.sy", "int a = \x7f;\0");
+        let d = Diagnostic::error(Span::new(8, 9), "unexpected character '\x7f'")
+            .with_note(Span::new(10, 11), "then '\0'");
+        assert_eq!(
+            d.render(&f),
+            "a.sy:1:9: error: unexpected character '\\x7f'\nint a = \\x7f;\\x00\n        ^~~~\n\
+             a.sy:1:11: note: then '\\x00'\nint a = \\x7f;\\x00\n             ^~~~\n"
         );
     }
 

@@ -24,7 +24,8 @@ impl Span {
     }
 }
 
-/// One source file: its display path, its text and where each line starts.
+/// One source file: its display path, its text and where each line starts. A UTF-8
+/// byte-order mark at the start is not part of the text, as in gcc and clang.
 pub struct SourceFile {
     pub path: String,
     pub text: String,
@@ -40,7 +41,10 @@ pub struct LineCol {
 
 impl SourceFile {
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
+        let mut text = text.into();
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
             .collect();
@@ -99,5 +103,12 @@ mod tests {
         assert_eq!(f.line_text(5), "cd");
         assert_eq!(f.line_text(7), "");
         assert_eq!(f.line_text(8), "x");
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_not_part_of_the_text() {
+        let f = SourceFile::new("t.sy", "\u{feff}int x;\n\u{feff}");
+        assert_eq!(f.text, "int x;\n\u{feff}");
+        assert_eq!(f.line_col(4), LineCol { line: 1, col: 5 });
     }
 }

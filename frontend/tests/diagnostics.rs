@@ -59,6 +59,48 @@ fn independent_semantic_errors_are_all_reported() {
 }
 
 #[test]
+fn a_rejected_declaration_still_declares_its_name() {
+    // Its uses add no "use of undeclared identifier" (nor any other) error.
+    let text = std::fs::read_to_string(errors_dir().join("const_division_by_zero.sy")).unwrap();
+    assert_eq!(
+        diagnostics("c.sy", &format!("{text}int f() {{ return c * 2 + c; }}\n")),
+        ["c.sy:1:15: error: division by zero in constant expression"]
+    );
+    let text = "const int a[2] = {1 / 0, 1};\nint g = 2 % 0;\nint b[-1];\n\
+                int main() { g = a[1] + b[0][0]; b = 1; return g + f(a); }\n\
+                int f(int x[]) { return x[0]; }\n";
+    assert_eq!(
+        diagnostics("d.sy", text),
+        [
+            "d.sy:1:19: error: division by zero in constant expression",
+            "d.sy:2:9: error: division by zero in constant expression",
+            "d.sy:3:7: error: array size must be positive, but is -1",
+            "d.sy:4:52: error: call to undeclared function 'f'",
+        ]
+    );
+}
+
+#[test]
+fn a_byte_order_mark_starts_a_valid_program() {
+    let text = "\u{feff}int main() { return 0; }\n";
+    assert_eq!(diagnostics("bom.sy", text), Vec::<String>::new());
+    // Anywhere else it is a stray character.
+    let got = diagnostics("bom.sy", "int main() { \u{feff}return 0; }\n");
+    assert_eq!(got, ["bom.sy:1:14: error: unexpected character '\u{feff}'"]);
+}
+
+#[test]
+fn stray_nul_and_del_bytes_are_quoted_escaped() {
+    for (byte, shown) in [('\0', "\\x00"), ('\x7f', "\\x7f")] {
+        let text = format!("int main() {{ int a = {byte}; return 0; }}\n");
+        assert_eq!(
+            diagnostics("b.sy", &text),
+            [format!("b.sy:1:22: error: unexpected character '{shown}'")]
+        );
+    }
+}
+
+#[test]
 fn at_most_twenty_errors_are_reported() {
     let body: String = (0..30).map(|i| format!("  x{i} = 1;\n")).collect();
     let text = format!("int main() {{\n{body}  return 0;\n}}\n");

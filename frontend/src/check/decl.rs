@@ -30,7 +30,7 @@ impl Checker<'_> {
 
     fn var_def(&mut self, is_const: bool, elem: Scalar, def: &ast::VarDef) -> Option<Stmt> {
         let Some(dims) = self.array_dims(&def.dims, &def.name) else {
-            self.declare_stand_in(is_const, elem, def);
+            self.declare_invalid(&def.name);
             return None;
         };
         let ty = if dims.is_empty() {
@@ -77,29 +77,18 @@ impl Checker<'_> {
         Some(Stmt::Init(id, init))
     }
 
-    /// After an array size was rejected, the name is declared all the same, as an array of
-    /// one element per dimension without initialiser, so that its uses add no "use of
-    /// undeclared identifier" errors; the program is rejected anyway.
-    fn declare_stand_in(&mut self, is_const: bool, elem: Scalar, def: &ast::VarDef) {
-        if !self.claim_name(&def.name) {
+    /// After a declaration was rejected (an array size or a constant initialiser), the name
+    /// is declared all the same, so that its uses add no errors; the program is rejected
+    /// anyway.
+    fn declare_invalid(&mut self, name: &ast::Ident) {
+        if !self.claim_name(name) {
             return;
         }
-        let ty = Type::Array(elem, vec![1; def.dims.len()]);
-        self.program.globals.push(Global {
-            name: def.name.name.clone(),
-            ty: ty.clone(),
-            is_const,
-            init: Vec::new(),
-        });
         let entry = Entry {
-            sym: VarSym::Var {
-                var: Var::Global(self.program.globals.len() - 1),
-                ty,
-                is_const,
-            },
-            defined_at: def.name.span,
+            sym: VarSym::Invalid,
+            defined_at: name.span,
         };
-        self.scopes.define(&def.name.name, entry);
+        self.scopes.define(&name.name, entry);
     }
 
     /// A global, or a `const` anywhere: its initialiser must be constant.
@@ -120,10 +109,13 @@ impl Checker<'_> {
                 .and_then(|e| self.require_const(&e, "initializer element"))
                 .map(|v| vec![(0, v)]),
         };
+        let Some(mut values) = values else {
+            self.declare_invalid(name);
+            return;
+        };
         if !self.claim_name(name) {
             return;
         }
-        let Some(mut values) = values else { return };
         if is_const && !matches!(ty, Type::Array(..)) {
             let value = values.pop().map_or(ConstValue::zero(elem), |(_, v)| v);
             let entry = Entry {

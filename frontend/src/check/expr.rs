@@ -141,6 +141,7 @@ impl Checker<'_> {
                     is_const,
                 })
             }
+            VarSym::Invalid => None,
         }
     }
 

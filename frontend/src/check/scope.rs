@@ -13,6 +13,10 @@ pub enum VarSym {
     Const(ConstValue),
     /// A variable with storage; `is_const` for `const` arrays.
     Var { var: Var, ty: Type, is_const: bool },
+    /// A name whose declaration was rejected: it is declared all the same, so that its uses
+    /// add no "use of undeclared identifier" errors, and an expression using it is invalid
+    /// without a further error.
+    Invalid,
 }
 
 #[derive(Clone, Debug)]
