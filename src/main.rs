@@ -1,8 +1,11 @@
 //! `compiler`: the SysY to ARMv7 compiler driver.
 
 mod allocator;
+mod gcc_options;
+mod output;
+mod pass_help;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use frontend::SourceFile;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,11 +19,12 @@ use std::time::Instant;
     after_help = "Options may come in any order (`compiler -o out.s -S in.sy -O2`). gcc options \
 that a judge or a Makefile may pass and that mean nothing here are accepted and ignored: \
 -W..., -w, -std=..., -march=..., -mcpu=..., -mtune=..., -mfpu=..., -mfloat-abi=..., -marm, \
--g..., -f.... A failed compile removes the output file rather than leave a stale one."
+-g..., -f.... A failed compile removes the output file rather than leave a stale one, and \
+an output file that is the input is refused."
 )]
 struct Cli {
-    /// The SysY source file, or an IR file (`.ir`, as --emit-ir writes) to compile from the
-    /// IR on.
+    /// The SysY source file (`-` for standard input), or an IR file (`.ir`, as --emit-ir
+    /// writes) to compile from the IR on.
     #[arg(required_unless_present = "print_pipeline")]
     input: Option<String>,
 
@@ -33,8 +37,7 @@ struct Cli {
     #[arg(short = 'S')]
     assembly: bool,
 
-    /// Optimisation level: -O0 (none), -O1 (cheap clean-ups), -O2 and -O3 (everything).
-    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0,
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0, help = gcc_options::LEVELS_HELP,
           value_parser = clap::value_parser!(u8).range(0..=3))]
     opt_level: u8,
 
@@ -52,9 +55,7 @@ struct Cli {
     #[arg(long, value_name = "PIPELINE")]
     passes: Option<String>,
 
-    /// Leave these passes out of the pipeline (the level's or --passes'): IR passes, and
-    /// the back end's optional ones (its schedulers `pre-schedule` and `schedule`,
-    /// `peephole`, ...), to measure what a pass does.
+    // Its help, pass_help::disable_pass, lists the passes.
     #[arg(long, value_name = "PASS", value_delimiter = ',')]
     disable_pass: Vec<String>,
 
@@ -62,9 +63,7 @@ struct Cli {
     #[arg(long)]
     verify_each: bool,
 
-    /// Print to stderr after each execution of the named passes what they produce: the IR,
-    /// or for the back end's passes (split-critical-edges, isel, share-constants, regalloc,
-    /// peephole, branches, emit) each function's IR, machine IR or the assembly.
+    // Its help, pass_help::print_after, lists the passes.
     #[arg(long, value_name = "PASS", value_delimiter = ',')]
     print_after: Vec<String>,
 
@@ -82,28 +81,45 @@ struct Cli {
     #[arg(long)]
     time_passes: bool,
 
-    /// Run only the first N pass executions; list on stderr which ran and which did not.
-    /// The back end's passes are numbered on after the IR passes; its required ones
-    /// (all but peephole) always run.
+    // Its help, pass_help::opt_bisect_limit, lists the passes.
     #[arg(long, value_name = "N")]
     opt_bisect_limit: Option<usize>,
 
     /// Find the first pass execution after which the program misbehaves: for each number N
     /// of executions tried, the assembly and IR after N executions are written to a folder
     /// (`program.s`, `program.ir`) and `sh -c 'CMD FOLDER'` runs; exit status 0 means the
-    /// program behaves. Prints the culprit and the IR before and after it.
-    #[arg(long, value_name = "CMD", conflicts_with_all = ["emit_ir", "check", "run", "output"])]
+    /// program behaves. Prints the culprit and the IR before and after it. `-o` and `-S` are
+    /// accepted, so that a judge's command line can be pasted, and nothing is written there.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["emit_ir", "check", "run"])]
     bisect_oracle: Option<String>,
 
     /// Execute the program with the IR interpreter instead of compiling it: the runtime
     /// functions read this process's stdin and write its stdout, and the exit status is
-    /// main's return value modulo 256.
+    /// main's return value modulo 256, or 134 after a run-time error (an invalid memory
+    /// access, a stack overflow), as for an abort.
     #[arg(long, conflicts_with_all = ["emit_ir", "check", "output"])]
     run: bool,
 
-    /// With --run: stop with a run-time error after this many IR instructions.
+    /// With --run: stop after this many IR instructions, with exit status 124 (as
+    /// `timeout` reports a timeout).
     #[arg(long, value_name = "N", requires = "run")]
     max_steps: Option<u64>,
+}
+
+/// The exit status of `--run` after a run-time error.
+const RUN_TIME_ERROR: u8 = 134;
+/// The exit status of `--run` when `--max-steps` runs out.
+const OUT_OF_STEPS: u8 = 124;
+
+/// The command line's definition, with the help of the options that name passes made
+/// from the pass registries.
+fn command() -> clap::Command {
+    Cli::command()
+        .mut_arg("disable_pass", |a| a.help(pass_help::disable_pass()))
+        .mut_arg("print_after", |a| a.help(pass_help::print_after()))
+        .mut_arg("opt_bisect_limit", |a| {
+            a.help(pass_help::opt_bisect_limit())
+        })
 }
 
 /// Deeply nested programs recurse deeply in the parser and checker; run them on a thread with
@@ -113,9 +129,18 @@ const STACK_SIZE: usize = 1 << 30;
 fn main() -> ExitCode {
     allocator::restart_with_tunables();
     allocator::use_one_arena();
-    let cli = Cli::parse_from(std::env::args_os().filter(|a| !is_ignored_gcc_option(a)));
+    let matches = command().get_matches_from(gcc_options::normalise(std::env::args_os()));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let writes = !(cli.check || cli.run || cli.print_pipeline || cli.bisect_oracle.is_some());
-    let stale = output_path(&cli, if cli.emit_ir { "ir" } else { "s" }).filter(|_| writes);
+    let stale = output_path(&cli).filter(|_| writes);
+    if let (Some(output), Some(input)) = (&stale, &cli.input) {
+        if output::is_input(output, input) {
+            return fail(
+                1,
+                format!("error: the output file '{output}' is the input file; not writing over it"),
+            );
+        }
+    }
     let worker = std::thread::Builder::new()
         .stack_size(STACK_SIZE)
         .spawn(move || run(&cli));
@@ -135,44 +160,10 @@ fn main() -> ExitCode {
     code
 }
 
-/// Where the output goes: `-o`, or next to the input with extension `ext`; `None` for
-/// standard output.
-fn output_path(cli: &Cli, ext: &str) -> Option<String> {
-    match cli.output.as_deref() {
-        Some("-") => None,
-        Some(p) => Some(p.to_string()),
-        None => Some(
-            std::path::Path::new(cli.input.as_deref().unwrap_or("out"))
-                .with_extension(ext)
-                .file_name()
-                .map_or_else(
-                    || format!("out.{ext}"),
-                    |n| n.to_string_lossy().into_owned(),
-                ),
-        ),
-    }
-}
-
-/// Whether `arg` is a gcc option that means nothing here (see the help's closing text).
-fn is_ignored_gcc_option(arg: &std::ffi::OsString) -> bool {
-    let Some(a) = arg.to_str() else {
-        return false;
-    };
-    const PREFIXES: [&str; 9] = [
-        "-W",
-        "-std=",
-        "-march=",
-        "-mcpu=",
-        "-mtune=",
-        "-mfpu=",
-        "-mfloat-abi=",
-        "-g",
-        "-f",
-    ];
-    matches!(a, "-w" | "-marm" | "-g")
-        || PREFIXES
-            .iter()
-            .any(|p| a.starts_with(p) && a.len() > p.len())
+/// Where the output goes (`None` for standard output).
+fn output_path(cli: &Cli) -> Option<String> {
+    let ext = if cli.emit_ir { "ir" } else { "s" };
+    output::path(cli.output.as_deref(), cli.input.as_deref(), ext)
 }
 
 /// Prints the passes of `opt_level`: the IR phases, each as a `#` line saying what it is for
@@ -222,9 +213,9 @@ fn run(cli: &Cli) -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    let text = match std::fs::read(input) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => return fail(1, format!("error: cannot read '{input}': {e}")),
+    let text = match read_input(cli, input) {
+        Ok(text) => text,
+        Err(e) => return fail(1, format!("error: {e}")),
     };
     let source = if input.ends_with(".ir") {
         let parsed = middle::ir::parser::parse_module(&text)
@@ -234,7 +225,8 @@ fn run(cli: &Cli) -> ExitCode {
             Err(e) => return fail(1, format!("error: {input}: {e}")),
         }
     } else {
-        let file = SourceFile::new(input.clone(), text);
+        let name = if input == "-" { "<stdin>" } else { input };
+        let file = SourceFile::new(name, text);
         match frontend::compile(&file) {
             Ok(p) => Source::Program(p),
             Err(diagnostics) => {
@@ -267,7 +259,8 @@ fn run(cli: &Cli) -> ExitCode {
         Err(e) => return fail(2, format!("internal error: {e}")),
     };
     if cli.emit_ir {
-        return write_output(cli, "ir", &middle::ir::printer::print_module(&module));
+        let text = middle::ir::printer::print_module(&module);
+        return output::write(output_path(cli).as_deref(), &text);
     }
     if cli.run {
         return interpret(&module, cli.max_steps.unwrap_or(u64::MAX));
@@ -278,7 +271,7 @@ fn run(cli: &Cli) -> ExitCode {
         Err(e) => return fail(2, format!("internal error: {e}")),
     };
     let start = Instant::now();
-    let written = write_output(cli, "s", &assembly);
+    let written = output::write(output_path(cli).as_deref(), &assembly);
     report_time(cli, "writing the output", start);
     if written == ExitCode::SUCCESS {
         // The output file is written and closed: end the process here rather than free the
@@ -287,6 +280,27 @@ fn run(cli: &Cli) -> ExitCode {
         std::process::exit(0);
     }
     written
+}
+
+/// The program's text, from the input file or, for `-`, standard input (which `--run`
+/// keeps for the program's own input).
+fn read_input(cli: &Cli, input: &str) -> Result<String, String> {
+    let bytes = if input == "-" {
+        if cli.run {
+            return Err(
+                "--run reads the program's input from standard input: give the program \
+                        as a file"
+                    .into(),
+            );
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        bytes
+    } else {
+        std::fs::read(input).map_err(|e| format!("cannot read '{input}': {e}"))?
+    };
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// With --time-passes, reports on stderr how long `stage` took since `start`, in the form
@@ -328,6 +342,7 @@ fn pass_manager(cli: &Cli) -> Result<middle::pass_manager::PassManager, String> 
     pm.verify_each = cli.verify_each;
     pm.bisect_limit = cli.opt_bisect_limit;
     pm.time_passes = cli.time_passes;
+    pass_help::check_print_after(&cli.print_after)?;
     pm.print_after = if cli.print_after_all {
         PrintAfter::All
     } else if !cli.print_after.is_empty() {
@@ -427,6 +442,7 @@ fn bisect(
 
 /// Runs the module in the interpreter with this process's stdin and stdout.
 fn interpret(module: &middle::ir::Module, max_steps: u64) -> ExitCode {
+    use middle::interp::RunError;
     let mut input = Vec::new();
     if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut input) {
         eprintln!("compiler: error: cannot read stdin: {e}");
@@ -437,29 +453,10 @@ fn interpret(module: &middle::ir::Module, max_steps: u64) -> ExitCode {
     let mut err = std::io::stderr();
     match middle::interp::run(module, &input, &mut out, &mut err, max_steps) {
         Ok(code) => ExitCode::from(code as u8),
-        Err(e) => {
-            eprintln!("compiler: run-time error: {e}");
-            ExitCode::from(134)
-        }
-    }
-}
-
-/// Writes the result to `-o` (standard output for `-`), or next to the input with
-/// extension `ext`.
-fn write_output(cli: &Cli, ext: &str, text: &str) -> ExitCode {
-    let Some(path) = output_path(cli, ext) else {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(1, format!("error: cannot write to standard output: {e}")),
-        };
-    };
-    match std::fs::write(&path, text) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("compiler: error: cannot write '{path}': {e}");
-            ExitCode::from(1)
-        }
+        Err(RunError::OutOfSteps) => fail(
+            OUT_OF_STEPS,
+            format!("run-time error: --max-steps: {max_steps} IR instructions executed"),
+        ),
+        Err(e @ RunError::Fault(_)) => fail(RUN_TIME_ERROR, format!("run-time error: {e}")),
     }
 }

@@ -163,7 +163,7 @@ fn split(case: &Case) -> Result<(&str, Expectation), String> {
 }
 
 /// The judge's view of a run: stdout and the exit code, or the run-time error.
-fn interpret(m: &Module, stdin: &str) -> (String, Result<i32, String>) {
+fn interpret(m: &Module, stdin: &str) -> (String, Result<i32, middle::interp::RunError>) {
     let mut out = Vec::new();
     let result = middle::interp::run(m, stdin.as_bytes(), &mut out, &mut Vec::new(), MAX_STEPS);
     (String::from_utf8_lossy(&out).into_owned(), result)

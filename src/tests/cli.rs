@@ -504,3 +504,269 @@ fn print_pipeline_lists_the_level_phase_by_phase_with_what_each_is_for() {
         "{text}"
     );
 }
+
+#[test]
+fn an_output_file_that_is_the_input_is_refused_and_the_source_kept() {
+    let dir = temp_dir("output-is-input");
+    let input = dir.join("p.sy");
+    std::fs::write(&input, SAMPLE).unwrap();
+    // By the same name, by another path to it, and as the default output of --emit-ir.
+    let other_path = dir.join("..").join(dir.file_name().unwrap()).join("p.sy");
+    for output in [&input, &other_path] {
+        let out = compiler()
+            .args(["-S", "-O2", "-o"])
+            .arg(output)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("compiler: error: the output file '")
+                && stderr.contains("p.sy' is the input file; not writing over it"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), SAMPLE);
+    }
+    let ir = dir.join("p.ir");
+    let out = compiler()
+        .args(["--emit-ir", "-o"])
+        .arg(&ir)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&ir).unwrap();
+    let out = compiler()
+        .arg("--emit-ir")
+        .arg("p.ir")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&ir).unwrap(), text);
+}
+
+/// The line of `--help` for `flag`.
+fn help_line(flag: &str) -> String {
+    let out = compiler().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with(flag))
+        .unwrap_or_else(|| panic!("no {flag} in:\n{help}"));
+    line.to_string()
+}
+
+/// The comma-separated list in `text` between `before` and the next `)`.
+fn list_after<'a>(text: &'a str, before: &str) -> Vec<&'a str> {
+    let start = text
+        .find(before)
+        .unwrap_or_else(|| panic!("no '{before}' in {text}"))
+        + before.len();
+    let end = start + text[start..].find(')').unwrap();
+    text[start..end].split(", ").collect()
+}
+
+#[test]
+fn help_names_every_registered_pass_where_it_lists_passes() {
+    use backend::passes::BACKEND_PASSES;
+    let names = |required: bool| -> Vec<&str> {
+        BACKEND_PASSES
+            .iter()
+            .filter(|p| p.required == required)
+            .map(|p| p.name)
+            .collect()
+    };
+    let print_after = help_line("--print-after <PASS>");
+    let ir: Vec<&str> = middle::pass_manager::REGISTRY
+        .iter()
+        .map(|p| p.name)
+        .collect();
+    assert!(
+        print_after.contains(&format!("IR passes: {}. ", ir.join(", "))),
+        "{print_after}"
+    );
+    let back_end: Vec<&str> = BACKEND_PASSES.iter().map(|p| p.name).collect();
+    assert!(
+        print_after.ends_with(&format!(
+            "Back-end passes, in their order: {}",
+            back_end.join(", ")
+        )),
+        "{print_after}"
+    );
+    let bisect = help_line("--opt-bisect-limit <N>");
+    assert_eq!(list_after(&bisect, "required ones ("), names(true));
+    assert_eq!(list_after(&bisect, "the others ("), names(false));
+    let disable = help_line("--disable-pass <PASS>");
+    assert_eq!(list_after(&disable, "optional ones ("), names(false));
+}
+
+#[test]
+fn print_after_an_unknown_pass_is_rejected_with_the_known_ones() {
+    let out = compiler()
+        .args(["-S", "-o", "/dev/null", "--print-after=isel,frobnicate"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "compiler: error: --print-after: unknown pass 'frobnicate' (IR passes: mem2reg, "
+        ),
+        "{stderr}"
+    );
+    let passes = middle::pass_manager::REGISTRY.iter().map(|p| p.name);
+    for name in passes.chain(backend::passes::BACKEND_PASSES.iter().map(|p| p.name)) {
+        assert!(stderr.contains(&format!(" {name},")) || stderr.contains(&format!(" {name};")));
+    }
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bisect_oracle_takes_the_judges_command_line_and_writes_no_output() {
+    let dir = temp_dir("bisect-judge");
+    let (input, output) = (dir.join("p.sy"), dir.join("p.s"));
+    std::fs::write(&input, SAMPLE).unwrap();
+    let out = compiler()
+        .args(["-S", "-O2"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .args(["--bisect-oracle", "sh -c 'test -s \"$1/program.s\"' oracle"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains(" pass executions: good\n"), "{stderr}");
+    assert!(!stderr.contains(": bad\n"), "{stderr}");
+    assert!(!output.exists());
+}
+
+/// The assembly of the sample program with `flags`.
+fn sample_assembly(flags: &[&str]) -> String {
+    let out = compiler()
+        .args(["-S", "-o", "-"])
+        .args(flags)
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{flags:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn gccs_optimisation_options_map_to_our_levels() {
+    let (o0, o1, o2) = (
+        sample_assembly(&["-O0"]),
+        sample_assembly(&["-O1"]),
+        sample_assembly(&["-O2"]),
+    );
+    assert_ne!(o0, o1);
+    assert_ne!(o1, o2);
+    assert_eq!(sample_assembly(&[]), o0);
+    for (flag, level) in [("-Og", &o1), ("-Os", &o2), ("-Oz", &o2)] {
+        assert_eq!(&sample_assembly(&[flag]), level, "{flag}");
+    }
+    let o3 = sample_assembly(&["-O3"]);
+    assert_eq!(sample_assembly(&["-Ofast"]), o3);
+    assert_eq!(sample_assembly(&["-O7"]), o3);
+    // A bare -O is -O1 and takes no value: the program after it stays the input.
+    let out = compiler()
+        .args(["-S", "-o", "-", "-O"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), o1);
+    let bad = compiler()
+        .args(["-S", "-o", "-", "-Ox"])
+        .arg(sample_program())
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid value 'x'"));
+}
+
+/// Runs the compiler with `args` and `stdin` as its standard input.
+fn with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = compiler()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_dash_for_the_input_reads_the_program_from_standard_input() {
+    let out = with_stdin(&["-S", "-O2", "-o", "-", "-"], SAMPLE);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        sample_assembly(&["-O2"])
+    );
+    let bad = with_stdin(&["--check", "-"], "int main() {\n  return x;\n}\n");
+    assert_eq!(bad.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.starts_with("<stdin>:2:10: error: use of undeclared identifier 'x'"),
+        "{stderr}"
+    );
+    // --run keeps standard input for the program's own input.
+    let run = with_stdin(&["--run", "-"], SAMPLE);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("give the program as a file"));
+}
+
+#[test]
+fn run_ends_with_124_when_max_steps_runs_out_and_134_on_a_run_time_error() {
+    let dir = temp_dir("run-status");
+    let run = |name: &str, text: &str, flags: &[&str]| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        compiler()
+            .arg("--run")
+            .args(flags)
+            .arg(&path)
+            .output()
+            .unwrap()
+    };
+    let forever = run(
+        "loop.sy",
+        "int main() { while (1) {} return 0; }\n",
+        &["--max-steps", "1000"],
+    );
+    assert_eq!(forever.status.code(), Some(124));
+    let stderr = String::from_utf8_lossy(&forever.stderr);
+    assert!(
+        stderr.ends_with("compiler: run-time error: --max-steps: 1000 IR instructions executed\n"),
+        "{stderr}"
+    );
+    let fault = run(
+        "fault.sy",
+        "int a[1];\nint main() { int i = -100000000; return a[i]; }\n",
+        &["--max-steps", "1000"],
+    );
+    assert_eq!(fault.status.code(), Some(134));
+    let stderr = String::from_utf8_lossy(&fault.stderr);
+    assert!(
+        stderr.contains("\ncompiler: run-time error: load from invalid address"),
+        "{stderr}"
+    );
+}

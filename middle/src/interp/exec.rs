@@ -5,6 +5,7 @@
 use super::decode::{DecodedFn, DecodedModule, Op, Reg};
 use super::io::Io;
 use super::printf::Arg;
+use super::RunError;
 use crate::ir::semantics;
 use frontend::runtime::RuntimeFn;
 
@@ -119,7 +120,7 @@ impl<'m, 'io> Machine<'m, 'io> {
 
     /// Runs function `func` on arguments `args` (bit patterns) to completion, with the
     /// stack empty at the start; its return value.
-    pub fn run(&mut self, func: u32, args: &[u32]) -> Result<u32, String> {
+    pub fn run(&mut self, func: u32, args: &[u32]) -> Result<u32, RunError> {
         let m = self.m;
         let mut frames: Vec<Frame> = Vec::new();
         let mut fid = func;
@@ -138,7 +139,7 @@ impl<'m, 'io> Machine<'m, 'io> {
             let op = &f.code[pc];
             pc += 1;
             if self.fuel == 0 {
-                return Err("instruction limit reached".into());
+                return Err(RunError::OutOfSteps);
             }
             self.fuel -= 1;
             match *op {
@@ -166,7 +167,7 @@ impl<'m, 'io> Machine<'m, 'io> {
                 Op::Cast { op, dst, a } => r!(dst) = semantics::cast(op, r!(a)),
                 Op::Call { dst, func, args } => {
                     if frames.len() >= MAX_DEPTH {
-                        return Err("call stack overflow".into());
+                        return Err(RunError::Fault("call stack overflow".into()));
                     }
                     let callee = &m.functions[func as usize];
                     let new_base = base + f.num_regs;
@@ -218,7 +219,11 @@ impl<'m, 'io> Machine<'m, 'io> {
                     let byte = r!(byte) as u8;
                     match self.mem.get_mut(a..a + n) {
                         Some(s) if a >= 16 => s.fill(byte),
-                        _ => return Err(format!("memset of invalid range {a:#x}+{n}")),
+                        _ => {
+                            return Err(RunError::Fault(format!(
+                                "memset of invalid range {a:#x}+{n}"
+                            )))
+                        }
                     }
                 }
                 Op::Memcpy { dst, src, len } => {

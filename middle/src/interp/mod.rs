@@ -9,18 +9,44 @@ pub mod printf;
 
 use std::io::Write;
 
+/// Why a run ended before `main` returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The run executed as many IR instructions as it was allowed.
+    OutOfSteps,
+    /// An invalid memory access, a stack overflow and the like.
+    Fault(String),
+}
+
+impl From<String> for RunError {
+    fn from(message: String) -> RunError {
+        RunError::Fault(message)
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            RunError::OutOfSteps => f.write_str("instruction limit reached"),
+            RunError::Fault(message) => f.write_str(message),
+        }
+    }
+}
+
 /// Runs `main` of a module, executing at most `max_steps` IR instructions. Returns main's
-/// return value, or a description of a run-time error (invalid memory access, stack
-/// overflow, the step limit). Output is flushed and timers reported either way.
+/// return value, or why the run ended early. Output is flushed and timers reported either
+/// way.
 pub fn run(
     m: &crate::ir::Module,
     input: &[u8],
     out: &mut dyn Write,
     err: &mut dyn Write,
     max_steps: u64,
-) -> Result<i32, String> {
+) -> Result<i32, RunError> {
     let decoded = decode::decode(m);
-    let main = decoded.main.ok_or("the module has no main function")?;
+    let main = decoded
+        .main
+        .ok_or_else(|| RunError::Fault("the module has no main function".into()))?;
     let mut machine = exec::Machine::new(&decoded, io::Io::new(input, out, err), max_steps);
     let result = machine.run(main, &[]);
     machine.io.finish();
