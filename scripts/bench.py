@@ -14,7 +14,8 @@ _sysy_stoptime) when the program has one, else the whole run. They are exact and
 repeatable; wall time is not.
 
 Results: a Markdown table, JSON and an SVG chart of the cycle ratios (and with --html one
-page holding both), in target/bench/, or target/bench/filtered/REGEX for a --filter run.
+page holding both), in target/bench/, or target/bench/filtered/REGEX-LEVEL (e.g. fft-O2)
+for a --filter run.
 
     scripts/bench.py [DIR] [--filter REGEX] [--jobs N] [--timeout S] [--opt O2]
                      [--flags=--disable-pass=schedule] [--out DIR] [--html]
@@ -202,16 +203,27 @@ def markdown(results, means, opt):
     return "\n".join(lines) + "\n"
 
 
+# The chart's font size, in px (about 6 px a character), and how far its program names are
+# turned clockwise from the horizontal, in degrees.
+FONT = 10
+SLANT = 60
+# How far apart the bars are: the baselines of neighbouring names then lie 1.5 font sizes
+# apart, a line of text and a gap, however few or many the bars.
+STEP = math.ceil(1.5 * FONT / math.sin(math.radians(SLANT)))
+TITLE = "modelled A72 cycles, ours/gcc (log scale; below the line we are faster)"
+
+
 def svg_chart(results):
     """One bar per program: the cycle ratio on a log scale, with a line at 1.0. The canvas
     grows with the number of programs and the longest name, so that every bar, gridline and
     label (names slanted under their bars) stays on it."""
     rows = [(r["name"], r["ratio"]["cycles"]) for r in results if "ratio" in r]
     longest = max((len(name) for name, _ in rows), default=0)
-    label = 6 * longest  # about 6 px a character at font size 10
-    left, top, step, plot_h = 60, 24, 14, 240
-    bottom = int(label * math.sin(math.radians(60))) + 20
-    width = max(400, left + 5 + step * len(rows) + int(label * 0.5) + 20)
+    label = 6 * longest
+    left, top, step, plot_h = 60, 24, STEP, 240
+    bottom = int(label * math.sin(math.radians(SLANT))) + 20
+    width = max(left + 6 * len(TITLE) + 10,
+                left + 5 + step * len(rows) + int(label * math.cos(math.radians(SLANT))) + 20)
     height = top + plot_h + bottom
     if not rows:
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"></svg>\n'
@@ -220,8 +232,8 @@ def svg_chart(results):
     y = lambda v: top + (hi - v) / (hi - lo) * plot_h
     right = left + 5 + step * len(rows)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="10">',
-           f'<text x="{left}" y="12">modelled A72 cycles, ours/gcc (log scale; below the line we are faster)</text>']
+           f'font-family="sans-serif" font-size="{FONT}">',
+           f'<text x="{left}" y="12">{TITLE}</text>']
     for k in range(lo, hi + 1):
         out.append(f'<line x1="{left}" x2="{right}" y1="{y(k):.1f}" y2="{y(k):.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{left - 5}" y="{y(k) + 3:.1f}" text-anchor="end">{2 ** k:.3g}</text>')
@@ -232,7 +244,7 @@ def svg_chart(results):
         out.append(f'<rect x="{x}" y="{y0:.1f}" width="10" height="{max(y1 - y0, 0.5):.1f}" fill="{color}">'
                    f'<title>{name}: {v:.2f}</title></rect>')
         base = top + plot_h + 10
-        out.append(f'<text x="{x + 5}" y="{base}" transform="rotate(60 {x + 5},{base})">{name}</text>')
+        out.append(f'<text x="{x + 5}" y="{base}" transform="rotate({SLANT} {x + 5},{base})">{name}</text>')
     out.append(f'<line x1="{left}" x2="{right}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="black"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -255,14 +267,16 @@ def html_page(results, means, opt):
             f"<table>\n<tr>{th}</tr>\n{body}\n</table>\n</body></html>\n")
 
 
-def output_dir(out, filter_regex):
+def output_dir(out, filter_regex, opt):
     """Where results go: `--out` if given; else a run over a `--filter` subset goes to a
-    folder of its own under target/bench/filtered, so it never overwrites a full run's."""
+    folder of its own under target/bench/filtered, named after the filter and our level
+    `opt`, so it never overwrites a full run's nor a run of the same filter at another
+    level."""
     if out is not None:
         return out
     if filter_regex:
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", filter_regex).strip("_") or "all"
-        return OUT_DIR / "filtered" / slug
+        return OUT_DIR / "filtered" / f"{slug}-{opt}"
     return OUT_DIR
 
 
@@ -282,11 +296,11 @@ def main():
     ap.add_argument("--opt", default="O2", help="our optimisation level (default O2)")
     ap.add_argument("--flags", default="", help="more options for our compiler, as one string")
     ap.add_argument("--out", type=Path, help="where the results go (default target/bench, or "
-                    "target/bench/filtered/FILTER with --filter, never over a full run's)")
+                    "target/bench/filtered/FILTER-OPT with --filter, never over a full run's)")
     ap.add_argument("--html", action="store_true", help="also write results.html: the table "
                     "and the chart on one self-contained page")
     args = ap.parse_args()
-    out_dir = output_dir(args.out, args.filter)
+    out_dir = output_dir(args.out, args.filter, args.opt)
 
     harness.build_compiler()
     # A private copy, so that rebuilding during a long run cannot mix two compilers.

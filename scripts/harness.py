@@ -30,10 +30,19 @@ def fail(message):
 
 
 def build_compiler():
-    """cargo build --release, showing cargo's progress (a first build takes a minute)."""
-    print("building the compiler (cargo build --release)", file=sys.stderr, flush=True)
-    r = subprocess.run(["cargo", "build", "--release"], cwd=ROOT)
-    if r.returncode != 0:
+    """cargo build --release. Nothing is printed when the build is up to date; otherwise
+    cargo's lines are shown as they come (a first build takes a minute)."""
+    with subprocess.Popen(["cargo", "build", "--release"], cwd=ROOT, stderr=subprocess.PIPE,
+                          text=True) as cargo:
+        shown = False
+        for line in cargo.stderr:
+            if not shown and line.strip().startswith("Finished"):
+                continue
+            if not shown:
+                print("building the compiler (cargo build --release)", file=sys.stderr, flush=True)
+                shown = True
+            print(line, end="", file=sys.stderr, flush=True)
+    if cargo.returncode != 0:
         fail("cargo build --release failed")
 
 

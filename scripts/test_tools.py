@@ -3,13 +3,17 @@
 the reducer shrinking a big program while its predicate holds; and of the compile-time
 bench: its stress programs, shrunk, are valid and print what the generator computed, and
 its measured runs report exit status, crashes and timeouts; of scripts/run.py's exit
-status; of setup.sh naming a missing toolchain; of the bench's chart, page, progress
-lines and output folder; of the A72 cycle model (chains against independent work, the
+status and quiet build; of setup.sh naming a missing toolchain and building the runtime
+library; of the README's judge sequence, run as written; of the bench's chart, page,
+progress lines and output folder; of the A72 cycle model (chains against independent work, the
 plugin's block counts adding up) and of the hot-block profile.
 
     python3 scripts/test_tools.py
 """
 
+import itertools
+import math
+import os
 import re
 import shlex
 import shutil
@@ -133,7 +137,11 @@ class MeasuredRun(unittest.TestCase):
 
 class RunScript(unittest.TestCase):
     """scripts/run.py's exit status: 0 on a match, 1 with a diff on a mismatch, 128 + N for
-    a death by signal N, 124 on a timeout."""
+    a death by signal N, 124 on a timeout; and its build, silent when nothing changed."""
+
+    @classmethod
+    def setUpClass(cls):
+        harness.build_compiler()
 
     def run_program(self, source, expected=None, extra=(), stdin=None):
         with tempfile.TemporaryDirectory() as d:
@@ -150,6 +158,9 @@ class RunScript(unittest.TestCase):
         r = self.run_program("int main() { putint(42); return 3; }", "42\n3\n")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("[matches", r.stdout)
+        # The compiler is up to date: no word of the build.
+        for word in ("building", "cargo", "Finished", "Compiling"):
+            self.assertNotIn(word, r.stdout + r.stderr)
 
     def test_a_mismatch_exits_1_with_a_diff(self):
         r = self.run_program("int main() { putint(41); return 3; }", "42\n3\n")
@@ -184,6 +195,47 @@ class Setup(unittest.TestCase):
         self.assertNotIn("installing", r.stdout)
 
 
+class JudgeSequence(unittest.TestCase):
+    """scripts/setup.sh builds the runtime library, and the README's judge sequence
+    (compile, link as the judge does, run under qemu-arm) runs as it is written there."""
+
+    INTRO = "The judge's whole sequence"
+
+    def readme_commands(self):
+        """The indented lines of the first block after the paragraph that introduces it."""
+        lines = (harness.ROOT / "README.md").read_text().splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith(self.INTRO))
+        block = itertools.dropwhile(lambda line: not line.startswith("    "), lines[start:])
+        return [line[4:] for line in itertools.takewhile(lambda line: line.startswith("    "), block)]
+
+    def test_setup_builds_the_runtime_library(self):
+        lib = harness.BUILD / "libsysy.a"
+        if lib.exists():
+            os.utime(lib, (0, 0))
+        r = subprocess.run(["bash", str(harness.ROOT / "scripts" / "setup.sh")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertGreaterEqual(lib.stat().st_mtime,
+                                (harness.ROOT / "runtime" / "sylib.c").stat().st_mtime)
+
+    def test_the_readme_sequence_prints_what_the_judge_expects(self):
+        harness.build_compiler()
+        harness.build_runtime()
+        commands = self.readme_commands()
+        self.assertEqual(len(commands), 3, commands)
+        self.assertTrue(commands[1].startswith("arm-linux-gnueabihf-gcc "), commands)
+        stdin = re.search(r"< (\S+)\.in\b", commands[2])
+        expected = (harness.ROOT / f"{stdin.group(1)}.out").read_bytes()
+        # In a folder of its own, which sees the repository's target/ and testcases/, so that
+        # out.s and prog land there.
+        with tempfile.TemporaryDirectory() as d:
+            for name in ("target", "testcases"):
+                Path(d, name).symlink_to(harness.ROOT / name)
+            r = subprocess.run(["bash", "-c", "\n".join(commands)], cwd=d, capture_output=True)
+            self.assertTrue(Path(d, "prog").exists(), r.stderr.decode())
+        self.assertEqual(r.stdout, expected, r.stderr.decode())
+
+
 class BenchOutput(unittest.TestCase):
     """The bench's chart, page, progress lines and output folder."""
 
@@ -214,6 +266,22 @@ class BenchOutput(unittest.TestCase):
                 self.assertTrue(b <= t <= b + 10)
             # Slanted 60 degrees, the longest name still fits below and to the right.
             self.assertGreaterEqual(h - 24 - 240, 6 * 30 * 0.86)
+            # The title, at about 6 px a character, too.
+            title = re.search(r'<text x="(\d+)" y="12">([^<]*)<', svg)
+            self.assertLessEqual(int(title.group(1)) + 6 * len(title.group(2)), w)
+
+    def test_slanted_names_keep_a_line_apart_however_few_the_bars(self):
+        # Neighbouring names are parallel lines of text: their baselines, `dx` apart along
+        # the axis, lie dx * sin(angle) apart, which must hold a line (the font size) and a
+        # gap of half of one.
+        for n in (2, 3, 4, 5, 6, 60):
+            svg = bench.svg_chart(self.results(n, 12))
+            font = float(re.search(r'font-size="([\d.]+)"', svg).group(1))
+            names = re.findall(r'<text x="([\d.]+)" y="[\d.]+" transform="rotate\(([\d.]+) ', svg)
+            self.assertEqual(len(names), n)
+            for (x0, angle), (x1, _) in zip(names, names[1:]):
+                apart = (float(x1) - float(x0)) * math.sin(math.radians(float(angle)))
+                self.assertGreaterEqual(apart, 1.5 * font, (n, x0, x1, angle))
 
     def test_the_page_holds_the_table_and_the_chart(self):
         results = self.results(3)
@@ -228,12 +296,14 @@ class BenchOutput(unittest.TestCase):
         line = bench.progress_line(5, 20, {"name": "fft0", "seconds": 3.2}, "cost ratio 1.31", 50.0)
         self.assertEqual(line, "[5/20] fft0: cost ratio 1.31 (3 s; 50 s elapsed, about 150 s left)")
 
-    def test_a_filtered_run_never_writes_over_a_full_run(self):
-        self.assertEqual(bench.output_dir(None, ""), bench.OUT_DIR)
-        filtered = bench.output_dir(None, "fft|mm[12]")
+    def test_a_filtered_run_never_writes_over_a_full_run_nor_one_at_another_level(self):
+        self.assertEqual(bench.output_dir(None, "", "O2"), bench.OUT_DIR)
+        filtered = bench.output_dir(None, "fft|mm[12]", "O2")
         self.assertNotEqual(filtered, bench.OUT_DIR)
         self.assertEqual(filtered.parent, bench.OUT_DIR / "filtered")
-        self.assertEqual(bench.output_dir(Path("/x"), "fft"), Path("/x"))
+        self.assertEqual(filtered.name, "fft_mm_12-O2")
+        self.assertNotEqual(bench.output_dir(None, "fft|mm[12]", "O0"), filtered)
+        self.assertEqual(bench.output_dir(Path("/x"), "fft", "O2"), Path("/x"))
 
 
 class CycleModel(unittest.TestCase):
