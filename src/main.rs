@@ -287,11 +287,7 @@ fn run(cli: &Cli) -> ExitCode {
 fn read_input(cli: &Cli, input: &str) -> Result<String, String> {
     let bytes = if input == "-" {
         if cli.run {
-            return Err(
-                "--run reads the program's input from standard input: give the program \
-                        as a file"
-                    .into(),
-            );
+            return Err("--run keeps standard input for the program: give it as a file".into());
         }
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)

@@ -731,7 +731,8 @@ fn a_dash_for_the_input_reads_the_program_from_standard_input() {
     // --run keeps standard input for the program's own input.
     let run = with_stdin(&["--run", "-"], SAMPLE);
     assert_eq!(run.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("give the program as a file"));
+    assert!(String::from_utf8_lossy(&run.stderr)
+        .contains("--run keeps standard input for the program: give it as a file"));
 }
 
 #[test]
