@@ -33,7 +33,13 @@
 //! a `; EXPECT:` section when there is none, rewritten where it is, the rest of the file
 //! kept as written). Review what was written: blessing records what the passes do, not what
 //! they should do.
+//!
+//! The driver (finding the files, the directives every file has, comparing and blessing,
+//! reporting) is `middle/tests/common/file_tests.rs`, shared with the middle end's
+//! `ir_files`; this file holds what is particular to machine IR.
 
+#[path = "../../middle/tests/common/file_tests.rs"]
+mod file_tests;
 #[path = "../../middle/tests/common/line_diff.rs"]
 mod line_diff;
 
@@ -41,23 +47,18 @@ use backend::mir::parser::parse_functions;
 use backend::mir::verifier::verify;
 use backend::mir::MFunction;
 use backend::passes::run_machine_pass;
+use file_tests::{read_directives, split, Case, Format, Outcome};
 use line_diff::line_diff;
-use std::path::{Path, PathBuf};
 
 /// The optimisation level the passes run as.
 const OPT_LEVEL: u8 = 2;
 
-/// The line that separates the input from the expected output.
-const EXPECT: &str = "; EXPECT:";
-
-/// One test file as read from disk.
-struct Case {
-    /// The path shown in reports, relative to the crate.
-    name: String,
-    text: String,
-    /// The contents of `NAME.expected`, if it exists.
-    sidecar: Option<String>,
-}
+/// The files this runner checks.
+const FORMAT: Format = Format {
+    ext: "mir",
+    noun: "machine IR",
+    bless_command: "BLESS=1 cargo test -p backend --test mir_files",
+};
 
 /// What a file asks for, read from its directives.
 struct Spec {
@@ -65,57 +66,9 @@ struct Spec {
     error: Option<String>,
 }
 
-/// Where a file's expected output is.
-enum Expectation {
-    /// After the `; EXPECT:` line, which ends at this byte offset.
-    Inline(usize),
-    Sidecar(String),
-    Missing,
-}
-
-/// A file to write when blessing: the `.mir` file itself or its `.expected` file.
-#[derive(Debug, PartialEq)]
-enum Blessed {
-    Mir(String),
-    Sidecar(String),
-}
-
-/// What checking a file found.
-#[derive(Default)]
-struct Outcome {
-    problems: Vec<String>,
-    blessed: Option<Blessed>,
-}
-
 fn read_spec(input: &str) -> Result<Spec, String> {
-    let mut run = Vec::new();
-    let mut error = None;
-    for line in input.lines() {
-        let Some(comment) = line.trim().strip_prefix(';') else {
-            continue;
-        };
-        let comment = comment.trim();
-        if comment == "XFAIL" || comment.starts_with("XFAIL:") {
-            return Err("XFAIL is not supported: every file must pass".to_string());
-        }
-        let Some((word, rest)) = comment.split_once(':') else {
-            continue;
-        };
-        if word.len() < 2 || !word.chars().all(|c| c.is_ascii_uppercase()) {
-            continue;
-        }
-        let rest = rest.trim();
-        match word {
-            "RUN" => run.push(rest.to_string()),
-            "ERROR" if error.is_none() && !rest.is_empty() => error = Some(rest.to_string()),
-            "ERROR" => return Err("one non-empty '; ERROR:' line at most".to_string()),
-            "EXPECT" => return Err(format!("'{EXPECT}' stands alone on its line")),
-            _ => return Err(format!("unknown directive '; {word}:'")),
-        }
-    }
-    let [run] = run.as_slice() else {
-        return Err("a file needs exactly one '; RUN:' line".to_string());
-    };
+    let directives = read_directives(input, |_, _| false)?;
+    let run = &directives.run;
     let Some(list) = run.strip_prefix("--passes=") else {
         return Err(format!("'; RUN: {run}' should be '--passes=PASS,PASS'"));
     };
@@ -123,30 +76,10 @@ fn read_spec(input: &str) -> Result<Spec, String> {
     if passes.iter().any(String::is_empty) {
         return Err(format!("'; RUN: {run}' names an empty pass"));
     }
-    Ok(Spec { passes, error })
-}
-
-/// Splits a file into its input and where its expectation is.
-fn split(case: &Case) -> Result<(&str, Expectation), String> {
-    let marker = std::iter::once(0)
-        .chain(case.text.match_indices('\n').map(|(k, _)| k + 1))
-        .find(|&start| {
-            case.text[start..]
-                .lines()
-                .next()
-                .is_some_and(|l| l.trim_end() == EXPECT)
-        });
-    match (marker, &case.sidecar) {
-        (Some(_), Some(_)) => Err("both a '; EXPECT:' section and a .expected file".to_string()),
-        (Some(start), None) => {
-            let end = case.text[start..]
-                .find('\n')
-                .map_or(case.text.len(), |k| start + k + 1);
-            Ok((&case.text[..start], Expectation::Inline(end)))
-        }
-        (None, Some(s)) => Ok((&case.text, Expectation::Sidecar(s.clone()))),
-        (None, None) => Ok((&case.text, Expectation::Missing)),
-    }
+    Ok(Spec {
+        passes,
+        error: directives.error,
+    })
 }
 
 fn print(functions: &[MFunction]) -> String {
@@ -186,163 +119,39 @@ fn run_passes(
 /// the file to write instead.
 fn check(case: &Case, bless: bool) -> Outcome {
     let mut outcome = Outcome::default();
-    let (input, expectation) = match split(case) {
+    let parts = split(case)
+        .and_then(|(input, expectation)| read_spec(input).map(|spec| (input, expectation, spec)));
+    let (input, expectation, spec) = match parts {
         Ok(parts) => parts,
         Err(e) => {
             outcome.problems.push(e);
             return outcome;
         }
     };
-    let spec = match read_spec(input) {
-        Ok(spec) => spec,
-        Err(e) => {
-            outcome.problems.push(e);
-            return outcome;
-        }
-    };
-    let problems = &mut outcome.problems;
-    let result = run_passes(input, &spec, problems);
-    if let Some(wanted) = &spec.error {
-        if !matches!(expectation, Expectation::Missing) {
-            problems.push("a file with '; ERROR:' has no expected output".to_string());
-        }
-        match result {
-            Err(e) if e.contains(wanted.as_str()) => {}
-            Err(e) => problems.push(format!(
-                "expected an error containing {wanted:?}, got:\n{e}"
-            )),
-            Ok(_) => problems.push(format!(
-                "expected an error containing {wanted:?}, but everything succeeded"
-            )),
-        }
+    let result = run_passes(input, &spec, &mut outcome.problems);
+    let Some(after) = outcome.ran(result, spec.error.as_deref(), &expectation) else {
         return outcome;
-    }
-    let after = match result {
-        Ok(after) => after,
-        Err(e) => {
-            problems.push(e);
-            return outcome;
-        }
     };
     let actual = print(&after);
     match parse_functions(&actual) {
         Ok(again) if print(&again) == actual => {}
-        _ => problems.push("the printed output does not read back to itself".to_string()),
+        _ => outcome
+            .problems
+            .push("the printed output does not read back to itself".to_string()),
     }
-    let expected = match &expectation {
-        Expectation::Inline(end) => Some(&case.text[*end..]),
-        Expectation::Sidecar(s) => Some(s.as_str()),
-        Expectation::Missing => None,
-    };
-    if expected != Some(actual.as_str()) {
-        if bless {
-            outcome.blessed = Some(match expectation {
-                Expectation::Inline(end) => Blessed::Mir(format!("{}{actual}", &case.text[..end])),
-                Expectation::Sidecar(_) => Blessed::Sidecar(actual.clone()),
-                Expectation::Missing => {
-                    let sep = if input.ends_with('\n') { "" } else { "\n" };
-                    Blessed::Mir(format!("{input}{sep}{EXPECT}\n{actual}"))
-                }
-            });
-        } else if let Some(expected) = expected {
-            problems.push(format!(
-                "the output differs from the expectation:\n{}",
-                line_diff(expected, &actual)
-            ));
-        } else {
-            problems.push(
-                "no expected output: run `BLESS=1 cargo test -p backend --test mir_files`, then review it"
-                    .to_string(),
-            );
-        }
-    }
+    outcome.compare(case, input, expectation, &actual, bless, &FORMAT);
     outcome
-}
-
-/// Every `.mir` file under `dir`, sorted, and every `.expected` file without its `.mir`.
-fn collect(dir: &Path, files: &mut Vec<PathBuf>, orphans: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect(&path, files, orphans);
-        } else if path.extension().is_some_and(|x| x == "mir") {
-            files.push(path);
-        } else if path.extension().is_some_and(|x| x == "expected")
-            && !path.with_extension("mir").exists()
-        {
-            orphans.push(path);
-        }
-    }
 }
 
 #[test]
 fn mir_files() {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bless = std::env::var_os("BLESS").is_some_and(|v| v != "0" && !v.is_empty());
-    let (mut files, mut orphans) = (Vec::new(), Vec::new());
-    collect(&crate_dir.join("tests/mir"), &mut files, &mut orphans);
-    assert!(!files.is_empty(), "no .mir files under tests/mir");
-    let relative = |p: &Path| p.strip_prefix(crate_dir).unwrap_or(p).display().to_string();
-    let mut failures: Vec<String> = orphans
-        .iter()
-        .map(|p| {
-            format!(
-                "FAIL {}: a .expected file without its .mir file",
-                relative(p)
-            )
-        })
-        .collect();
-    for path in &files {
-        let sidecar_path = path.with_extension("expected");
-        let case = Case {
-            name: relative(path),
-            text: std::fs::read_to_string(path).unwrap(),
-            sidecar: std::fs::read_to_string(&sidecar_path).ok(),
-        };
-        // A pass that panics fails its file, not the whole run.
-        let outcome = std::panic::catch_unwind(|| check(&case, bless)).unwrap_or_else(|payload| {
-            let message = payload
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| payload.downcast_ref::<&str>().copied())
-                .unwrap_or("a panic");
-            Outcome {
-                problems: vec![format!("panicked: {message}")],
-                blessed: None,
-            }
-        });
-        if let Some(blessed) = outcome.blessed {
-            match blessed {
-                Blessed::Mir(text) => std::fs::write(path, text).unwrap(),
-                Blessed::Sidecar(text) => std::fs::write(&sidecar_path, text).unwrap(),
-            }
-            eprintln!("blessed {}", case.name);
-        }
-        if !outcome.problems.is_empty() {
-            failures.push(format!(
-                "FAIL {}:\n{}",
-                case.name,
-                outcome.problems.join("\n")
-            ));
-        }
-    }
-    eprintln!("{} machine IR files checked", files.len());
-    assert!(
-        failures.is_empty(),
-        "\n{}\n\n{} of {} machine IR files failed",
-        failures.join("\n\n"),
-        failures.len(),
-        files.len()
-    );
+    file_tests::check_files(&FORMAT, check);
 }
 
 /// The runner itself, on files held in strings.
 mod runner {
     use super::*;
+    use file_tests::{Blessed, EXPECT};
 
     const INPUT: &str = "\
 ; RUN: --passes=peephole
@@ -406,11 +215,11 @@ bb0:\t; loop depth 0; frequency 1
         let outcome = check(&case(stale, None), true);
         assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
         let fresh = format!("{INPUT}{EXPECT}\n{OUTPUT}");
-        assert_eq!(outcome.blessed, Some(Blessed::Mir(fresh)));
+        assert_eq!(outcome.blessed, Some(Blessed::File(fresh)));
         let appended = check(&case(INPUT.to_string(), None), true);
         assert_eq!(
             appended.blessed,
-            Some(Blessed::Mir(format!("{INPUT}{EXPECT}\n{OUTPUT}")))
+            Some(Blessed::File(format!("{INPUT}{EXPECT}\n{OUTPUT}")))
         );
         let beside = check(&case(INPUT.to_string(), Some("stale\n")), true);
         assert_eq!(beside.blessed, Some(Blessed::Sidecar(OUTPUT.to_string())));

@@ -37,28 +37,27 @@
 //! `; EXPECT:` section when there is none, rewritten where it is, the rest of the file kept
 //! as written). Review what was written: blessing records what the passes do, not what they
 //! should do.
+//!
+//! The driver (finding the files, the directives every file has, comparing and blessing,
+//! reporting) is `tests/common/file_tests.rs`, shared with the back end's `mir_files`; this
+//! file holds what is particular to IR.
 
 mod common;
 
+use common::file_tests::{read_directives, split, Case, Format, Outcome};
 use common::line_diff::line_diff;
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module, Module};
 use middle::pass_manager::{pipeline, PassManager};
-use std::path::{Path, PathBuf};
 
 /// The most IR instructions one interpreter run may execute.
 const MAX_STEPS: u64 = 10_000_000;
 
-/// The line that separates the input from the expected output.
-const EXPECT: &str = "; EXPECT:";
-
-/// One test file as read from disk.
-struct Case {
-    /// The path shown in reports, relative to the crate.
-    name: String,
-    text: String,
-    /// The contents of `NAME.expected`, if it exists.
-    sidecar: Option<String>,
-}
+/// The files this runner checks.
+const FORMAT: Format = Format {
+    ext: "ir",
+    noun: "IR",
+    bless_command: "BLESS=1 cargo test -p middle --test ir_files",
+};
 
 /// What a file asks for, read from its directives.
 struct Spec {
@@ -67,62 +66,17 @@ struct Spec {
     error: Option<String>,
 }
 
-/// Where a file's expected output is.
-enum Expectation {
-    /// After the `; EXPECT:` line, which ends at this byte offset.
-    Inline(usize),
-    Sidecar(String),
-    Missing,
-}
-
-/// A file to write when blessing: the `.ir` file itself or its `.expected` file.
-#[derive(Debug, PartialEq)]
-enum Blessed {
-    Ir(String),
-    Sidecar(String),
-}
-
-/// What checking a file found.
-#[derive(Default)]
-struct Outcome {
-    problems: Vec<String>,
-    blessed: Option<Blessed>,
-}
-
 fn read_spec(input: &str) -> Result<Spec, String> {
-    let mut run = Vec::new();
     let mut stdin = String::new();
-    let mut error = None;
-    for line in input.lines() {
-        let Some(comment) = line.trim().strip_prefix(';') else {
-            continue;
-        };
-        let comment = comment.trim();
-        if comment == "XFAIL" || comment.starts_with("XFAIL:") {
-            return Err("XFAIL is not supported: every file must pass".to_string());
+    let directives = read_directives(input, |word, rest| {
+        if word != "STDIN" {
+            return false;
         }
-        let Some((word, rest)) = comment.split_once(':') else {
-            continue;
-        };
-        if word.len() < 2 || !word.chars().all(|c| c.is_ascii_uppercase()) {
-            continue;
-        }
-        let rest = rest.trim();
-        match word {
-            "RUN" => run.push(rest.to_string()),
-            "STDIN" => {
-                stdin.push_str(rest);
-                stdin.push('\n');
-            }
-            "ERROR" if error.is_none() && !rest.is_empty() => error = Some(rest.to_string()),
-            "ERROR" => return Err("one non-empty '; ERROR:' line at most".to_string()),
-            "EXPECT" => return Err(format!("'{EXPECT}' stands alone on its line")),
-            _ => return Err(format!("unknown directive '; {word}:'")),
-        }
-    }
-    let [run] = run.as_slice() else {
-        return Err("a file needs exactly one '; RUN:' line".to_string());
-    };
+        stdin.push_str(rest);
+        stdin.push('\n');
+        true
+    })?;
+    let run = &directives.run;
     let pipeline = if let Some(spec) = run.strip_prefix("--passes=") {
         spec.to_string()
     } else if let Some(level) = run.strip_prefix("-O").and_then(|l| l.parse::<u8>().ok()) {
@@ -135,31 +89,8 @@ fn read_spec(input: &str) -> Result<Spec, String> {
     Ok(Spec {
         pipeline,
         stdin,
-        error,
+        error: directives.error,
     })
-}
-
-/// Splits a file into its input and where its expectation is.
-fn split(case: &Case) -> Result<(&str, Expectation), String> {
-    let marker = std::iter::once(0)
-        .chain(case.text.match_indices('\n').map(|(k, _)| k + 1))
-        .find(|&start| {
-            case.text[start..]
-                .lines()
-                .next()
-                .is_some_and(|l| l.trim_end() == EXPECT)
-        });
-    match (marker, &case.sidecar) {
-        (Some(_), Some(_)) => Err("both a '; EXPECT:' section and a .expected file".to_string()),
-        (Some(start), None) => {
-            let end = case.text[start..]
-                .find('\n')
-                .map_or(case.text.len(), |k| start + k + 1);
-            Ok((&case.text[..start], Expectation::Inline(end)))
-        }
-        (None, Some(s)) => Ok((&case.text, Expectation::Sidecar(s.clone()))),
-        (None, None) => Ok((&case.text, Expectation::Missing)),
-    }
 }
 
 /// The judge's view of a run: stdout and the exit code, or the run-time error.
@@ -216,168 +147,44 @@ fn run_pipeline(
 /// the file to write instead.
 fn check(case: &Case, bless: bool) -> Outcome {
     let mut outcome = Outcome::default();
-    let (input, expectation) = match split(case) {
+    let parts = split(case)
+        .and_then(|(input, expectation)| read_spec(input).map(|spec| (input, expectation, spec)));
+    let (input, expectation, spec) = match parts {
         Ok(parts) => parts,
         Err(e) => {
             outcome.problems.push(e);
             return outcome;
         }
     };
-    let spec = match read_spec(input) {
-        Ok(spec) => spec,
-        Err(e) => {
-            outcome.problems.push(e);
-            return outcome;
-        }
-    };
-    let problems = &mut outcome.problems;
-    let result = run_pipeline(input, &spec, problems);
-    if let Some(wanted) = &spec.error {
-        if !matches!(expectation, Expectation::Missing) {
-            problems.push("a file with '; ERROR:' has no expected output".to_string());
-        }
-        match result {
-            Err(e) if e.contains(wanted.as_str()) => {}
-            Err(e) => problems.push(format!(
-                "expected an error containing {wanted:?}, got:\n{e}"
-            )),
-            Ok(_) => problems.push(format!(
-                "expected an error containing {wanted:?}, but everything succeeded"
-            )),
-        }
+    let result = run_pipeline(input, &spec, &mut outcome.problems);
+    let Some((before, after)) = outcome.ran(result, spec.error.as_deref(), &expectation) else {
         return outcome;
-    }
-    let (before, after) = match result {
-        Ok(pair) => pair,
-        Err(e) => {
-            problems.push(e);
-            return outcome;
-        }
     };
     let actual = print_module(&after);
     match parse_module(&actual) {
         Ok(again) if print_module(&again) == actual => {}
-        _ => problems.push("the printed output does not read back to itself".to_string()),
+        _ => outcome
+            .problems
+            .push("the printed output does not read back to itself".to_string()),
     }
-    let expected = match &expectation {
-        Expectation::Inline(end) => Some(&case.text[*end..]),
-        Expectation::Sidecar(s) => Some(s.as_str()),
-        Expectation::Missing => None,
-    };
-    if expected != Some(actual.as_str()) {
-        if bless {
-            outcome.blessed = Some(match expectation {
-                Expectation::Inline(end) => Blessed::Ir(format!("{}{actual}", &case.text[..end])),
-                Expectation::Sidecar(_) => Blessed::Sidecar(actual.clone()),
-                Expectation::Missing => {
-                    let sep = if input.ends_with('\n') { "" } else { "\n" };
-                    Blessed::Ir(format!("{input}{sep}{EXPECT}\n{actual}"))
-                }
-            });
-        } else if let Some(expected) = expected {
-            problems.push(format!(
-                "the output differs from the expectation:\n{}",
-                line_diff(expected, &actual)
-            ));
-        } else {
-            problems.push(
-                "no expected output: run `BLESS=1 cargo test -p middle --test ir_files`, then review it"
-                    .to_string(),
-            );
-        }
-    }
+    outcome.compare(case, input, expectation, &actual, bless, &FORMAT);
     if before.functions.iter().any(|f| f.name == "main") {
         if let Err(e) = same_behaviour(&before, &after, &spec.stdin) {
-            problems.push(e);
+            outcome.problems.push(e);
         }
     }
     outcome
 }
 
-/// Every `.ir` file under `dir`, sorted, and every `.expected` file without its `.ir`.
-fn collect(dir: &Path, files: &mut Vec<PathBuf>, orphans: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect(&path, files, orphans);
-        } else if path.extension().is_some_and(|x| x == "ir") {
-            files.push(path);
-        } else if path.extension().is_some_and(|x| x == "expected")
-            && !path.with_extension("ir").exists()
-        {
-            orphans.push(path);
-        }
-    }
-}
-
 #[test]
 fn ir_files() {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bless = std::env::var_os("BLESS").is_some_and(|v| v != "0" && !v.is_empty());
-    let (mut files, mut orphans) = (Vec::new(), Vec::new());
-    collect(&crate_dir.join("tests/ir"), &mut files, &mut orphans);
-    assert!(!files.is_empty(), "no .ir files under tests/ir");
-    let relative = |p: &Path| p.strip_prefix(crate_dir).unwrap_or(p).display().to_string();
-    let mut failures: Vec<String> = orphans
-        .iter()
-        .map(|p| {
-            format!(
-                "FAIL {}: a .expected file without its .ir file",
-                relative(p)
-            )
-        })
-        .collect();
-    for path in &files {
-        let sidecar_path = path.with_extension("expected");
-        let case = Case {
-            name: relative(path),
-            text: std::fs::read_to_string(path).unwrap(),
-            sidecar: std::fs::read_to_string(&sidecar_path).ok(),
-        };
-        // A pass that panics fails its file, not the whole run.
-        let outcome = std::panic::catch_unwind(|| check(&case, bless)).unwrap_or_else(|payload| {
-            let message = payload
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| payload.downcast_ref::<&str>().copied())
-                .unwrap_or("a panic");
-            Outcome {
-                problems: vec![format!("panicked: {message}")],
-                blessed: None,
-            }
-        });
-        if let Some(blessed) = outcome.blessed {
-            match blessed {
-                Blessed::Ir(text) => std::fs::write(path, text).unwrap(),
-                Blessed::Sidecar(text) => std::fs::write(&sidecar_path, text).unwrap(),
-            }
-            eprintln!("blessed {}", case.name);
-        }
-        if !outcome.problems.is_empty() {
-            failures.push(format!(
-                "FAIL {}:\n{}",
-                case.name,
-                outcome.problems.join("\n")
-            ));
-        }
-    }
-    eprintln!("{} IR files checked", files.len());
-    assert!(
-        failures.is_empty(),
-        "\n{}\n\n{} of {} IR files failed",
-        failures.join("\n\n"),
-        failures.len(),
-        files.len()
-    );
+    common::file_tests::check_files(&FORMAT, check);
 }
 
 /// The runner itself, on files held in strings.
 mod runner {
     use super::*;
+    use common::file_tests::{Blessed, EXPECT};
 
     const INPUT: &str = "\
 ; RUN: --passes=const-fold
@@ -431,11 +238,11 @@ bb0:
         let outcome = check(&case(stale, None), true);
         assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
         let fresh = format!("{INPUT}{EXPECT}\n{OUTPUT}");
-        assert_eq!(outcome.blessed, Some(Blessed::Ir(fresh)));
+        assert_eq!(outcome.blessed, Some(Blessed::File(fresh)));
         let appended = check(&case(INPUT.to_string(), None), true);
         assert_eq!(
             appended.blessed,
-            Some(Blessed::Ir(format!("{INPUT}{EXPECT}\n{OUTPUT}")))
+            Some(Blessed::File(format!("{INPUT}{EXPECT}\n{OUTPUT}")))
         );
         let beside = check(&case(INPUT.to_string(), Some("stale\n")), true);
         assert_eq!(beside.blessed, Some(Blessed::Sidecar(OUTPUT.to_string())));

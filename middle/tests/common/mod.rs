@@ -1,8 +1,9 @@
 //! Helpers shared by the middle end's integration tests: the shared contest programs and
-//! compiling them to IR, and a line diff for reports.
+//! compiling them to IR, a line diff for reports, and the driver of the lit-style file tests.
 
 #![allow(dead_code)]
 
+pub mod file_tests;
 pub mod line_diff;
 
 use frontend::SourceFile;
