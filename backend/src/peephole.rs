@@ -3,8 +3,8 @@
 //! of a register to itself disappear. A value left in a register on every way into the
 //! block counts too, when it is the register the load writes: the load then just goes.
 //! Slots whose address the code takes are never tracked, since a store through a pointer
-//! may change them; across blocks only local slots are (a callee may write its incoming
-//! arguments). Then stores to a local slot that nothing loads any more, and whose address
+//! may change them; across blocks only local slots are, and outgoing ones not past a call
+//! (a callee may write its incoming arguments). Then stores to a local slot that nothing loads any more, and whose address
 //! the code never takes, go (a spilled value whose every reload became a copy).
 //!
 //! Needs: physical registers only. Preserves: behaviour.
@@ -66,6 +66,8 @@ fn step(holds: &mut Holds, inst: &MInst, address_taken: &FastHashSet<Slot>) {
         .collect();
     if inst.is_call() {
         written.extend(caller_saved().map(Reg::Phys));
+        // The callee may write its incoming arguments: our outgoing slots.
+        holds.retain(|(s, _), _| !matches!(s, Slot::Outgoing(_)));
     }
     holds.retain(|_, held| !written.contains(held));
     // A store under a condition may or may not change the slot.
