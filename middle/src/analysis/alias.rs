@@ -90,18 +90,23 @@ pub const MAPPED_NEAR: u32 = 64;
 
 /// Whether `p`, through `gep`s, points into a global or a local array, where reading up to
 /// `MAPPED_NEAR` bytes away from an address the program reads cannot fault.
-pub fn in_own_array(f: &Function, mut p: Value) -> bool {
+pub fn in_own_array(f: &Function, p: Value) -> bool {
+    own_array(f, p).is_some()
+}
+
+/// The global or `alloca` that `p` points into through `gep`s, if it is one of those.
+pub fn own_array(f: &Function, mut p: Value) -> Option<Value> {
     loop {
         match p {
-            Value::Global(_) => return true,
+            Value::Global(_) => return Some(p),
             Value::Inst(i) => match *f.kind(i) {
-                InstKind::Alloca { .. } => return true,
+                InstKind::Alloca { .. } => return Some(p),
                 InstKind::Gep {
                     args: [base, _], ..
                 } => p = base,
-                _ => return false,
+                _ => return None,
             },
-            _ => return false,
+            _ => return None,
         }
     }
 }

@@ -40,7 +40,8 @@
 //! and the CFG.
 
 use crate::analysis::alias::{
-    call_may_write, in_own_array, is_in_bounds, locate, may_alias_in, Location, MAPPED_NEAR,
+    call_may_write, in_own_array, is_in_bounds, locate, may_alias_in, own_array, Location,
+    MAPPED_NEAR,
 };
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value};
@@ -267,7 +268,8 @@ fn plan(
     let lp = &loops.loops[k];
     let (h, p, latch) = (lp.header, lp.preheader?, lp.latches[0]);
     let first = f.phi_incoming(c.index, p)?;
-    let guard = if first_load_runs(dom, loops, k, c.block) || first_in_bounds(f, facts, c, first) {
+    let runs = exits_before(dom, loops, k, c.block).is_some_and(|e| e.is_empty());
+    let guard = if runs || first_in_bounds(f, facts, c, first) {
         None
     } else {
         Some(guard(f, dom, loops, k, c)?)
@@ -306,20 +308,18 @@ fn plan(
     })
 }
 
-/// Whether every round that starts runs block `b` of loop `k`: no block leaves the loop on
-/// the way from the header to it.
-fn first_load_runs(dom: &DomTree, loops: &LoopInfo, k: usize, mut b: Block) -> bool {
+/// The blocks of loop `k` that may leave it on the way from the header to block `b` (`b`
+/// itself not counted); `None` when `b` is not under the header in the dominator tree.
+fn exits_before(dom: &DomTree, loops: &LoopInfo, k: usize, mut b: Block) -> Option<Vec<Block>> {
     let lp = &loops.loops[k];
+    let mut exits = Vec::new();
     while b != lp.header {
-        let Some(up) = dom.idom(b) else {
-            return false;
-        };
-        if lp.exiting.contains(&up) {
-            return false;
+        b = dom.idom(b)?;
+        if lp.exiting.contains(&b) {
+            exits.push(b);
         }
-        b = up;
     }
-    true
+    Some(exits)
 }
 
 /// The guard of `c`'s first load when the header is the only block that may leave the
@@ -329,12 +329,8 @@ fn first_load_runs(dom: &DomTree, loops: &LoopInfo, k: usize, mut b: Block) -> b
 fn guard(f: &Function, dom: &DomTree, loops: &LoopInfo, k: usize, c: &Candidate) -> Option<Guard> {
     let lp = &loops.loops[k];
     let h = lp.header;
-    let mut b = c.block;
-    while b != h {
-        b = dom.idom(b)?;
-        if b != h && lp.exiting.contains(&b) {
-            return None;
-        }
+    if exits_before(dom, loops, k, c.block)? != [h] {
+        return None;
     }
     let InstKind::CondBr {
         args: [cond],
@@ -347,7 +343,7 @@ fn guard(f: &Function, dom: &DomTree, loops: &LoopInfo, k: usize, c: &Candidate)
     if enter == loops.contains(k, no) || !computable_before(f, h, cond, MAX_DEPTH) {
         return None;
     }
-    let root = root_object(f, c.base)?;
+    let root = own_array(f, c.base)?;
     Some(Guard { cond, enter, root })
 }
 
@@ -370,23 +366,6 @@ fn computable_before(f: &Function, h: Block, v: Value, depth: u32) -> bool {
             .operands()
             .iter()
             .all(|&x| computable_before(f, h, x, depth - 1))
-}
-
-/// The global or local array `p` points into, through `gep`s.
-fn root_object(f: &Function, mut p: Value) -> Option<Value> {
-    loop {
-        match p {
-            Value::Global(_) => return Some(p),
-            Value::Inst(i) => match *f.kind(i) {
-                InstKind::Alloca { .. } => return Some(p),
-                InstKind::Gep {
-                    args: [base, _], ..
-                } => p = base,
-                _ => return None,
-            },
-            _ => return None,
-        }
-    }
 }
 
 /// Whether `c`'s address for the index `first` is a constant offset inside a global or
