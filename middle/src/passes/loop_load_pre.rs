@@ -46,6 +46,7 @@ use crate::analysis::alias::{
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::loop_accesses::loop_writers;
 use crate::transform::loop_pressure::{self, CORE_REGISTERS};
 use crate::transform::value_map::{mapped_kind, ValueMap};
 
@@ -171,30 +172,27 @@ fn candidates(
     if found.is_empty() {
         return Vec::new();
     }
-    let mut stores = Vec::new();
-    let mut calls = Vec::new();
+    // The same address read where not every round goes reads the same value.
     for &b in loops.blocks_of(k) {
-        let every = lp.blocks.contains(&b) && dom.dominates(b, latch);
+        if lp.blocks.contains(&b) && dom.dominates(b, latch) {
+            continue;
+        }
         for i in f.block_insts(b) {
-            match *f.kind(i) {
-                InstKind::Store { args: [_, addr] } => stores.push(locate(f, addr)),
-                InstKind::Call { .. } => calls.push(i),
-                // The same address read where not every round goes reads the same value.
-                InstKind::Load { args: [addr] } if !every => {
-                    if let Some((_, c)) = found.iter_mut().find(|(a, _)| same_address(f, *a, addr))
-                    {
-                        c.loads.push(i);
-                    }
+            if let InstKind::Load { args: [addr] } = *f.kind(i) {
+                if let Some((_, c)) = found.iter_mut().find(|(a, _)| same_address(f, *a, addr)) {
+                    c.loads.push(i);
                 }
-                _ => {}
             }
         }
     }
+    let (stores, calls) = loop_writers(f, loops, k);
     found
         .into_iter()
         .filter(|(addr, _)| {
             let loc = locate(f, *addr);
-            !stores.iter().any(|&s| may_alias_in(facts, func, s, loc))
+            !stores
+                .iter()
+                .any(|&(_, s)| may_alias_in(facts, func, s, loc))
                 && !calls.iter().any(|&c| call_may_write(f, facts, c, loc))
         })
         .map(|(_, c)| c)

@@ -42,9 +42,7 @@
 //!
 //! Needs: the dominator tree, the loop forest and the module facts. Preserves: behaviour and the CFG.
 
-use crate::analysis::alias::{
-    call_may_write, in_own_array, locate, may_alias_in, Location, MAPPED_NEAR,
-};
+use crate::analysis::alias::{call_may_write, in_own_array, locate, may_alias_in, MAPPED_NEAR};
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
 use crate::cost_model::inst_latency;
@@ -52,6 +50,7 @@ use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
+use crate::transform::loop_accesses::loop_writers;
 use crate::transform::loop_pressure::{self, CORE_REGISTERS};
 
 /// The most values one loop carries from an iteration to the next.
@@ -165,7 +164,7 @@ fn stored_links(
     if !own.iter().any(|i| is_load(&i)) || !every.iter().any(|i| is_store(&i)) {
         return Vec::new();
     }
-    let (stores, calls) = writers(f, loops, k);
+    let (stores, calls) = loop_writers(f, loops, k);
     let Some(mut evolution) = LoopEvolution::new(f, loops, k) else {
         return Vec::new();
     };
@@ -256,7 +255,7 @@ fn loop_accesses(
     if loads.len() < 2 {
         return None;
     }
-    let (stores, calls) = writers(f, loops, k);
+    let (stores, calls) = loop_writers(f, loops, k);
     let mut evolution = LoopEvolution::new(f, loops, k)?;
     let mut accesses = Vec::new();
     for load in loads {
@@ -304,22 +303,6 @@ fn every_round<'a>(
         .iter()
         .filter(move |&&b| dom.dominates(b, latch))
         .flat_map(move |&b| f.block_insts(b))
-}
-
-/// The stores of loop `k`, inner loops included, with where they write, and its calls.
-fn writers(f: &Function, loops: &LoopInfo, k: usize) -> (Vec<(Inst, Location)>, Vec<Inst>) {
-    let mut stores = Vec::new();
-    let mut calls = Vec::new();
-    for &b in loops.blocks_of(k) {
-        for i in f.block_insts(b) {
-            match *f.kind(i) {
-                InstKind::Store { args: [_, addr] } => stores.push((i, locate(f, addr))),
-                InstKind::Call { .. } => calls.push(i),
-                _ => {}
-            }
-        }
-    }
-    (stores, calls)
 }
 
 /// Chains of at least two accesses (indices into `accesses`), each link starting `step`

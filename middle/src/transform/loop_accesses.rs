@@ -1,11 +1,13 @@
 //! The memory accesses of each loop, for the passes that move memory operations out of
 //! loops or keep them in registers across one (`licm`, `scalar-promotion`): its loads,
-//! stores and calls, its inner loops' included. Inner loops come after the loops around
+//! stores and calls, its inner loops' included; and, for one loop, what may write memory
+//! while it runs. Inner loops come after the loops around
 //! them in the loop forest, so going backwards each loop takes its children's finished
 //! lists and every block is scanned once. A loop with more accesses than the caller's
 //! bound gets no list: checking each candidate against every access would cost their
 //! product.
 
+use crate::analysis::alias::{locate, Location};
 use crate::analysis::LoopInfo;
 use crate::ir::{Function, Inst, InstKind};
 
@@ -37,4 +39,25 @@ pub fn loop_accesses(f: &Function, loops: &LoopInfo, max: usize) -> Vec<Option<V
         lists[k] = list.filter(|l| l.len() <= max);
     }
     lists
+}
+
+/// The stores of loop `k`, inner loops included, with where they write, and its calls: what
+/// may change memory while it runs (`predictive-commoning`, `loop-load-pre`).
+pub fn loop_writers(
+    f: &Function,
+    loops: &LoopInfo,
+    k: usize,
+) -> (Vec<(Inst, Location)>, Vec<Inst>) {
+    let mut stores = Vec::new();
+    let mut calls = Vec::new();
+    for &b in loops.blocks_of(k) {
+        for i in f.block_insts(b) {
+            match *f.kind(i) {
+                InstKind::Store { args: [_, addr] } => stores.push((i, locate(f, addr))),
+                InstKind::Call { .. } => calls.push(i),
+                _ => {}
+            }
+        }
+    }
+    (stores, calls)
 }
