@@ -1942,21 +1942,29 @@ class Gen:
         clearing a flag or counting swaps, its bound sometimes shrinking pass by pass, or
         an odd-even transposition pass stepping by two), a running maximum or minimum, a decrement of
         positive elements, a store on the test's false side, a relaxation through
-        subscripts computed from the counter, or a store to an element the test did not read
+        subscripts computed from the counter (sometimes under a test of the source's value,
+        adding a weight loaded from a second array), or a store to an element the test did not read
         (the back end runs it under the branch's condition), beside a count on the other
         side or alone."""
         arr, i, t, flag = self.fresh("s"), self.fresh("i"), self.fresh("v"), self.fresh("v")
-        n = self.r.randint(3, 9)
+        shape = self.pick(["swap", "swap", "max", "min", "decrement", "false side", "relax", "guarded relax", "mark"])
+        # A guarded relaxation's loop is long enough to stay a loop (not unrolled whole).
+        n = self.r.randint(10, 20) if shape == "guarded relax" else self.r.randint(3, 9)
         passes = self.r.randint(1, 4)
         self.func.cost += self.multiplier * n * passes * 12
         values = ", ".join(str(self.r.randint(-30, 30)) for _ in range(n))
         self.line(f"int {arr}[{n}] = {{{values}}};")
         self.line(f"int {flag} = {self.r.randint(0, 3)};")
+        wt = self.fresh("s")
+        lim = self.fresh("v")
+        if shape == "guarded relax":
+            weights = ", ".join(str(self.r.randint(-3, 12)) for _ in range(n))
+            self.line(f"int {wt}[{n}] = {{{weights}}};")
+            self.line(f"int {lim} = ({self.int_expr(1)}) % 20;")
         p = self.fresh("i")
         self.line(f"int {p} = 0;")
         self.line(f"while ({p} < {passes}) {{")
         self.indent += 1
-        shape = self.pick(["swap", "swap", "max", "min", "decrement", "false side", "relax", "mark"])
         # An odd-even transposition pass: pairs from 0 or 1, stepping by 2 while `i + 1 < n`
         # (a test past the counter's next value, which loop-unroll takes).
         odd_even = shape == "swap" and self.chance(0.4)
@@ -1993,6 +2001,17 @@ class Gen:
         elif shape == "relax":
             self.line(f"int {t} = ({i} * {self.r.randint(2, 7)} + {p}) % {n};")
             self.line(f"if ({arr}[{t}] + {self.r.randint(1, 9)} < {arr}[{i}]) {arr}[{i}] = {arr}[{t}] + 1;")
+        elif shape == "guarded relax":
+            # Bellman-Ford's step: a relaxation under a test of the source's value, the arm
+            # loading the weight (the back end runs it under the outer test, its own test
+            # under that).
+            nd = self.fresh("v")
+            self.line(f"int {t} = ({i} * {self.r.randint(2, 7)} + {p}) % {n};")
+            self.line(f"if ({arr}[{t}] {self.pick(['<', '<', '!=', '>='])} {lim}) {{")
+            self.line(f"    int {nd} = {arr}[{t}] + {wt}[{i}];")
+            count = self.pick([f"{flag} = 1;", f"{flag} = {flag} + 1;", ""])
+            self.line(f"    if ({nd} {self.pick(['<', '<='])} {arr}[{i}]) {{ {arr}[{i}] = {nd}; {count} }}")
+            self.line("}")
         else:
             # The same draws as a relaxation; a constant that 3 divides adds the other side.
             self.line(f"int {t} = ({i} * {self.r.randint(2, 7)} + {p}) % {n};")
@@ -3575,6 +3594,7 @@ FEATURES = [
     ("backtracking over fixed choices returning at a cap", r"if \(count >= \d+\) return count \* 10 \+ d;"),
     ("queens marked in a diagonal at row - c + n - 1", r"_down\[row - c \+ n - 1\] = 1;"),
     ("counted relaxation loop", r"if \(t\d+ < w\d+\[i\d+\]\) \{"),
+    ("relaxation under a test of its source", r"^\s+if \((v\d+) <=? (s\d+)\[(i\d+)\]\) \{ \2\[\3\] = \1;"),
     ("straight-line counted loop counting down", r"^\s+w\d+\[k\d+\] = u\d+ \+ i\d+;\r?\n(?:.*\r?\n){4}\s+(i\d+) = \1 - \d;"),
     ("unrolled loop starting near the bottom of int", r"^\s+int (i\d+) = -21474\d+;\r?\n\s+int k\d+ = 0;"),
     ("unrolled loop to a bound written out", r"^\s+int (n\d+) = -?\d+;\r?\n\s+int i\d+ = -?\d+;\r?\n\s+int k\d+ = 0;"),

@@ -237,7 +237,10 @@ impl Emitter {
                 let c = cond.map_or("", Cond::name);
                 self.line(format_args!("tst{c} {}, {}", rn, src))
             }
-            MInst::Ldr { rd: r, addr } => self.memory("ldr", *r, *addr, frame),
+            MInst::Ldr { cond, rd: r, addr } => {
+                let mnemonic = format!("ldr{}", cond.map_or("", Cond::name));
+                self.memory(&mnemonic, *r, *addr, frame);
+            }
             MInst::Str { cond, rs: r, addr } => {
                 let mnemonic = format!("str{}", cond.map_or("", Cond::name));
                 self.memory(&mnemonic, *r, *addr, frame);

@@ -425,7 +425,11 @@ fn hoist(
     let r = Reg::Phys(reg);
     let addr = Addr::Slot(key.0, key.1);
     let load = match reg.class() {
-        RegClass::Int => MInst::Ldr { rd: r, addr },
+        RegClass::Int => MInst::Ldr {
+            cond: None,
+            rd: r,
+            addr,
+        },
         RegClass::Float => MInst::VLdr { sd: r, addr },
     };
     for &p in entering {

@@ -10,6 +10,7 @@ use crate::mir::*;
 
 fn reload(rd: Reg, slot: u32) -> MInst {
     MInst::Ldr {
+        cond: None,
         rd,
         addr: Addr::Slot(Slot::Local(slot), 0),
     }

@@ -11,16 +11,29 @@
 //! block enters and that jumps to the other (a triangle), or both are such arms jumping to
 //! one join (a diamond); an arm with no instructions is an edge split for phi copies that
 //! received none. The arms hold at least one store and at most `MAX_ARM_INSTS`
-//! instructions: a well-predicted branch around more costs less. Each instruction sets and
-//! reads no flags, mentions no physical register, and is one of:
-//! - a store (not to a stack slot, without writeback), a move, an ALU operation or a copy:
-//!   it runs under its arm's condition (`str<c>`, `mov<c>`, `add<c>`, `vmov<c>.f32`);
+//! instructions (`MAX_LOADING_ARM_INSTS` when one arm loads; never both, whose loads would
+//! all run every round): a well-predicted branch around more costs less. Each instruction
+//! mentions no physical register and is one of:
+//! - a store or a load (not of a stack slot, without writeback), a move, an ALU operation
+//!   or a copy: it runs under its arm's condition (`str<c>`, `ldr<c>`, `mov<c>`, `add<c>`,
+//!   `vmov<c>.f32`). A conditional load's register holds nothing where the condition
+//!   fails, so only its arm may read it;
 //! - an instruction whose results only its arm mentions (the `mov t, #1` above), which
 //!   runs unconditionally: loads (which may fault), divisions and calls never do.
 //!
 //! A register an arm writes under a condition keeps its old value otherwise, so it is read
 //! there: when it is not live at the branch (a diamond's two arms each give it the join's
 //! value), the first write of it runs unconditionally instead.
+//!
+//! One arm may end in a test of its own, a nested `if` whose stores already run under its
+//! condition: `if (du < INF) { nd = du + w[e]; if (nd < dist[v]) dist[v] = nd; }` is `cmp
+//! du, inf; ldrlt; add; ldrlt; cmplt nd, d; strlt`. That arm runs last, its compare under
+//! the branch's condition `c`: where `c` fails, the flags stay as the branch left them, so
+//! what reads them under a condition that implies `c` (`c` itself, or `gt` for `ne`) does
+//! not run either. After the test, an instruction reads the flags so, or runs
+//! unconditionally; a register the join reads that it writes
+//! unconditionally must then hold, where `c` fails, what it would have held without the
+//! arm (the copy `changed = changed'` of a `movlt changed', #1`).
 //!
 //! A branch whose arms store into the location its test read stays (`settles`): a
 //! relaxation of a shortest path or a first visit changes what the test sees next time, and
@@ -37,6 +50,11 @@ use middle::fast_hash::FastHashMap;
 
 /// The most instructions the arms of one branch may have.
 const MAX_ARM_INSTS: usize = 4;
+
+/// The most instructions the arms of one branch may have when one of them loads: such an
+/// arm is the body of a guard (`if (du < INF) { nd = du + w[e]; if (nd < dist[v]) ... }`),
+/// a whole step of the round that a branch would split into blocks of their own.
+const MAX_LOADING_ARM_INSTS: usize = 10;
 
 pub fn run(mf: &mut MFunction) {
     if mf.blocks.iter().all(|b| b.loop_depth == 0) {
@@ -93,7 +111,7 @@ impl Facts {
 fn loaded_from(mf: &MFunction) -> FastHashMap<Reg, Vec<Addr>> {
     let mut loaded: FastHashMap<Reg, Vec<Addr>> = FastHashMap::default();
     for inst in mf.blocks.iter().flat_map(|b| b.insts.iter()) {
-        if let MInst::Ldr { rd, addr } = *inst {
+        if let MInst::Ldr { rd, addr, .. } = *inst {
             loaded.entry(rd).or_default().push(addr);
         }
     }
@@ -159,29 +177,54 @@ fn convert(mf: &mut MFunction, a: MBlockId, facts: &Facts, preds: &[Vec<MBlockId
     }
     let arm_insts = || arms.iter().flat_map(|&(x, _)| mf.block(x).insts.iter());
     let stores = arm_insts().any(|i| matches!(i, MInst::Str { .. }));
+    let loads = |x: MBlockId| {
+        mf.block(x)
+            .insts
+            .iter()
+            .any(|i| matches!(i, MInst::Ldr { .. }))
+    };
+    let max = match arms.iter().filter(|&&(x, _)| loads(x)).count() {
+        0 => MAX_ARM_INSTS,
+        1 => MAX_LOADING_ARM_INSTS,
+        // Both arms' loads would run every round.
+        _ => return,
+    };
     if !stores
-        || arm_insts().count() - arms.len() > MAX_ARM_INSTS
+        || arm_insts().count() - arms.len() > max
         || settles(facts, &mf.block(a).insts, arm_insts())
     {
         return;
     }
     let live_at_branch = |r: Reg| facts.live_in(mf, t, r) || facts.live_in(mf, f, r);
-    let mut converted = Vec::new();
-    let mut written: Vec<Reg> = Vec::new();
-    for &(x, c) in &arms {
-        let body = &mf.block(x).insts;
-        for inst in &body[..body.len() - 1] {
-            let Some(inst) = arm_inst(mf, facts, inst, x, c, &written, &live_at_branch) else {
-                return;
-            };
-            inst.for_each_reg(|r, role| {
-                if role != Role::Use {
-                    written.push(r);
-                }
-            });
-            converted.push(inst);
+    let tests = |x: MBlockId| mf.block(x).insts.iter().filter(|i| i.sets_flags()).count();
+    let mut arms = arms;
+    match arms
+        .iter()
+        .map(|&(x, _)| tests(x))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [0] | [1] | [0, 0] | [0, 1] => {}
+        // The arm with a test of its own runs last: the other one's instructions read the
+        // branch's flags.
+        [1, 0] => arms.swap(0, 1),
+        _ => return,
+    }
+    let mut conversion = Conversion::default();
+    for (k, &(x, c)) in arms.iter().enumerate() {
+        let last = k + 1 == arms.len();
+        if conversion
+            .arm(mf, facts, x, c, last, &live_at_branch)
+            .is_none()
+        {
+            return;
         }
     }
+    let live_at_join = |r: Reg| facts.live_in(mf, join, r);
+    if !conversion.keeps_skipped_values(&live_at_join) {
+        return;
+    }
+    let converted = conversion.insts;
     let block = mf.block_mut(a);
     block.insts.truncate(n - 2);
     block.insts.extend(converted);
@@ -228,6 +271,170 @@ fn settles<'a>(
     })
 }
 
+/// What a value is where the last arm's condition fails: what a register held at the
+/// branch, a constant, or anything.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Skipped {
+    Held(Reg),
+    Const(u32),
+    Unknown,
+}
+
+/// The arms' instructions as they run where the branch was, built arm by arm.
+#[derive(Default)]
+struct Conversion {
+    insts: Vec<MInst>,
+    /// The registers the arms' instructions converted so far write.
+    written: Vec<Reg>,
+    /// What the registers written so far hold where the last arm's condition fails: after
+    /// the other arm ran (`required`), and after the last arm's unconditional instructions
+    /// ran too (`skipped`).
+    required: FastHashMap<Reg, Skipped>,
+    skipped: FastHashMap<Reg, Skipped>,
+    /// Registers outside the last arm that it writes unconditionally after its own test.
+    late_writes: Vec<Reg>,
+}
+
+impl Conversion {
+    /// Converts arm `x` (its instructions but the closing jump) under condition `c`.
+    /// Only the `last` arm may have a test of its own (`cmp` under `c`): the instructions
+    /// after it read its flags under `c`, as they did, or run unconditionally, which
+    /// `keeps_skipped_values` checks.
+    fn arm(
+        &mut self,
+        mf: &MFunction,
+        facts: &Facts,
+        x: MBlockId,
+        c: Cond,
+        last: bool,
+        live_at_branch: &impl Fn(Reg) -> bool,
+    ) -> Option<()> {
+        if last {
+            self.required = self.skipped.clone();
+        }
+        let body = &mf.block(x).insts;
+        let mut tested = false;
+        for inst in &body[..body.len() - 1] {
+            let converted = if inst.sets_flags() {
+                if tested || !last {
+                    return None;
+                }
+                tested = true;
+                own_test(inst, c)?
+            } else if tested {
+                self.after_test(facts, inst, x, c)?
+            } else {
+                arm_inst(mf, facts, inst, x, c, &self.written, live_at_branch)?
+            };
+            if !last || converted.flags_read().is_none() {
+                self.record_skipped(&converted);
+            }
+            converted.for_each_reg(|r, role| {
+                if role != Role::Use {
+                    self.written.push(r);
+                }
+            });
+            self.insts.push(converted);
+        }
+        Some(())
+    }
+
+    /// `inst`, after the arm's own test: as it was, under a condition that implies the
+    /// branch's `c`, or unconditionally when it only computes its results.
+    fn after_test(&mut self, facts: &Facts, inst: &MInst, x: MBlockId, c: Cond) -> Option<MInst> {
+        if inst.regs().iter().any(|(r, _)| matches!(r, Reg::Phys(_))) {
+            return None;
+        }
+        match inst.flags_read() {
+            // Where `c` fails, `d` fails too on the flags the branch left.
+            Some(d) if d.implies(c) => Some(inst.clone()),
+            Some(_) => None,
+            None if is_speculable(inst) => {
+                inst.for_each_reg(|r, role| {
+                    if role != Role::Use && facts.outside(r, x) {
+                        self.late_writes.push(r);
+                    }
+                });
+                Some(inst.clone())
+            }
+            None => None,
+        }
+    }
+
+    /// Follows what `inst`, which runs where the last arm's condition fails, leaves in the
+    /// registers it writes.
+    fn record_skipped(&mut self, inst: &MInst) {
+        let value = |r: Reg| self.skipped.get(&r).copied().unwrap_or(Skipped::Held(r));
+        let moved = match *inst {
+            MInst::Copy { src, .. }
+            | MInst::Mov {
+                src: Operand2::Reg(src),
+                ..
+            } => Some(value(src)),
+            MInst::Mov {
+                src: Operand2::Imm(k),
+                ..
+            } => Some(Skipped::Const(k)),
+            _ => None,
+        };
+        inst.for_each_reg(|r, role| {
+            if role != Role::Use {
+                self.skipped.insert(r, moved.unwrap_or(Skipped::Unknown));
+            }
+        });
+    }
+
+    /// Whether the registers the last arm writes unconditionally after its test, where the
+    /// join reads them, hold where its condition fails what they would have without it.
+    fn keeps_skipped_values(&self, live_at_join: &impl Fn(Reg) -> bool) -> bool {
+        let value =
+            |m: &FastHashMap<Reg, Skipped>, r: Reg| m.get(&r).copied().unwrap_or(Skipped::Held(r));
+        self.late_writes.iter().all(|&r| {
+            !live_at_join(r)
+                || (value(&self.skipped, r) == value(&self.required, r)
+                    && value(&self.skipped, r) != Skipped::Unknown)
+        })
+    }
+}
+
+/// The arm's own test under the branch's condition `c`: where `c` fails, the flags stay
+/// as the branch left them, so that what reads them under `c` does not run either.
+fn own_test(inst: &MInst, c: Cond) -> Option<MInst> {
+    if inst.regs().iter().any(|(r, _)| matches!(r, Reg::Phys(_))) {
+        return None;
+    }
+    Some(match *inst {
+        MInst::Cmp {
+            cond: None,
+            rn,
+            src,
+        } => MInst::Cmp {
+            cond: Some(c),
+            rn,
+            src,
+        },
+        MInst::Cmn {
+            cond: None,
+            rn,
+            src,
+        } => MInst::Cmn {
+            cond: Some(c),
+            rn,
+            src,
+        },
+        MInst::Tst {
+            cond: None,
+            rn,
+            src,
+        } => MInst::Tst {
+            cond: Some(c),
+            rn,
+            src,
+        },
+        _ => return None,
+    })
+}
+
 /// `inst` of arm `x` as it runs where the branch was, when it can: under `c`, or as it is.
 /// `written` holds the registers the arms' earlier instructions write.
 fn arm_inst(
@@ -240,10 +447,7 @@ fn arm_inst(
     live_at_branch: &impl Fn(Reg) -> bool,
 ) -> Option<MInst> {
     let regs = inst.regs();
-    if inst.sets_flags()
-        || inst.flags_read().is_some()
-        || regs.iter().any(|(r, _)| matches!(r, Reg::Phys(_)))
-    {
+    if inst.flags_read().is_some() || regs.iter().any(|(r, _)| matches!(r, Reg::Phys(_))) {
         return None;
     }
     let defs: Vec<Reg> = regs
@@ -251,6 +455,12 @@ fn arm_inst(
         .filter(|(_, role)| *role != Role::Use)
         .map(|&(r, _)| r)
         .collect();
+    if let MInst::Ldr { rd, .. } = *inst {
+        // Where `c` fails, the register holds nothing: only this arm may read it.
+        if facts.outside(rd, x) || facts.live_in(mf, x, rd) {
+            return None;
+        }
+    }
     let stores = matches!(inst, MInst::Str { .. });
     if !stores && is_speculable(inst) {
         // Results only this arm reads, or a first write of a register that is not live at
@@ -301,6 +511,15 @@ fn predicated(mf: &MFunction, inst: &MInst, c: Cond) -> Option<MInst> {
         } => MInst::Str {
             cond: Some(c),
             rs,
+            addr,
+        },
+        MInst::Ldr {
+            cond: None,
+            rd,
+            addr: addr @ (Addr::Imm(..) | Addr::Index(..) | Addr::IndexDown(..)),
+        } => MInst::Ldr {
+            cond: Some(c),
+            rd,
             addr,
         },
         MInst::Copy { dst, src } => match mf.class_of(dst) {

@@ -844,7 +844,11 @@ impl Selector<'_> {
                     self.emit(MInst::VLdr { sd: rd, addr });
                 } else {
                     let addr = self.addr(p, false);
-                    self.emit(MInst::Ldr { rd, addr });
+                    self.emit(MInst::Ldr {
+                        cond: None,
+                        rd,
+                        addr,
+                    });
                 }
             }
             InstKind::Store { args: [x, p] } => {
@@ -2478,7 +2482,11 @@ impl Selector<'_> {
                     self.emit(if float {
                         MInst::VLdr { sd: dst, addr }
                     } else {
-                        MInst::Ldr { rd: dst, addr }
+                        MInst::Ldr {
+                            cond: None,
+                            rd: dst,
+                            addr,
+                        }
                     });
                 }
                 ArgLoc::RegPair(..) | ArgLoc::StackPair(_) => {

@@ -69,7 +69,11 @@ struct Access {
 
 fn access(inst: &MInst) -> Option<Access> {
     let (kind, r, addr) = match *inst {
-        MInst::Ldr { rd, addr } => (Kind::Load, rd, addr),
+        MInst::Ldr {
+            cond: None,
+            rd,
+            addr,
+        } => (Kind::Load, rd, addr),
         MInst::Str {
             cond: None,
             rs,

@@ -124,10 +124,12 @@ fn a_conflicting_instruction_between_keeps_the_accesses_apart() {
 fn stack_slots_another_block_and_single_words_stay() {
     unchanged(vec![
         MInst::Ldr {
+            cond: None,
             rd: r(1),
             addr: Addr::Slot(Slot::Local(0), 0),
         },
         MInst::Ldr {
+            cond: None,
             rd: r(2),
             addr: Addr::Slot(Slot::Local(0), 4),
         },

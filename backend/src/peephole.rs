@@ -166,6 +166,7 @@ mod tests {
 
     fn load(rd: Reg, slot: Slot) -> MInst {
         MInst::Ldr {
+            cond: None,
             rd,
             addr: Addr::Slot(slot, 0),
         }

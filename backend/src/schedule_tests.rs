@@ -185,6 +185,7 @@ fn an_indexed_access_orders_the_readers_of_its_base() {
     // The post-indexed load writes r0: the load from the new r0, though heading the
     // longer chain, stays after it.
     let post = MInst::Ldr {
+        cond: None,
         rd: r(1),
         addr: Addr::PostIndex(r(0), 4),
     };

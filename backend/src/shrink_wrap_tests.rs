@@ -239,6 +239,7 @@ fn spilled(stored: Reg) -> MFunction {
         addr: slot,
     };
     let reload = MInst::Ldr {
+        cond: None,
         rd: r(1),
         addr: slot,
     };
@@ -315,6 +316,7 @@ fn a_function_without_an_early_return_keeps_its_frame_at_the_entry() {
 #[test]
 fn a_stack_slot_before_the_test_keeps_the_frame_at_the_entry() {
     let load = MInst::Ldr {
+        cond: None,
         rd: r(1),
         addr: Addr::Slot(Slot::Incoming(0), 0),
     };

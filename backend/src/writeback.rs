@@ -169,6 +169,7 @@ fn offset_access(inst: &MInst, p: Reg) -> Option<i32> {
         MInst::Ldr {
             rd: r,
             addr: Addr::Imm(b, off),
+            ..
         }
         | MInst::Str {
             rs: r,
@@ -211,7 +212,8 @@ fn shift_offset(inst: &mut MInst, shift: i32) {
 fn post_indexed(inst: &MInst, p: Reg, c: i32) -> Option<MInst> {
     if offset_access(inst, p) == Some(0) {
         return match *inst {
-            MInst::Ldr { rd, .. } if fits_ldr_offset(c) => Some(MInst::Ldr {
+            MInst::Ldr { cond: None, rd, .. } if fits_ldr_offset(c) => Some(MInst::Ldr {
+                cond: None,
                 rd,
                 addr: Addr::PostIndex(p, c),
             }),
@@ -233,7 +235,8 @@ fn post_indexed(inst: &MInst, p: Reg, c: i32) -> Option<MInst> {
 fn pre_indexed(inst: &MInst, p: Reg, c: i32) -> Option<MInst> {
     if offset_access(inst, p) == Some(0) {
         return match *inst {
-            MInst::Ldr { rd, .. } if fits_ldr_offset(c) => Some(MInst::Ldr {
+            MInst::Ldr { cond: None, rd, .. } if fits_ldr_offset(c) => Some(MInst::Ldr {
+                cond: None,
                 rd,
                 addr: Addr::PreIndex(p, c),
             }),

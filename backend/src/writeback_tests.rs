@@ -105,6 +105,7 @@ fn the_pointer_read_or_written_between_keeps_the_bump() {
     unchanged(vec![
         bump(AluOp::Add, r(0), 4),
         MInst::Ldr {
+            cond: None,
             rd: r(2),
             addr: Addr::Index(r(3), r(0), 2),
         },
@@ -234,6 +235,7 @@ fn a_load_multiple_takes_the_bump_of_its_writeback() {
 #[test]
 fn an_indexed_access_reads_and_writes_its_base() {
     let post = MInst::Ldr {
+        cond: None,
         rd: r(1),
         addr: Addr::PostIndex(r(0), 4),
     };
@@ -250,11 +252,13 @@ fn an_indexed_access_reads_and_writes_its_base() {
 fn the_verifier_rejects_indexed_forms_the_hardware_lacks() {
     let check = |inst: MInst| verify(&func(&[], vec![vec![inst, ret()]]));
     assert!(check(MInst::Ldr {
+        cond: None,
         rd: r(0),
         addr: Addr::PostIndex(r(0), 4)
     })
     .is_err());
     assert!(check(MInst::Ldr {
+        cond: None,
         rd: r(1),
         addr: Addr::PreIndex(r(0), 4096)
     })

@@ -117,6 +117,7 @@ fn flags_or_the_register_touched_between_keep_the_compare() {
     let rewritten = vec![
         alu(AluOp::And, r(2), r(2), 1),
         MInst::Ldr {
+            cond: None,
             rd: r(2),
             addr: Addr::Imm(r(0), 0),
         },

@@ -43,6 +43,35 @@ impl Cond {
         }
     }
 
+    /// Whether the condition passes on flags `n`, `z`, `c` and `v`.
+    pub fn holds(self, n: bool, z: bool, c: bool, v: bool) -> bool {
+        match self {
+            Cond::Eq => z,
+            Cond::Ne => !z,
+            Cond::Hs => c,
+            Cond::Lo => !c,
+            Cond::Mi => n,
+            Cond::Pl => !n,
+            Cond::Vs => v,
+            Cond::Vc => !v,
+            Cond::Hi => c && !z,
+            Cond::Ls => !c || z,
+            Cond::Ge => n == v,
+            Cond::Lt => n != v,
+            Cond::Gt => !z && n == v,
+            Cond::Le => z || n != v,
+        }
+    }
+
+    /// Whether the condition passes only on flags where `other` passes too (`gt` implies
+    /// `ge` and `ne`).
+    pub fn implies(self, other: Cond) -> bool {
+        (0..16u8).all(|f| {
+            let [n, z, c, v] = [8, 4, 2, 1].map(|bit| f & bit != 0);
+            !self.holds(n, z, c, v) || other.holds(n, z, c, v)
+        })
+    }
+
     pub fn invert(self) -> Cond {
         match self {
             Cond::Eq => Cond::Ne,
@@ -345,7 +374,12 @@ pub enum MInst {
         rn: Reg,
         src: Operand2,
     },
+    /// A load, under a condition if `cond` is given (never from a stack slot, nor with
+    /// writeback). Where the condition fails, `rd` holds nothing that anything reads: unlike
+    /// a conditional move, which keeps the old value, it is a definition alone, so that
+    /// nothing before it stays live for it.
     Ldr {
+        cond: Option<Cond>,
         rd: Reg,
         addr: Addr,
     },
@@ -605,7 +639,8 @@ macro_rules! visit_operands {
                 $g(rn, Use);
                 op2!(src);
             }
-            MInst::Ldr { rd, addr: a } | MInst::VLdr { sd: rd, addr: a } => {
+            MInst::Ldr { rd, addr: a, .. } | MInst::VLdr { sd: rd, addr: a } => {
+                // A conditional load's register means nothing where the condition fails.
                 addr!(a);
                 $g(rd, Def);
             }
@@ -756,6 +791,7 @@ impl MInst {
         match self {
             MInst::Mov { cond, .. }
             | MInst::Alu { cond, .. }
+            | MInst::Ldr { cond, .. }
             | MInst::Str { cond, .. }
             | MInst::Cmp { cond, .. }
             | MInst::Cmn { cond, .. }
@@ -797,6 +833,7 @@ impl MInst {
     pub fn slot_access(&self) -> Option<(bool, Reg, (Slot, i32))> {
         match self {
             MInst::Ldr {
+                cond: None,
                 rd,
                 addr: Addr::Slot(s, o),
             }

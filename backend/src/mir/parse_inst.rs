@@ -376,10 +376,6 @@ impl<'a> Cursor<'a> {
                 rd: self.reg()?,
                 rm: self.next_reg()?,
             },
-            "ldr" => MInst::Ldr {
-                rd: self.reg()?,
-                addr: self.next_addr()?,
-            },
             "slotaddr" => {
                 let rd = self.reg()?;
                 let Addr::Slot(slot, offset) = self.next_addr()? else {
@@ -561,6 +557,13 @@ impl<'a> Cursor<'a> {
                     _ => MInst::Tst { cond, rn, src },
                 });
             }
+        }
+        if let Some(cond) = conditional("ldr") {
+            return Ok(MInst::Ldr {
+                cond,
+                rd: self.reg()?,
+                addr: self.next_addr()?,
+            });
         }
         if let Some(cond) = conditional("str") {
             return Ok(MInst::Str {

@@ -119,26 +119,32 @@ fn every_kind() -> MFunction {
             src: Operand2::Reg(b),
         },
         MInst::Ldr {
+            cond: None,
             rd: a,
             addr: Addr::Imm(b, 0),
         },
         MInst::Ldr {
+            cond: None,
             rd: a,
             addr: Addr::Imm(b, -4),
         },
         MInst::Ldr {
+            cond: None,
             rd: a,
             addr: Addr::Index(b, c, 2),
         },
         MInst::Ldr {
+            cond: None,
             rd: a,
             addr: Addr::IndexDown(b, c, 0),
         },
         MInst::Ldr {
+            cond: None,
             rd: a,
             addr: Addr::Slot(Slot::Incoming(8), 0),
         },
         MInst::Ldr {
+            cond: None,
             rd: r(1),
             addr: Addr::PostIndex(r(2), 4),
         },

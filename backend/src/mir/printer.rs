@@ -177,7 +177,9 @@ impl fmt::Display for MInst {
             MInst::Tst { cond, rn, src } => {
                 write!(f, "tst{} {rn}, {}", cond.map_or("", Cond::name), Op2(*src))
             }
-            MInst::Ldr { rd, addr } => write!(f, "ldr {rd}, {addr}"),
+            MInst::Ldr { cond, rd, addr } => {
+                write!(f, "ldr{} {rd}, {addr}", cond.map_or("", Cond::name))
+            }
             MInst::Str { cond, rs, addr } => {
                 write!(f, "str{} {rs}, {addr}", cond.map_or("", Cond::name))
             }

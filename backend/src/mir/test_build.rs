@@ -59,6 +59,7 @@ pub fn s(n: u8) -> Reg {
 
 pub fn ldr(rd: Reg, base: Reg, off: i32) -> MInst {
     MInst::Ldr {
+        cond: None,
         rd,
         addr: Addr::Imm(base, off),
     }

@@ -104,7 +104,19 @@ fn names(blocks: &[MBlockId]) -> String {
 /// Checks the addressing of a memory instruction against what the hardware encodes.
 fn memory_form(inst: &MInst) -> Result<(), &'static str> {
     match inst {
-        MInst::Ldr { rd: r, addr } | MInst::Str { rs: r, addr, .. } => indexed(*r, *addr),
+        MInst::Ldr {
+            cond: Some(_),
+            addr,
+            ..
+        }
+        | MInst::Str {
+            cond: Some(_),
+            addr,
+            ..
+        } if matches!(addr, Addr::Slot(..)) || addr.writes_back() => {
+            Err("a conditional load or store takes no stack slot and no writeback")
+        }
+        MInst::Ldr { rd: r, addr, .. } | MInst::Str { rs: r, addr, .. } => indexed(*r, *addr),
         MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } if addr.writes_back() => {
             Err("vldr and vstr have no indexed form")
         }

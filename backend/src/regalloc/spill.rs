@@ -183,7 +183,11 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
                         let t = new_temporary(mf, class, unspillable);
                         if used {
                             out.push(match class {
-                                RegClass::Int => MInst::Ldr { rd: t, addr },
+                                RegClass::Int => MInst::Ldr {
+                                    cond: None,
+                                    rd: t,
+                                    addr,
+                                },
                                 RegClass::Float => MInst::VLdr { sd: t, addr },
                             });
                         }

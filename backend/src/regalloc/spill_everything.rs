@@ -142,7 +142,11 @@ fn rewrite(mut inst: MInst, classes: &[RegClass], slots: &[u32], out: &mut Vec<M
         let addr = Addr::Slot(Slot::Local(slots[o.vreg.0 as usize]), 0);
         let r = Reg::Phys(o.scratch);
         match (classes[o.vreg.0 as usize], load) {
-            (RegClass::Int, true) => MInst::Ldr { rd: r, addr },
+            (RegClass::Int, true) => MInst::Ldr {
+                cond: None,
+                rd: r,
+                addr,
+            },
             (RegClass::Int, false) => MInst::Str {
                 cond: None,
                 rs: r,
