@@ -279,3 +279,24 @@ fn blocks_outside_loops_stay() {
     run(&mut mf);
     assert_eq!(block_texts(&mf), before);
 }
+
+/// `Cond::implies`, which decides whether an arm's own test may run under the branch's
+/// condition: a condition implies itself and looser ones, never its inverse or a stricter
+/// one.
+#[test]
+fn conditions_imply_looser_ones() {
+    use Cond::*;
+    let all = [Eq, Ne, Hs, Lo, Mi, Pl, Vs, Vc, Hi, Ls, Ge, Lt, Gt, Le];
+    for c in all {
+        assert!(c.implies(c), "{c:?}");
+        assert!(!c.implies(c.invert()), "{c:?}");
+    }
+    for (strict, loose) in [(Gt, Ge), (Gt, Ne), (Lt, Le), (Eq, Le), (Hi, Hs)] {
+        assert!(strict.implies(loose), "{strict:?} implies {loose:?}");
+        assert!(!loose.implies(strict), "{loose:?} does not imply {strict:?}");
+    }
+    assert!(Hi.implies(Ne) && Eq.implies(Ls));
+    // Over every flags value, not only those a compare leaves: Z with N != V passes eq
+    // and lt, and fails ge and ne.
+    assert!(!Eq.implies(Ge) && !Lt.implies(Ne) && !Le.implies(Ne) && !Ge.implies(Hs));
+}
