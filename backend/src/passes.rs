@@ -222,6 +222,48 @@ pub fn run_machine_pass(name: &str, mf: &mut MFunction, opt_level: u8) -> Result
     }
 }
 
+/// Runs the back-end passes called `names`, in that order, on every function of a verified
+/// module as at `opt_level`, verifying what each produced, and gives the machine IR: first
+/// passes over the IR, then the one that selects machine IR, then passes over machine IR.
+/// An error if a name is unknown, out of that order or `emit`, if nothing selects, or if
+/// verification fails. For file tests, which name the passes they run.
+pub fn run_named_passes(
+    m: Module,
+    names: &[String],
+    opt_level: u8,
+) -> Result<Vec<MFunction>, String> {
+    let mut work = Work {
+        module: m,
+        machine: Vec::new(),
+        assembly: String::new(),
+    };
+    let mut selected = false;
+    for name in names {
+        let pass = BACKEND_PASSES
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| format!("unknown back-end pass '{name}'"))?;
+        match (pass.run, selected) {
+            (Run::Ir(_) | Run::Select(_), false) | (Run::Machine(_), true) => {}
+            (Run::Ir(_) | Run::Select(_), true) => {
+                return Err(format!("'{name}' runs on the IR, before selection"))
+            }
+            (Run::Machine(_), false) => {
+                return Err(format!("'{name}' runs on machine IR: select it first"))
+            }
+            (Run::Emit(_), _) => return Err(format!("'{name}' writes assembly")),
+        }
+        work.run(pass.run, opt_level);
+        work.verify(pass.run)
+            .map_err(|e| format!("invalid after '{name}':\n{e}"))?;
+        selected |= matches!(pass.run, Run::Select(_));
+    }
+    if !selected {
+        return Err("no pass selects machine IR".to_string());
+    }
+    Ok(work.machine)
+}
+
 /// Allocates `mf` and runs the passes of `opt_level`'s pipeline that follow allocation and
 /// change instructions, up to `schedule` (which only reorders them): the code by whose cost
 /// `pre-schedule` judges an order.

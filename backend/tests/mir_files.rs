@@ -36,22 +36,19 @@
 //!
 //! The driver (finding the files, the directives every file has, comparing and blessing,
 //! reporting) is `middle/tests/common/file_tests.rs`, shared with the middle end's
-//! `ir_files`; this file holds what is particular to machine IR.
+//! `ir_files`; reading the RUN line and checking the machine IR printed after the passes
+//! is `tests/common`, shared with `isel_files`; this file holds what is particular to
+//! machine IR input.
 
-#[path = "../../middle/tests/common/file_tests.rs"]
-mod file_tests;
-#[path = "../../middle/tests/common/line_diff.rs"]
-mod line_diff;
+mod common;
 
 use backend::mir::parser::parse_functions;
 use backend::mir::verifier::verify;
 use backend::mir::MFunction;
 use backend::passes::run_machine_pass;
-use file_tests::{read_directives, split, Case, Format, Outcome};
-use line_diff::line_diff;
-
-/// The optimisation level the passes run as.
-const OPT_LEVEL: u8 = 2;
+use common::file_tests::{self, Case, Format, Outcome};
+use common::line_diff::line_diff;
+use common::{check_machine_ir, print, Spec, OPT_LEVEL};
 
 /// The files this runner checks.
 const FORMAT: Format = Format {
@@ -59,32 +56,6 @@ const FORMAT: Format = Format {
     noun: "machine IR",
     bless_command: "BLESS=1 cargo test -p backend --test mir_files",
 };
-
-/// What a file asks for, read from its directives.
-struct Spec {
-    passes: Vec<String>,
-    error: Option<String>,
-}
-
-fn read_spec(input: &str) -> Result<Spec, String> {
-    let directives = read_directives(input, |_, _| false)?;
-    let run = &directives.run;
-    let Some(list) = run.strip_prefix("--passes=") else {
-        return Err(format!("'; RUN: {run}' should be '--passes=PASS,PASS'"));
-    };
-    let passes: Vec<String> = list.split(',').map(|p| p.trim().to_string()).collect();
-    if passes.iter().any(String::is_empty) {
-        return Err(format!("'; RUN: {run}' names an empty pass"));
-    }
-    Ok(Spec {
-        passes,
-        error: directives.error,
-    })
-}
-
-fn print(functions: &[MFunction]) -> String {
-    functions.iter().map(|mf| mf.to_string()).collect()
-}
 
 /// Parses the input and runs the passes on it, verifying after each, giving the functions
 /// after them; the error says which step failed.
@@ -118,29 +89,7 @@ fn run_passes(
 /// Checks one file; with `bless`, a wrong or missing expectation is not a problem but gives
 /// the file to write instead.
 fn check(case: &Case, bless: bool) -> Outcome {
-    let mut outcome = Outcome::default();
-    let parts = split(case)
-        .and_then(|(input, expectation)| read_spec(input).map(|spec| (input, expectation, spec)));
-    let (input, expectation, spec) = match parts {
-        Ok(parts) => parts,
-        Err(e) => {
-            outcome.problems.push(e);
-            return outcome;
-        }
-    };
-    let result = run_passes(input, &spec, &mut outcome.problems);
-    let Some(after) = outcome.ran(result, spec.error.as_deref(), &expectation) else {
-        return outcome;
-    };
-    let actual = print(&after);
-    match parse_functions(&actual) {
-        Ok(again) if print(&again) == actual => {}
-        _ => outcome
-            .problems
-            .push("the printed output does not read back to itself".to_string()),
-    }
-    outcome.compare(case, input, expectation, &actual, bless, &FORMAT);
-    outcome
+    check_machine_ir(case, bless, &FORMAT, run_passes)
 }
 
 #[test]

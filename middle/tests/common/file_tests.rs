@@ -1,5 +1,6 @@
 //! The driver shared by the lit-style file tests (`middle/tests/ir_files.rs` for IR,
-//! `backend/tests/mir_files.rs` for machine IR, which includes this file by `#[path]`):
+//! `backend/tests/mir_files.rs` for machine IR and `backend/tests/isel_files.rs` for IR
+//! selected to machine IR, which include this file by `#[path]` from `backend/tests/common`):
 //! collecting the files of one extension under `tests/<extension>/` with their `.expected`
 //! sidecars (and the sidecars without a file), reading the `; RUN:`, `; ERROR:` and
 //! `; EXPECT:` directives, checking an expected error, comparing the output with the
