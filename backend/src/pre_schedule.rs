@@ -26,8 +26,9 @@
 //! crowded classes does. So the schedule never exceeds a pressure the allocator cannot
 //! hold where the original order did not, and a region whose original order is already
 //! near the bound keeps close to it. When every candidate would exceed a bound, the
-//! region keeps its original order; it does too when the new order would leave a compare
-//! with zero that `zero-compares` folds away from the operation computing its register.
+//! region keeps its original order. (A compare with zero that the new order moves away
+//! from the operation computing its register, which `zero-compares` would have folded,
+//! is caught only by the trial allocation below, which runs `zero-compares` too.)
 //!
 //! The graph colourer's result reacts to any change of order in ways no pressure count
 //! foresees (other colours, other coalesced copies, in blocks the scheduler did not touch),
