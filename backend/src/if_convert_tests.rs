@@ -293,7 +293,10 @@ fn conditions_imply_looser_ones() {
     }
     for (strict, loose) in [(Gt, Ge), (Gt, Ne), (Lt, Le), (Eq, Le), (Hi, Hs)] {
         assert!(strict.implies(loose), "{strict:?} implies {loose:?}");
-        assert!(!loose.implies(strict), "{loose:?} does not imply {strict:?}");
+        assert!(
+            !loose.implies(strict),
+            "{loose:?} does not imply {strict:?}"
+        );
     }
     assert!(Hi.implies(Ne) && Eq.implies(Ls));
     // Over every flags value, not only those a compare leaves: Z with N != V passes eq

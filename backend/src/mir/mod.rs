@@ -7,6 +7,7 @@ pub mod frame_placement;
 mod function;
 mod inst;
 pub mod loops;
+pub mod operand_classes;
 mod parse_inst;
 pub mod parser;
 mod printer;

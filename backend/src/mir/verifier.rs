@@ -6,9 +6,11 @@
 //! encodes and a transferred register other than the base for an indexed address; a list
 //! of distinct physical registers in ascending order for `ldm`/`stm` (consecutive for
 //! `vldm`/`vstm`, in a mode the VFP has), without `sp` or `pc`, and without the base when
-//! loading or writing back. Prologues are where `frame_placement` allows them.
+//! loading or writing back. Every register operand has the class its place takes
+//! (`operand_classes`). Prologues are where `frame_placement` allows them.
 
 use super::frame_placement::frame_up_at_start;
+use super::operand_classes::misclassed;
 use super::{Addr, MBlockId, MFunction, MInst, PReg, Reg, RegClass};
 use crate::imm::fits_ldr_offset;
 
@@ -82,6 +84,21 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
             .find_map(|(k, i)| memory_form(i).err().map(|e| (k, e)))
         {
             return fail(format!("{b}: instruction {k} ({}): {e}", block.insts[k]));
+        }
+        if let Some((k, (r, want))) = block
+            .insts
+            .iter()
+            .enumerate()
+            .find_map(|(k, i)| misclassed(mf, i).map(|m| (k, m)))
+        {
+            let want = match want {
+                RegClass::Int => "a core register",
+                RegClass::Float => "a VFP register",
+            };
+            return fail(format!(
+                "{b}: instruction {k} ({}): {r} should be {want}",
+                block.insts[k]
+            ));
         }
         let named = block.terminator_succs();
         if block.succs != named {
