@@ -1,0 +1,299 @@
+//! Division and remainder: by constants as multiplications by a reciprocal or shifts
+//! (`const_division`), a quotient added once folded into its addition, and what value
+//! ranges and recurrences tell about the sign correction.
+
+use super::Selector;
+use crate::const_division::{self, DivPlan};
+use crate::mir::*;
+use middle::ir::{BinaryOp, Inst, InstKind, Value};
+
+/// How many operations may stand between a value and the phi it comes back to round its
+/// loop (`is_on_recurrence`), each way; how many uses it follows forward, and how many
+/// operations it looks at backward, in all.
+const MAX_RECURRENCE_STEPS: usize = 12;
+
+const MAX_RECURRENCE_USES: usize = 64;
+
+const MAX_RECURRENCE_OPERANDS: usize = 1024;
+
+impl Selector<'_> {
+    /// `rd = x / d` for the constant `d` that `plan` is for (see `const_division`).
+    pub(super) fn divide_by_constant(&mut self, rd: Reg, x: Reg, plan: DivPlan) {
+        let shifted = |r: Reg, shift: Shift, k: u8| Operand2::Shifted(r, shift, k);
+        match plan {
+            DivPlan::Copy => self.emit(MInst::Copy { dst: rd, src: x }),
+            DivPlan::Negate => self.emit(MInst::Alu {
+                cond: None,
+                op: AluOp::Rsb,
+                rd,
+                rn: x,
+                src: Operand2::Imm(0),
+            }),
+            DivPlan::IntMin => {
+                self.emit(MInst::Cmp {
+                    cond: None,
+                    rn: x,
+                    src: Operand2::Imm(1 << 31),
+                });
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd,
+                    src: Operand2::Imm(0),
+                });
+                self.emit(MInst::Mov {
+                    cond: Some(Cond::Eq),
+                    rd,
+                    src: Operand2::Imm(1),
+                });
+            }
+            DivPlan::Shift { k, negate } => {
+                // Negative dividends round towards zero: add 2^k - 1 first.
+                let sign = if k == 1 {
+                    x
+                } else {
+                    let s = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd: s,
+                        src: shifted(x, Shift::Asr, 31),
+                    });
+                    s
+                };
+                let biased = self.new_vreg(RegClass::Int);
+                self.emit(MInst::Alu {
+                    cond: None,
+                    op: AluOp::Add,
+                    rd: biased,
+                    rn: x,
+                    src: shifted(sign, Shift::Lsr, 32 - k),
+                });
+                let q = if negate {
+                    self.new_vreg(RegClass::Int)
+                } else {
+                    rd
+                };
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd: q,
+                    src: shifted(biased, Shift::Asr, k),
+                });
+                if negate {
+                    self.emit(MInst::Alu {
+                        cond: None,
+                        op: AluOp::Rsb,
+                        rd,
+                        rn: q,
+                        src: Operand2::Imm(0),
+                    });
+                }
+            }
+            DivPlan::Magic {
+                magic,
+                add,
+                shift,
+                positive,
+            } => {
+                let q = self.magic_product(x, magic, add);
+                if positive && self.nonnegative {
+                    // A quotient that is never negative needs no truncation correction
+                    // (a shift by 0 is the register itself).
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd,
+                        src: shifted(q, Shift::Asr, shift),
+                    });
+                    return;
+                }
+                if positive && shift > 0 && self.recurrent {
+                    // `(q >> shift) - (x >> 31)`: the sign is ready before the product, so
+                    // the quotient is one instruction after the multiply, not two, which
+                    // the next round of a recurrence waits for. Elsewhere the sign comes
+                    // from the shifted product, in its register, holding one fewer.
+                    let sign = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd: sign,
+                        src: shifted(x, Shift::Asr, 31),
+                    });
+                    self.emit(MInst::Alu {
+                        cond: None,
+                        op: AluOp::Rsb,
+                        rd,
+                        rn: sign,
+                        src: shifted(q, Shift::Asr, shift),
+                    });
+                    return;
+                }
+                let mut q = q;
+                if shift > 0 {
+                    let t = self.new_vreg(RegClass::Int);
+                    self.emit(MInst::Mov {
+                        cond: None,
+                        rd: t,
+                        src: shifted(q, Shift::Asr, shift),
+                    });
+                    q = t;
+                }
+                // Truncation: negative quotients are one too small until their sign is added.
+                self.emit(MInst::Alu {
+                    cond: None,
+                    op: AluOp::Add,
+                    rd,
+                    rn: q,
+                    src: shifted(q, Shift::Lsr, 31),
+                });
+            }
+        }
+    }
+
+    /// `mulhs(x, magic)`, plus `x` when `add` is 1 or minus `x` when -1: a magic division's
+    /// quotient before its shift and sign correction.
+    pub(super) fn magic_product(&mut self, x: Reg, magic: i32, add: i8) -> Reg {
+        let m = self.int_const(magic as u32);
+        let q = self.new_vreg(RegClass::Int);
+        self.emit(MInst::Smmul {
+            rd: q,
+            rn: x,
+            rm: m,
+        });
+        if add == 0 {
+            return q;
+        }
+        let t = self.new_vreg(RegClass::Int);
+        self.emit(MInst::Alu {
+            cond: None,
+            op: if add > 0 { AluOp::Add } else { AluOp::Sub },
+            rd: t,
+            rn: q,
+            src: Operand2::Reg(x),
+        });
+        t
+    }
+
+    /// A division by a constant with a magic multiplier whose only use is an addition in its
+    /// block: the addition takes the quotient as two shifted operands of the product `t`,
+    /// `other + (t asr s) + (t lsr 31)`, which saves the quotient's own instruction (the
+    /// shift keeps `t`'s sign, the bit the correction adds). The addition's other operand
+    /// must be a plain value (no multiplication or shift of its own to fold).
+    pub(super) fn is_folded_division(&self, i: Inst) -> bool {
+        let f = self.f;
+        let InstKind::Binary {
+            op: BinaryOp::SDiv,
+            args: [x, Value::Int(d)],
+        } = *f.kind(i)
+        else {
+            return false;
+        };
+        if x.is_constant()
+            || !matches!(
+                const_division::plan(d),
+                Some(DivPlan::Magic { shift: 1.., .. })
+            )
+        {
+            return false;
+        }
+        let [u] = f.uses(Value::Inst(i)) else {
+            return false;
+        };
+        let InstKind::Binary {
+            op: BinaryOp::Add,
+            args,
+        } = *f.kind(u.inst)
+        else {
+            return false;
+        };
+        let other = args[1 - u.index as usize];
+        let plain = match other {
+            Value::Inst(j) => !matches!(
+                f.kind(j),
+                InstKind::Binary {
+                    op: BinaryOp::Mul | BinaryOp::SDiv | BinaryOp::LShr | BinaryOp::AShr,
+                    ..
+                }
+            ),
+            _ => !other.is_constant(),
+        };
+        plain
+            && other != Value::Inst(i)
+            && f.inst_block(u.inst) == f.inst_block(i)
+            && !self.is_predicated(u.inst)
+    }
+
+    /// For `a + b` with a folded division as one operand: the other operand and the
+    /// division.
+    pub(super) fn division_added(&self, op: BinaryOp, a: Value, b: Value) -> Option<(Value, Inst)> {
+        if op != BinaryOp::Add {
+            return None;
+        }
+        let folded = |v: Value| {
+            v.as_inst()
+                .filter(|i| self.skipped[i.index()] && self.is_folded_division(*i))
+        };
+        match (folded(a), folded(b)) {
+            (_, Some(d)) => Some((a, d)),
+            (Some(d), None) => Some((b, d)),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether value ranges show that `v` is never negative.
+    pub(super) fn never_negative(&self, v: Value) -> bool {
+        self.ranges.is_some_and(|r| r.of(v).lo >= 0)
+    }
+
+    /// Whether the value of `i` comes back to one of its operands round a loop: through at
+    /// most `MAX_RECURRENCE_STEPS` operations and phis to a phi, and from that phi through as
+    /// many operations to `i` (`carry = (x[k] * f + carry) / base`, `h = (h * 31 + c) % m`).
+    pub(super) fn is_on_recurrence(&self, i: Inst) -> bool {
+        let f = self.f;
+        if f.inst_block(i).is_none_or(|b| self.loops.depth(b) == 0) {
+            return false;
+        }
+        let mut phis = Vec::new();
+        let mut level = vec![i];
+        let mut uses = 0;
+        for _ in 0..MAX_RECURRENCE_STEPS {
+            let mut next = Vec::new();
+            for &v in &level {
+                for u in f.uses(Value::Inst(v)) {
+                    uses += 1;
+                    if uses > MAX_RECURRENCE_USES {
+                        break;
+                    }
+                    match f.kind(u.inst) {
+                        // A phi where the arms of an `if` join passes the value on to the
+                        // header's (`f[j] = c ? 0 : (f[j] + f[j - 1]) % m`).
+                        InstKind::Phi { .. } => {
+                            phis.push(u.inst);
+                            next.push(u.inst);
+                        }
+                        InstKind::Binary { .. } | InstKind::Select { .. } => next.push(u.inst),
+                        _ => {}
+                    }
+                }
+            }
+            level = next;
+        }
+        // Backward, each operation once: what a second path reaches, the first reached at
+        // least as soon.
+        let mut seen: Vec<Inst> = Vec::new();
+        let mut level: Vec<Value> = f.kind(i).operands().to_vec();
+        for _ in 0..MAX_RECURRENCE_STEPS {
+            let mut next = Vec::new();
+            for d in level.iter().filter_map(|v| v.as_inst()) {
+                if seen.contains(&d) || seen.len() == MAX_RECURRENCE_OPERANDS {
+                    continue;
+                }
+                seen.push(d);
+                match f.kind(d) {
+                    InstKind::Phi { .. } if phis.contains(&d) => return true,
+                    InstKind::Binary { args, .. } => next.extend_from_slice(args),
+                    InstKind::Select { args } => next.extend_from_slice(args),
+                    _ => {}
+                }
+            }
+            level = next;
+        }
+        false
+    }
+}

@@ -1,0 +1,364 @@
+//! Instruction selection: one IR function (SSA, critical edges split) to machine IR over
+//! virtual registers. Phis become copies at the end of each predecessor, through fresh
+//! temporaries so that they act in parallel. A compare used only by its block's branch is
+//! emitted at the branch; a constant-offset or scaled-index address folds into the load or
+//! store that uses it.
+//!
+//! This file holds the `Selector`, its state, and the walk over the blocks that decides which
+//! instructions fold into others and selects the rest. Each concern has a file of its own:
+//! `operands` (registers for values, and where constants are built), `globals` (global
+//! addresses and section anchors), `addresses` (loads, stores and `getelementptr`),
+//! `arithmetic` (integer and float operations, shifts folded into operands, casts),
+//! `multiplication` (by constants, multiply-accumulate), `division` (by constants),
+//! `compares` (comparisons and the flags they set), `selects` (conditional moves and
+//! stores), `calls` (calls, parameters and the ABI) and `control` (phi copies and
+//! terminators).
+
+mod addresses;
+mod arithmetic;
+mod calls;
+mod compares;
+mod control;
+mod division;
+mod globals;
+mod multiplication;
+mod operands;
+mod selects;
+
+pub use calls::string_label;
+
+use crate::global_layout::{GlobalLayout, Section};
+use crate::mir::loops::{block_frequencies, LoopNest};
+use crate::mir::*;
+use crate::symbols::symbol;
+use compares::Compared;
+use middle::analysis::ranges::Ranges;
+use middle::analysis::{Cfg, DomTree, LoopInfo};
+use middle::compare_chain::{link, plan, Form};
+use middle::fast_hash::FastHashMap;
+use middle::ir::{BinaryOp, Block, Function, GlobalId, Inst, InstKind, Module, Type, Value};
+
+pub fn select(m: &Module, f: &Function) -> MFunction {
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let loops = LoopInfo::new(f, &cfg, &dom);
+    // Value ranges tell dividends that are never negative: only divisions by constants
+    // ask, so functions without them skip the analysis.
+    let divides = f.all_insts().any(|i| {
+        matches!(*f.kind(i), InstKind::Binary { op: BinaryOp::SDiv | BinaryOp::SRem, args: [_, b] } if b.is_constant())
+    });
+    let ranges = divides.then(|| Ranges::new(f, &cfg));
+    let mut s = Selector {
+        m,
+        f,
+        mf: MFunction::new(symbol(&f.name), f.name == "main"),
+        block_index: vec![MBlockId(u32::MAX); f.block_capacity()],
+        inst_regs: vec![None; f.inst_capacity()],
+        param_regs: Vec::new(),
+        allocas: vec![None; f.inst_capacity()],
+        skipped: vec![false; f.inst_capacity()],
+        selected: vec![false; f.inst_capacity()],
+        global_regs: vec![None; m.globals.len()],
+        layout: GlobalLayout::new(m),
+        anchors: [None; 3],
+        anchoring: [true; 3],
+        anchor_of: [None; 3],
+        calls: f
+            .all_insts()
+            .any(|i| matches!(f.kind(i), InstKind::Call { .. })),
+        block_indexed: FastHashMap::default(),
+        cur: Vec::new(),
+        loops: &loops,
+        ranges: ranges.as_ref(),
+        block: None,
+        hoisted: vec![Vec::new(); f.block_capacity()],
+        hoisted_consts: FastHashMap::default(),
+        block_consts: FastHashMap::default(),
+        hoisted_count: vec![0; f.block_capacity()],
+        in_place: false,
+        recurrent: false,
+        nonnegative: false,
+        flags: None,
+        chains: vec![None; f.inst_capacity()],
+        chain_flags: None,
+    };
+    s.run();
+    s.mf
+}
+
+fn class_of(t: Type) -> RegClass {
+    if t == Type::F32 {
+        RegClass::Float
+    } else {
+        RegClass::Int
+    }
+}
+
+struct Selector<'a> {
+    m: &'a Module,
+    f: &'a Function,
+    mf: MFunction,
+    /// The machine block of each block, by block index.
+    block_index: Vec<MBlockId>,
+    /// The virtual register of each instruction result, by instruction index, and of each
+    /// parameter.
+    inst_regs: Vec<Option<Reg>>,
+    param_regs: Vec<Reg>,
+    /// The stack object of each `alloca`, by instruction index.
+    allocas: Vec<Option<u32>>,
+    /// Instructions emitted elsewhere (compares at their branch) or folded into addresses,
+    /// by instruction index.
+    skipped: Vec<bool>,
+    /// The instructions emitted so far, by index.
+    selected: Vec<bool>,
+    /// The register holding the address of each global used more than once, set in the
+    /// entry block (rematerialised at its uses if it is spilled), by global index.
+    global_regs: Vec<Option<Reg>>,
+    /// Where the globals lie, and the register holding each section's anchor where the
+    /// function reaches globals from it (by `Section` index), set in the entry block.
+    layout: GlobalLayout,
+    anchors: [Option<Reg>; 3],
+    /// Whether the function reaches the globals of each section from its anchor
+    /// (`choose_anchors`).
+    anchoring: [bool; 3],
+    /// The global the function reaches each section's globals from (`choose_anchors`).
+    anchor_of: [Option<GlobalId>; 3],
+    /// Whether the function makes a call (`keeps_addresses`).
+    calls: bool,
+    /// The anchor-indexed addresses computed in the current block, by section, index and
+    /// shift: a second one with the same index reads the first one's register.
+    block_indexed: FastHashMap<(Section, Value, u8), Reg>,
+    cur: Vec<MInst>,
+    loops: &'a LoopInfo,
+    /// Value ranges, for functions that divide by a constant.
+    ranges: Option<&'a Ranges>,
+    /// The block being selected.
+    block: Option<Block>,
+    /// Constants used inside loops are materialised once, at the end of the preheader of
+    /// the outermost loop around the use that has one (`preheaders_around`): these
+    /// instructions, by preheader index, go before its branch. Allocation rematerialises
+    /// them at their uses if the loop runs short of registers.
+    hoisted: Vec<Vec<MInst>>,
+    /// The register of each hoisted constant: by preheader, class and bits.
+    hoisted_consts: FastHashMap<(Block, RegClass, u32), Reg>,
+    /// The constants materialised in place in the current block so far, by class and
+    /// bits, with the number of instructions the block had then: a use within
+    /// `CONSTANT_REACH` instructions after reads the same register (two divisions by 3
+    /// share their multiplier), a later one builds it again rather than keep it live
+    /// through the block.
+    block_consts: FastHashMap<(RegClass, u32), (Reg, usize)>,
+    /// How many constants each preheader holds.
+    hoisted_count: Vec<usize>,
+    /// Set while constants are materialised where they are needed: while materialising
+    /// one into a preheader, and for phi copies (moving a constant into a phi's register
+    /// costs as much as moving a hoisted one there, without holding a register).
+    in_place: bool,
+    /// Set while selecting an instruction on a recurrence (`is_on_recurrence`): a division
+    /// by a constant then reads its sign correction from the dividend, beside the multiply.
+    recurrent: bool,
+    /// Set while selecting a division or remainder by a constant whose dividend is never
+    /// negative (`analysis::ranges`): its quotient needs no sign correction.
+    nonnegative: bool,
+    /// The operands of the fused comparison whose flags the block's instructions selected
+    /// so far leave set: a select or branch on a comparison of the same two values, by any
+    /// predicate, reads them again.
+    flags: Option<Compared>,
+    /// The compares that test each chain of comparisons tested in place
+    /// (`middle::compare_chain`), by instruction index.
+    chains: Vec<Option<Vec<Form>>>,
+    /// The chain whose flags the block's instructions selected so far leave set.
+    chain_flags: Option<Inst>,
+}
+
+impl Selector<'_> {
+    fn run(&mut self) {
+        let f = self.f;
+        for b in f.blocks() {
+            let id = self.mf.add_block(0);
+            self.block_index[b.index()] = id;
+        }
+        for p in 0..f.params.len() as u32 {
+            let r = self.mf.new_vreg(class_of(f.params[p as usize]));
+            self.param_regs.push(r);
+        }
+        for i in f.all_insts() {
+            let data = f.inst(i);
+            match data.kind {
+                InstKind::Alloca { elem, count } => {
+                    let obj = self.mf.new_object(elem.bytes() * count);
+                    self.allocas[i.index()] = Some(obj);
+                }
+                _ if data.ty != Type::Void => {
+                    let r = self.mf.new_vreg(class_of(data.ty));
+                    self.inst_regs[i.index()] = Some(r);
+                }
+                _ => {}
+            }
+        }
+        self.choose_anchors();
+        for i in f.all_insts() {
+            if link(f, i).is_some() && self.is_chain_tested(i) {
+                self.chains[i.index()] = plan(f, i, &|c| self.is_chain_tested(c));
+            }
+        }
+        for i in f.all_insts() {
+            if self.chains[i.index()].is_some()
+                || self.is_fused_compare(i)
+                || self.is_folded_gep(i)
+                || self.is_folded_shift(i)
+                || self.is_folded_negation(i)
+                || self.is_folded_mul(i)
+                || self.is_folded_float_mul(i)
+                || self.is_folded_division(i)
+                || self.is_predicated(i)
+                || self.is_clamp_inner(i)
+                || self.is_tested_mask(i)
+            {
+                self.skipped[i.index()] = true;
+            }
+            if let Some(store) = self.conditional_store(i) {
+                self.skipped[store.select.index()] = true;
+            }
+        }
+        for b in f.blocks().collect::<Vec<_>>() {
+            self.block = Some(b);
+            self.flags = None;
+            self.block_consts.clear();
+            self.block_indexed.clear();
+            if Some(b) == f.entry() {
+                self.receive_params();
+                self.global_addresses();
+            }
+            let mut succs = Vec::new();
+            for i in f.block_insts(b).collect::<Vec<_>>() {
+                let kind = f.kind(i);
+                if kind.is_terminator() {
+                    self.phi_copies(b);
+                    succs = self.terminator(i);
+                } else if !kind.is_phi() && !self.skipped[i.index()] {
+                    self.inst(i);
+                    self.selected[i.index()] = true;
+                }
+            }
+            let block = self.mf.block_mut(self.block_index[b.index()]);
+            block.insts = std::mem::take(&mut self.cur);
+            block.succs = succs;
+        }
+        self.place_hoisted();
+        let nest = LoopNest::new(&self.mf);
+        let depths = nest.depths();
+        let frequencies = block_frequencies(&self.mf, &nest);
+        for ((block, depth), frequency) in self.mf.blocks.iter_mut().zip(depths).zip(frequencies) {
+            block.loop_depth = depth;
+            block.frequency = frequency;
+        }
+    }
+
+    fn emit(&mut self, inst: MInst) {
+        if inst.sets_flags() {
+            self.flags = None;
+            self.chain_flags = None;
+        }
+        self.cur.push(inst);
+    }
+
+    fn new_vreg(&mut self, class: RegClass) -> Reg {
+        self.mf.new_vreg(class)
+    }
+
+    fn def(&self, i: Inst) -> Reg {
+        self.inst_regs[i.index()].expect("a result has a register")
+    }
+
+    fn inst(&mut self, i: Inst) {
+        let data = self.f.inst(i).clone();
+        match data.kind {
+            InstKind::Alloca { .. } | InstKind::Phi { .. } => {}
+            InstKind::Load { args: [p] } => {
+                let rd = self.def(i);
+                if data.ty == Type::F32 {
+                    let addr = self.addr(p, true);
+                    self.emit(MInst::VLdr { sd: rd, addr });
+                } else {
+                    let addr = self.addr(p, false);
+                    self.emit(MInst::Ldr {
+                        cond: None,
+                        rd,
+                        addr,
+                    });
+                }
+            }
+            InstKind::Store { args: [x, p] } => {
+                if let Some(store) = self.conditional_store(i) {
+                    self.store_under(store, p);
+                    return;
+                }
+                let rs = self.reg(x);
+                if self.f.value_type(x) == Type::F32 {
+                    let addr = self.addr(p, true);
+                    self.emit(MInst::VStr { ss: rs, addr });
+                } else {
+                    let addr = self.addr(p, false);
+                    self.emit(MInst::Str {
+                        cond: None,
+                        rs,
+                        addr,
+                    });
+                }
+            }
+            InstKind::Gep {
+                args: [base, index],
+                stride,
+            } => self.gep(i, base, index, stride),
+            InstKind::Binary { op, args: [a, b] } => {
+                let rd = self.def(i);
+                let by_constant = matches!(op, BinaryOp::SDiv | BinaryOp::SRem) && b.is_constant();
+                self.recurrent = by_constant && self.is_on_recurrence(i);
+                self.nonnegative = by_constant && self.never_negative(a);
+                match self.offset_from_next_value(i) {
+                    Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
+                    None => self.binary(rd, op, a, b),
+                }
+                self.recurrent = false;
+                self.nonnegative = false;
+            }
+            InstKind::FNeg { args: [a] } => {
+                let sm = self.reg(a);
+                let sd = self.def(i);
+                self.emit(MInst::VNeg { sd, sm });
+            }
+            InstKind::Ctz { args: [a] } => {
+                let rm = self.reg(a);
+                let reversed = self.new_vreg(RegClass::Int);
+                self.emit(MInst::Rbit { rd: reversed, rm });
+                let rd = self.def(i);
+                self.emit(MInst::Clz { rd, rm: reversed });
+            }
+            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => {
+                let conds = self.compare(i);
+                let rd = self.def(i);
+                self.emit(MInst::Mov {
+                    cond: None,
+                    rd,
+                    src: Operand2::Imm(0),
+                });
+                for cond in conds {
+                    self.emit(MInst::Mov {
+                        cond: Some(cond),
+                        rd,
+                        src: Operand2::Imm(1),
+                    });
+                }
+            }
+            InstKind::Cast { op, args: [a] } => self.cast(i, op, a),
+            InstKind::Select { args: [c, a, b] } => self.select(i, c, a, b),
+            InstKind::Call { callee, args } => self.call(i, &callee, &args),
+            InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. } => {
+                unreachable!("terminators are selected separately")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
