@@ -151,6 +151,45 @@ impl Selector<'_> {
         }
     }
 
+    /// Load `i` from `p`.
+    pub(super) fn load(&mut self, i: Inst, p: Value) {
+        let rd = self.def(i);
+        if self.f.inst(i).ty == Type::F32 {
+            let addr = self.addr(p, true);
+            self.emit(MInst::VLdr { sd: rd, addr });
+        } else {
+            let addr = self.addr(p, false);
+            self.emit(MInst::Ldr {
+                cond: None,
+                rd,
+                addr,
+            });
+        }
+    }
+
+    /// Store `i` of `x` to `p`, under a condition where it stores a select (`conditional_store`).
+    pub(super) fn store(&mut self, i: Inst, x: Value, p: Value) {
+        if let Some(store) = self.conditional_store(i) {
+            self.store_under(store, p);
+            return;
+        }
+        let rs = self.reg(x);
+        if self.f.value_type(x) == Type::F32 {
+            let addr = self.addr(p, true);
+            self.emit(MInst::VStr { ss: rs, addr });
+        } else {
+            let addr = self.addr(p, false);
+            self.emit(MInst::Str {
+                cond: None,
+                rs,
+                addr,
+            });
+        }
+    }
+
+    /// The address of gep `i`, `base + index * stride`, computed whole: a fixed place in a
+    /// stack array, an address off a section's anchor (shared in the block) or a row on
+    /// the anchor, else the base plus the scaled index.
     pub(super) fn gep(&mut self, i: Inst, base: Value, index: Value, stride: u32) {
         let rd = self.def(i);
         if let (Value::Inst(a), Value::Int(c)) = (base, index) {
@@ -178,35 +217,47 @@ impl Selector<'_> {
             self.block_indexed.insert(key, rd);
         }
         if let Some((anchor, off)) = self.row_from_anchor(i) {
-            // `mla t, x, stride, anchor`, then the global's distance from the anchor.
-            let ri = self.reg(index);
-            let rs = self.int_const(stride);
-            let t = if off == 0 {
-                rd
-            } else {
-                self.new_vreg(RegClass::Int)
-            };
-            self.emit(MInst::Mla {
-                rd: t,
-                rn: ri,
-                rm: rs,
-                ra: anchor,
-            });
-            if off != 0 {
-                self.emit(MInst::Alu {
-                    cond: None,
-                    op: if off < 0 { AluOp::Sub } else { AluOp::Add },
-                    rd,
-                    rn: t,
-                    src: Operand2::Imm(off.unsigned_abs()),
-                });
-            }
+            self.row_on_anchor(rd, index, stride, anchor, off);
             return;
         }
         let rn = match section {
             Some(s) => self.anchors[s as usize].expect("an anchor-indexed gep has an anchor"),
             None => self.reg(base),
         };
+        self.base_plus_index(rd, rn, index, stride);
+    }
+
+    /// `rd = anchor + off + index * stride` for a row reached from a section's anchor
+    /// (`row_from_anchor`): `mla t, x, stride, anchor`, then the global's distance from the
+    /// anchor.
+    fn row_on_anchor(&mut self, rd: Reg, index: Value, stride: u32, anchor: Reg, off: i32) {
+        let ri = self.reg(index);
+        let rs = self.int_const(stride);
+        let t = if off == 0 {
+            rd
+        } else {
+            self.new_vreg(RegClass::Int)
+        };
+        self.emit(MInst::Mla {
+            rd: t,
+            rn: ri,
+            rm: rs,
+            ra: anchor,
+        });
+        if off != 0 {
+            self.emit(MInst::Alu {
+                cond: None,
+                op: if off < 0 { AluOp::Sub } else { AluOp::Add },
+                rd,
+                rn: t,
+                src: Operand2::Imm(off.unsigned_abs()),
+            });
+        }
+    }
+
+    /// `rd = rn + index * stride`: a constant offset, a shifted index added (or subtracted,
+    /// a negated one), or the index multiplied by the stride.
+    fn base_plus_index(&mut self, rd: Reg, rn: Reg, index: Value, stride: u32) {
         match index {
             Value::Int(c) => {
                 let off = c.wrapping_mul(stride as i32) as u32;

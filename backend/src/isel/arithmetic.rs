@@ -3,12 +3,27 @@
 //! right shifts, casts, and an offset of a counter taken from its next value.
 
 use super::Selector;
-use crate::const_division::{self, DivPlan};
 use crate::imm::is_operand2;
 use crate::mir::*;
 use middle::ir::{BinaryOp, CastOp, Function, Inst, InstKind, Value};
 
 impl Selector<'_> {
+    /// Binary operation `i`, `a op b`, into its register. A division by a constant knows
+    /// whether it is on a recurrence and whether its dividend is never negative; an offset
+    /// of a counter after its next value is taken from that (`offset_from_next_value`).
+    pub(super) fn binary_inst(&mut self, i: Inst, op: BinaryOp, a: Value, b: Value) {
+        let rd = self.def(i);
+        let by_constant = matches!(op, BinaryOp::SDiv | BinaryOp::SRem) && b.is_constant();
+        self.recurrent = by_constant && self.is_on_recurrence(i);
+        self.nonnegative = by_constant && self.never_negative(a);
+        match self.offset_from_next_value(i) {
+            Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
+            None => self.binary(rd, op, a, b),
+        }
+        self.recurrent = false;
+        self.nonnegative = false;
+    }
+
     /// `rd = a op b`; `op` is one instruction (after any constants it needs) when
     /// `cost_model::is_predicable` holds, the last one emitted.
     pub(super) fn binary(&mut self, rd: Reg, op: BinaryOp, a: Value, b: Value) {
@@ -22,12 +37,7 @@ impl Selector<'_> {
         if let Some(m) = b.as_inst().filter(|&m| {
             op == BinaryOp::FAdd && self.skipped[m.index()] && self.is_folded_float_mul(m)
         }) {
-            let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
-                unreachable!("a folded multiplication");
-            };
-            let (sn, sm, acc) = (self.reg(x), self.reg(y), self.reg(a));
-            self.emit(MInst::Copy { dst: rd, src: acc });
-            self.emit(MInst::VMla { sd: rd, sn, sm });
+            self.float_multiply_accumulate(rd, a, m);
             return;
         }
         if let Some(vop) = vop {
@@ -41,186 +51,105 @@ impl Selector<'_> {
             return;
         }
         if let Some((other, div)) = self.division_added(op, a, b) {
-            let InstKind::Binary {
-                args: [x, Value::Int(d)],
-                ..
-            } = *self.f.kind(div)
-            else {
-                unreachable!("a folded division by a constant");
-            };
-            let Some(DivPlan::Magic {
-                magic, add, shift, ..
-            }) = const_division::plan(d)
-            else {
-                unreachable!("a folded division by a magic number");
-            };
-            let nonnegative = d > 0 && self.never_negative(x);
-            let x = self.reg(x);
-            let t = self.magic_product(x, magic, add);
-            let rn = self.reg(other);
-            if nonnegative {
-                // A quotient that is never negative needs no truncation correction.
-                self.emit(MInst::Alu {
-                    cond: None,
-                    op: AluOp::Add,
-                    rd,
-                    rn,
-                    src: Operand2::Shifted(t, Shift::Asr, shift),
-                });
-                return;
-            }
-            let partial = self.new_vreg(RegClass::Int);
-            self.emit(MInst::Alu {
-                cond: None,
-                op: AluOp::Add,
-                rd: partial,
-                rn,
-                src: Operand2::Shifted(t, Shift::Asr, shift),
-            });
-            self.emit(MInst::Alu {
-                cond: None,
-                op: AluOp::Add,
-                rd,
-                rn: partial,
-                src: Operand2::Shifted(t, Shift::Lsr, 31),
-            });
+            self.quotient_added(rd, other, div);
             return;
         }
         if let Some((acc, m)) = self.multiply_accumulate(op, a, b) {
-            let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
-                unreachable!("a folded multiplication");
-            };
-            let (rn, rm, ra) = (self.reg(x), self.reg(y), self.reg(acc));
-            self.emit(if op == BinaryOp::Add {
-                MInst::Mla { rd, rn, rm, ra }
-            } else {
-                MInst::Mls { rd, rn, rm, ra }
-            });
+            self.multiply_accumulate_into(rd, op, acc, m);
             return;
         }
         match op {
-            BinaryOp::Add | BinaryOp::Sub => {
-                // The operand that can be the flexible second one goes right: a shift folded
-                // into this instruction, else a constant.
-                let swap = self.shift_of(a).is_some()
-                    || (a.is_constant() && !b.is_constant() && self.shift_of(b).is_none());
-                let (alu, a, b) = match (op, swap) {
-                    (BinaryOp::Add, true) => (AluOp::Add, b, a),
-                    (BinaryOp::Sub, true) => (AluOp::Rsb, b, a),
-                    (BinaryOp::Add, false) => (AluOp::Add, a, b),
-                    _ => (AluOp::Sub, a, b),
-                };
-                // `x + -1` is `sub x, #1`: a constant whose negation encodes where it does not.
-                // When neither encodes, the positive one is built, which the function more
-                // likely builds for other uses too (`x - m` next to `x % m`).
-                let (alu, b) = match (alu, b) {
-                    (AluOp::Add | AluOp::Sub, Value::Int(c))
-                        if !is_operand2(c as u32)
-                            && (is_operand2(c.wrapping_neg() as u32)
-                                || (c < 0 && c != i32::MIN)) =>
-                    {
-                        let flipped = if alu == AluOp::Add {
-                            AluOp::Sub
-                        } else {
-                            AluOp::Add
-                        };
-                        (flipped, Value::Int(c.wrapping_neg()))
-                    }
-                    _ => (alu, b),
-                };
-                let rn = self.reg(a);
-                let src = match self.shift_of(b) {
-                    Some((x, shift, amount)) => Operand2::Shifted(self.reg(x), shift, amount),
-                    None => self.op2(b),
-                };
-                self.emit(MInst::Alu {
-                    cond: None,
-                    op: alu,
-                    rd,
-                    rn,
-                    src,
-                });
-            }
-            BinaryOp::And => {
-                let (a, b) = if a.is_constant() { (b, a) } else { (a, b) };
-                let rn = self.reg(a);
-                let (alu, src) = match b {
-                    Value::Int(c) if !is_operand2(c as u32) && is_operand2(!c as u32) => {
-                        (AluOp::Bic, Operand2::Imm(!c as u32))
-                    }
-                    _ => (AluOp::And, self.op2(b)),
-                };
-                self.emit(MInst::Alu {
-                    cond: None,
-                    op: alu,
-                    rd,
-                    rn,
-                    src,
-                });
-            }
-            BinaryOp::LShr | BinaryOp::AShr => {
-                let rn = self.reg(a);
-                let src = match shift_operand(op, b) {
-                    (shift, Some(amount)) => Operand2::Shifted(rn, shift, amount),
-                    (shift, None) => Operand2::ShiftedBy(rn, shift, self.reg(b)),
-                };
-                self.emit(MInst::Mov {
-                    cond: None,
-                    rd,
-                    src,
-                });
-            }
+            BinaryOp::Add | BinaryOp::Sub => self.add_or_sub(rd, op, a, b),
+            BinaryOp::And => self.and(rd, a, b),
+            BinaryOp::LShr | BinaryOp::AShr => self.shift_right(rd, op, a, b),
             BinaryOp::Mul => self.mul(rd, a, b),
-            BinaryOp::SDiv => match (a.is_constant(), b.as_int().and_then(const_division::plan)) {
-                (false, Some(plan)) => {
-                    let x = self.reg(a);
-                    self.divide_by_constant(rd, x, plan);
-                }
-                _ => {
-                    let (rn, rm) = (self.reg(a), self.reg(b));
-                    self.emit(MInst::SDiv { rd, rn, rm });
-                }
-            },
-            BinaryOp::SRem if !a.is_constant() && matches!(b, Value::Int(1 | -1)) => {
-                self.emit(MInst::Mov {
-                    cond: None,
-                    rd,
-                    src: Operand2::Imm(0),
-                });
-            }
-            BinaryOp::SRem => {
-                let (rn, rm) = (self.reg(a), self.reg(b));
-                if let (false, Some(plan)) =
-                    (a.is_constant(), b.as_int().and_then(const_division::plan))
-                {
-                    let q = self.new_vreg(RegClass::Int);
-                    self.divide_by_constant(q, rn, plan);
-                    self.emit(MInst::Mls {
-                        rd,
-                        rn: q,
-                        rm,
-                        ra: rn,
-                    });
-                    return;
-                }
-                let q = self.new_vreg(RegClass::Int);
-                self.emit(MInst::SDiv { rd: q, rn, rm });
-                self.emit(MInst::Mls {
-                    rd,
-                    rn: q,
-                    rm,
-                    ra: rn,
-                });
-            }
+            BinaryOp::SDiv => self.sdiv(rd, a, b),
+            BinaryOp::SRem => self.srem(rd, a, b),
             _ => unreachable!("float operations handled above"),
         }
+    }
+
+    /// `rd = a + b` or `a - b`.
+    fn add_or_sub(&mut self, rd: Reg, op: BinaryOp, a: Value, b: Value) {
+        // The operand that can be the flexible second one goes right: a shift folded
+        // into this instruction, else a constant.
+        let swap = self.shift_of(a).is_some()
+            || (a.is_constant() && !b.is_constant() && self.shift_of(b).is_none());
+        let (alu, a, b) = match (op, swap) {
+            (BinaryOp::Add, true) => (AluOp::Add, b, a),
+            (BinaryOp::Sub, true) => (AluOp::Rsb, b, a),
+            (BinaryOp::Add, false) => (AluOp::Add, a, b),
+            _ => (AluOp::Sub, a, b),
+        };
+        // `x + -1` is `sub x, #1`: a constant whose negation encodes where it does not.
+        // When neither encodes, the positive one is built, which the function more
+        // likely builds for other uses too (`x - m` next to `x % m`).
+        let (alu, b) = match (alu, b) {
+            (AluOp::Add | AluOp::Sub, Value::Int(c))
+                if !is_operand2(c as u32)
+                    && (is_operand2(c.wrapping_neg() as u32) || (c < 0 && c != i32::MIN)) =>
+            {
+                let flipped = if alu == AluOp::Add {
+                    AluOp::Sub
+                } else {
+                    AluOp::Add
+                };
+                (flipped, Value::Int(c.wrapping_neg()))
+            }
+            _ => (alu, b),
+        };
+        let rn = self.reg(a);
+        let src = match self.shift_of(b) {
+            Some((x, shift, amount)) => Operand2::Shifted(self.reg(x), shift, amount),
+            None => self.op2(b),
+        };
+        self.emit(MInst::Alu {
+            cond: None,
+            op: alu,
+            rd,
+            rn,
+            src,
+        });
+    }
+
+    /// `rd = a & b`: `bic` with a mask that only its complement encodes.
+    fn and(&mut self, rd: Reg, a: Value, b: Value) {
+        let (a, b) = if a.is_constant() { (b, a) } else { (a, b) };
+        let rn = self.reg(a);
+        let (alu, src) = match b {
+            Value::Int(c) if !is_operand2(c as u32) && is_operand2(!c as u32) => {
+                (AluOp::Bic, Operand2::Imm(!c as u32))
+            }
+            _ => (AluOp::And, self.op2(b)),
+        };
+        self.emit(MInst::Alu {
+            cond: None,
+            op: alu,
+            rd,
+            rn,
+            src,
+        });
+    }
+
+    /// `rd = a >> b`, `op` a logical or arithmetic right shift: `mov` with a shifted operand.
+    fn shift_right(&mut self, rd: Reg, op: BinaryOp, a: Value, b: Value) {
+        let rn = self.reg(a);
+        let src = match shift_operand(op, b) {
+            (shift, Some(amount)) => Operand2::Shifted(rn, shift, amount),
+            (shift, None) => Operand2::ShiftedBy(rn, shift, self.reg(b)),
+        };
+        self.emit(MInst::Mov {
+            cond: None,
+            rd,
+            src,
+        });
     }
 
     /// For `x + c`, `x` a phi, where `next = x + c2` (what the phi takes on an edge into its
     /// block) comes earlier in the same block: `next` and `c - c2`, so that `x` need not live
     /// beside `next` and the two coalesce (`j + 3` after `j + 2` in a loop stepping by 2
     /// is `(j + 2) + 1`).
-    pub(super) fn offset_from_next_value(&self, i: Inst) -> Option<(Value, i32)> {
+    fn offset_from_next_value(&self, i: Inst) -> Option<(Value, i32)> {
         let f = self.f;
         let InstKind::Binary {
             op: BinaryOp::Add,

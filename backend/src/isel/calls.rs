@@ -9,6 +9,8 @@ use crate::symbols::symbol;
 use middle::ir::{Callee, Inst, Type, Value};
 
 impl Selector<'_> {
+    /// Call `i` of `callee` with `args`: the arguments into their places, `bl`, and the
+    /// result, if any, into `i`'s register.
     pub(super) fn call(&mut self, i: Inst, callee: &Callee, args: &[Value]) {
         let f = self.f;
         let mut values: Vec<Value> = args.to_vec();
@@ -32,7 +34,29 @@ impl Selector<'_> {
         }
         let (locs, stack_bytes) = abi::assign(&kinds);
         self.mf.outgoing_bytes = self.mf.outgoing_bytes.max(stack_bytes);
-        // Registers holding each argument, computed before any argument register is set.
+        let regs = self.argument_registers(&values, format);
+        self.store_stack_arguments(&locs, &regs);
+        let uses = self.move_register_arguments(&locs, &regs);
+        let ret = f.inst(i).ty;
+        let result = match ret {
+            Type::Void => None,
+            Type::F32 => Some(Reg::Phys(PReg::S0)),
+            _ => Some(Reg::Phys(PReg::R0)),
+        };
+        self.emit(MInst::Bl {
+            sym,
+            uses,
+            defs: result.into_iter().collect(),
+        });
+        if let Some(src) = result {
+            let dst = self.def(i);
+            self.emit(MInst::Copy { dst, src });
+        }
+    }
+
+    /// The registers holding each argument of a call, computed before any argument register
+    /// is set: the address of the `format` string first where there is one.
+    fn argument_registers(&mut self, values: &[Value], format: Option<String>) -> Vec<Reg> {
         let mut regs = Vec::with_capacity(values.len());
         for (k, &v) in values.iter().enumerate() {
             let r = match (&format, k) {
@@ -48,8 +72,13 @@ impl Selector<'_> {
             };
             regs.push(r);
         }
-        let mut uses = Vec::new();
-        for (&loc, &r) in locs.iter().zip(&regs) {
+        regs
+    }
+
+    /// Stores the arguments passed on the stack (`locs`, the ABI's places of the arguments
+    /// in `regs`) into their outgoing slots, a double as its two words.
+    fn store_stack_arguments(&mut self, locs: &[ArgLoc], regs: &[Reg]) {
+        for (&loc, &r) in locs.iter().zip(regs) {
             let float = self.mf.class_of(r) == RegClass::Float;
             match loc {
                 ArgLoc::Stack(off) => {
@@ -78,7 +107,13 @@ impl Selector<'_> {
                 ArgLoc::Reg(_) | ArgLoc::RegPair(..) => {}
             }
         }
-        for (&loc, &r) in locs.iter().zip(&regs) {
+    }
+
+    /// Moves the arguments passed in registers (`locs`, the ABI's places of the arguments in
+    /// `regs`) into them, a double into a pair; returns the argument registers the call reads.
+    fn move_register_arguments(&mut self, locs: &[ArgLoc], regs: &[Reg]) -> Vec<Reg> {
+        let mut uses = Vec::new();
+        for (&loc, &r) in locs.iter().zip(regs) {
             match loc {
                 ArgLoc::Reg(p) => {
                     self.emit(MInst::Copy {
@@ -98,21 +133,7 @@ impl Selector<'_> {
                 ArgLoc::Stack(_) | ArgLoc::StackPair(_) => {}
             }
         }
-        let ret = f.inst(i).ty;
-        let result = match ret {
-            Type::Void => None,
-            Type::F32 => Some(Reg::Phys(PReg::S0)),
-            _ => Some(Reg::Phys(PReg::R0)),
-        };
-        self.emit(MInst::Bl {
-            sym,
-            uses,
-            defs: result.into_iter().collect(),
-        });
-        if let Some(src) = result {
-            let dst = self.def(i);
-            self.emit(MInst::Copy { dst, src });
-        }
+        uses
     }
 
     /// Moves the parameters from their argument registers and stack slots into vregs.

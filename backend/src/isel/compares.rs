@@ -9,6 +9,25 @@ use middle::compare_chain::{link, Form, Link};
 use middle::ir::{BinaryOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value};
 
 impl Selector<'_> {
+    /// Comparison `i` as a truth value in its register: 0, then 1 under the conditions it
+    /// holds under.
+    pub(super) fn truth_value(&mut self, i: Inst) {
+        let conds = self.compare(i);
+        let rd = self.def(i);
+        self.emit(MInst::Mov {
+            cond: None,
+            rd,
+            src: Operand2::Imm(0),
+        });
+        for cond in conds {
+            self.emit(MInst::Mov {
+                cond: Some(cond),
+                rd,
+                src: Operand2::Imm(1),
+            });
+        }
+    }
+
     /// Sets the flags for the truth value `c` and returns the conditions (any of which
     /// holding means true): a fused comparison is emitted here, unless the flags still hold
     /// a comparison of the same two values from a select or branch before (`best = run; pos

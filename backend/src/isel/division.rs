@@ -17,9 +17,102 @@ const MAX_RECURRENCE_USES: usize = 64;
 const MAX_RECURRENCE_OPERANDS: usize = 1024;
 
 impl Selector<'_> {
+    /// `rd = a / b`: by a constant as `const_division` plans it, else `sdiv`.
+    pub(super) fn sdiv(&mut self, rd: Reg, a: Value, b: Value) {
+        match (a.is_constant(), b.as_int().and_then(const_division::plan)) {
+            (false, Some(plan)) => {
+                let x = self.reg(a);
+                self.divide_by_constant(rd, x, plan);
+            }
+            _ => {
+                let (rn, rm) = (self.reg(a), self.reg(b));
+                self.emit(MInst::SDiv { rd, rn, rm });
+            }
+        }
+    }
+
+    /// `rd = a % b`: 0 by 1 or -1, else `a - (a / b) * b` as `mls` after the quotient.
+    pub(super) fn srem(&mut self, rd: Reg, a: Value, b: Value) {
+        if !a.is_constant() && matches!(b, Value::Int(1 | -1)) {
+            self.emit(MInst::Mov {
+                cond: None,
+                rd,
+                src: Operand2::Imm(0),
+            });
+            return;
+        }
+        let (rn, rm) = (self.reg(a), self.reg(b));
+        if let (false, Some(plan)) = (a.is_constant(), b.as_int().and_then(const_division::plan)) {
+            let q = self.new_vreg(RegClass::Int);
+            self.divide_by_constant(q, rn, plan);
+            self.emit(MInst::Mls {
+                rd,
+                rn: q,
+                rm,
+                ra: rn,
+            });
+            return;
+        }
+        let q = self.new_vreg(RegClass::Int);
+        self.emit(MInst::SDiv { rd: q, rn, rm });
+        self.emit(MInst::Mls {
+            rd,
+            rn: q,
+            rm,
+            ra: rn,
+        });
+    }
+
+    /// `rd = other + x / d` for the folded division `div` of `x` by `d`
+    /// (`is_folded_division`): the product's two shifted operands added in turn.
+    pub(super) fn quotient_added(&mut self, rd: Reg, other: Value, div: Inst) {
+        let InstKind::Binary {
+            args: [x, Value::Int(d)],
+            ..
+        } = *self.f.kind(div)
+        else {
+            unreachable!("a folded division by a constant");
+        };
+        let Some(DivPlan::Magic {
+            magic, add, shift, ..
+        }) = const_division::plan(d)
+        else {
+            unreachable!("a folded division by a magic number");
+        };
+        let nonnegative = d > 0 && self.never_negative(x);
+        let x = self.reg(x);
+        let t = self.magic_product(x, magic, add);
+        let rn = self.reg(other);
+        if nonnegative {
+            // A quotient that is never negative needs no truncation correction.
+            self.emit(MInst::Alu {
+                cond: None,
+                op: AluOp::Add,
+                rd,
+                rn,
+                src: Operand2::Shifted(t, Shift::Asr, shift),
+            });
+            return;
+        }
+        let partial = self.new_vreg(RegClass::Int);
+        self.emit(MInst::Alu {
+            cond: None,
+            op: AluOp::Add,
+            rd: partial,
+            rn,
+            src: Operand2::Shifted(t, Shift::Asr, shift),
+        });
+        self.emit(MInst::Alu {
+            cond: None,
+            op: AluOp::Add,
+            rd,
+            rn: partial,
+            src: Operand2::Shifted(t, Shift::Lsr, 31),
+        });
+    }
+
     /// `rd = x / d` for the constant `d` that `plan` is for (see `const_division`).
-    pub(super) fn divide_by_constant(&mut self, rd: Reg, x: Reg, plan: DivPlan) {
-        let shifted = |r: Reg, shift: Shift, k: u8| Operand2::Shifted(r, shift, k);
+    fn divide_by_constant(&mut self, rd: Reg, x: Reg, plan: DivPlan) {
         match plan {
             DivPlan::Copy => self.emit(MInst::Copy { dst: rd, src: x }),
             DivPlan::Negate => self.emit(MInst::Alu {
@@ -46,109 +139,118 @@ impl Selector<'_> {
                     src: Operand2::Imm(1),
                 });
             }
-            DivPlan::Shift { k, negate } => {
-                // Negative dividends round towards zero: add 2^k - 1 first.
-                let sign = if k == 1 {
-                    x
-                } else {
-                    let s = self.new_vreg(RegClass::Int);
-                    self.emit(MInst::Mov {
-                        cond: None,
-                        rd: s,
-                        src: shifted(x, Shift::Asr, 31),
-                    });
-                    s
-                };
-                let biased = self.new_vreg(RegClass::Int);
-                self.emit(MInst::Alu {
-                    cond: None,
-                    op: AluOp::Add,
-                    rd: biased,
-                    rn: x,
-                    src: shifted(sign, Shift::Lsr, 32 - k),
-                });
-                let q = if negate {
-                    self.new_vreg(RegClass::Int)
-                } else {
-                    rd
-                };
-                self.emit(MInst::Mov {
-                    cond: None,
-                    rd: q,
-                    src: shifted(biased, Shift::Asr, k),
-                });
-                if negate {
-                    self.emit(MInst::Alu {
-                        cond: None,
-                        op: AluOp::Rsb,
-                        rd,
-                        rn: q,
-                        src: Operand2::Imm(0),
-                    });
-                }
-            }
+            DivPlan::Shift { k, negate } => self.divide_by_power_of_two(rd, x, k, negate),
             DivPlan::Magic {
                 magic,
                 add,
                 shift,
                 positive,
-            } => {
-                let q = self.magic_product(x, magic, add);
-                if positive && self.nonnegative {
-                    // A quotient that is never negative needs no truncation correction
-                    // (a shift by 0 is the register itself).
-                    self.emit(MInst::Mov {
-                        cond: None,
-                        rd,
-                        src: shifted(q, Shift::Asr, shift),
-                    });
-                    return;
-                }
-                if positive && shift > 0 && self.recurrent {
-                    // `(q >> shift) - (x >> 31)`: the sign is ready before the product, so
-                    // the quotient is one instruction after the multiply, not two, which
-                    // the next round of a recurrence waits for. Elsewhere the sign comes
-                    // from the shifted product, in its register, holding one fewer.
-                    let sign = self.new_vreg(RegClass::Int);
-                    self.emit(MInst::Mov {
-                        cond: None,
-                        rd: sign,
-                        src: shifted(x, Shift::Asr, 31),
-                    });
-                    self.emit(MInst::Alu {
-                        cond: None,
-                        op: AluOp::Rsb,
-                        rd,
-                        rn: sign,
-                        src: shifted(q, Shift::Asr, shift),
-                    });
-                    return;
-                }
-                let mut q = q;
-                if shift > 0 {
-                    let t = self.new_vreg(RegClass::Int);
-                    self.emit(MInst::Mov {
-                        cond: None,
-                        rd: t,
-                        src: shifted(q, Shift::Asr, shift),
-                    });
-                    q = t;
-                }
-                // Truncation: negative quotients are one too small until their sign is added.
-                self.emit(MInst::Alu {
-                    cond: None,
-                    op: AluOp::Add,
-                    rd,
-                    rn: q,
-                    src: shifted(q, Shift::Lsr, 31),
-                });
-            }
+            } => self.divide_by_magic(rd, x, magic, add, shift, positive),
         }
+    }
+
+    /// `rd = x / 2^k`, or `-(x / 2^k)` when `negate` (`DivPlan::Shift`).
+    fn divide_by_power_of_two(&mut self, rd: Reg, x: Reg, k: u8, negate: bool) {
+        let shifted = |r: Reg, shift: Shift, k: u8| Operand2::Shifted(r, shift, k);
+        // Negative dividends round towards zero: add 2^k - 1 first.
+        let sign = if k == 1 {
+            x
+        } else {
+            let s = self.new_vreg(RegClass::Int);
+            self.emit(MInst::Mov {
+                cond: None,
+                rd: s,
+                src: shifted(x, Shift::Asr, 31),
+            });
+            s
+        };
+        let biased = self.new_vreg(RegClass::Int);
+        self.emit(MInst::Alu {
+            cond: None,
+            op: AluOp::Add,
+            rd: biased,
+            rn: x,
+            src: shifted(sign, Shift::Lsr, 32 - k),
+        });
+        let q = if negate {
+            self.new_vreg(RegClass::Int)
+        } else {
+            rd
+        };
+        self.emit(MInst::Mov {
+            cond: None,
+            rd: q,
+            src: shifted(biased, Shift::Asr, k),
+        });
+        if negate {
+            self.emit(MInst::Alu {
+                cond: None,
+                op: AluOp::Rsb,
+                rd,
+                rn: q,
+                src: Operand2::Imm(0),
+            });
+        }
+    }
+
+    /// `rd = x / d` by the magic multiplier, addend and shift of `d` (`DivPlan::Magic`),
+    /// `positive` when `d` is.
+    fn divide_by_magic(&mut self, rd: Reg, x: Reg, magic: i32, add: i8, shift: u8, positive: bool) {
+        let shifted = |r: Reg, shift: Shift, k: u8| Operand2::Shifted(r, shift, k);
+        let q = self.magic_product(x, magic, add);
+        if positive && self.nonnegative {
+            // A quotient that is never negative needs no truncation correction
+            // (a shift by 0 is the register itself).
+            self.emit(MInst::Mov {
+                cond: None,
+                rd,
+                src: shifted(q, Shift::Asr, shift),
+            });
+            return;
+        }
+        if positive && shift > 0 && self.recurrent {
+            // `(q >> shift) - (x >> 31)`: the sign is ready before the product, so
+            // the quotient is one instruction after the multiply, not two, which
+            // the next round of a recurrence waits for. Elsewhere the sign comes
+            // from the shifted product, in its register, holding one fewer.
+            let sign = self.new_vreg(RegClass::Int);
+            self.emit(MInst::Mov {
+                cond: None,
+                rd: sign,
+                src: shifted(x, Shift::Asr, 31),
+            });
+            self.emit(MInst::Alu {
+                cond: None,
+                op: AluOp::Rsb,
+                rd,
+                rn: sign,
+                src: shifted(q, Shift::Asr, shift),
+            });
+            return;
+        }
+        let mut q = q;
+        if shift > 0 {
+            let t = self.new_vreg(RegClass::Int);
+            self.emit(MInst::Mov {
+                cond: None,
+                rd: t,
+                src: shifted(q, Shift::Asr, shift),
+            });
+            q = t;
+        }
+        // Truncation: negative quotients are one too small until their sign is added.
+        self.emit(MInst::Alu {
+            cond: None,
+            op: AluOp::Add,
+            rd,
+            rn: q,
+            src: shifted(q, Shift::Lsr, 31),
+        });
     }
 
     /// `mulhs(x, magic)`, plus `x` when `add` is 1 or minus `x` when -1: a magic division's
     /// quotient before its shift and sign correction.
-    pub(super) fn magic_product(&mut self, x: Reg, magic: i32, add: i8) -> Reg {
+    fn magic_product(&mut self, x: Reg, magic: i32, add: i8) -> Reg {
         let m = self.int_const(magic as u32);
         let q = self.new_vreg(RegClass::Int);
         self.emit(MInst::Smmul {

@@ -171,7 +171,29 @@ struct Selector<'a> {
 }
 
 impl Selector<'_> {
+    /// Selects the function: registers and stack objects for its values, the section
+    /// anchors, what folds into what, each block in turn, then the hoisted constants and
+    /// the blocks' loop depths and frequencies.
     fn run(&mut self) {
+        self.create_blocks_and_registers();
+        self.choose_anchors();
+        self.mark_folded();
+        for b in self.f.blocks().collect::<Vec<_>>() {
+            self.select_block(b);
+        }
+        self.place_hoisted();
+        let nest = LoopNest::new(&self.mf);
+        let depths = nest.depths();
+        let frequencies = block_frequencies(&self.mf, &nest);
+        for ((block, depth), frequency) in self.mf.blocks.iter_mut().zip(depths).zip(frequencies) {
+            block.loop_depth = depth;
+            block.frequency = frequency;
+        }
+    }
+
+    /// A machine block per block, a virtual register per parameter and per instruction
+    /// result, and a stack object per `alloca`.
+    fn create_blocks_and_registers(&mut self) {
         let f = self.f;
         for b in f.blocks() {
             let id = self.mf.add_block(0);
@@ -195,7 +217,12 @@ impl Selector<'_> {
                 _ => {}
             }
         }
-        self.choose_anchors();
+    }
+
+    /// Plans the chains of comparisons tested in place (`chains`), and marks the
+    /// instructions emitted elsewhere or folded into their users (`skipped`).
+    fn mark_folded(&mut self) {
+        let f = self.f;
         for i in f.all_insts() {
             if link(f, i).is_some() && self.is_chain_tested(i) {
                 self.chains[i.index()] = plan(f, i, &|c| self.is_chain_tested(c));
@@ -220,38 +247,34 @@ impl Selector<'_> {
                 self.skipped[store.select.index()] = true;
             }
         }
-        for b in f.blocks().collect::<Vec<_>>() {
-            self.block = Some(b);
-            self.flags = None;
-            self.block_consts.clear();
-            self.block_indexed.clear();
-            if Some(b) == f.entry() {
-                self.receive_params();
-                self.global_addresses();
-            }
-            let mut succs = Vec::new();
-            for i in f.block_insts(b).collect::<Vec<_>>() {
-                let kind = f.kind(i);
-                if kind.is_terminator() {
-                    self.phi_copies(b);
-                    succs = self.terminator(i);
-                } else if !kind.is_phi() && !self.skipped[i.index()] {
-                    self.inst(i);
-                    self.selected[i.index()] = true;
-                }
-            }
-            let block = self.mf.block_mut(self.block_index[b.index()]);
-            block.insts = std::mem::take(&mut self.cur);
-            block.succs = succs;
+    }
+
+    /// Selects block `b`: the entry receives the parameters and takes the global
+    /// addresses first; the phi copies for the successors go before the terminator.
+    fn select_block(&mut self, b: Block) {
+        let f = self.f;
+        self.block = Some(b);
+        self.flags = None;
+        self.block_consts.clear();
+        self.block_indexed.clear();
+        if Some(b) == f.entry() {
+            self.receive_params();
+            self.global_addresses();
         }
-        self.place_hoisted();
-        let nest = LoopNest::new(&self.mf);
-        let depths = nest.depths();
-        let frequencies = block_frequencies(&self.mf, &nest);
-        for ((block, depth), frequency) in self.mf.blocks.iter_mut().zip(depths).zip(frequencies) {
-            block.loop_depth = depth;
-            block.frequency = frequency;
+        let mut succs = Vec::new();
+        for i in f.block_insts(b).collect::<Vec<_>>() {
+            let kind = f.kind(i);
+            if kind.is_terminator() {
+                self.phi_copies(b);
+                succs = self.terminator(i);
+            } else if !kind.is_phi() && !self.skipped[i.index()] {
+                self.inst(i);
+                self.selected[i.index()] = true;
+            }
         }
+        let block = self.mf.block_mut(self.block_index[b.index()]);
+        block.insts = std::mem::take(&mut self.cur);
+        block.succs = succs;
     }
 
     fn emit(&mut self, inst: MInst) {
@@ -274,54 +297,13 @@ impl Selector<'_> {
         let data = self.f.inst(i).clone();
         match data.kind {
             InstKind::Alloca { .. } | InstKind::Phi { .. } => {}
-            InstKind::Load { args: [p] } => {
-                let rd = self.def(i);
-                if data.ty == Type::F32 {
-                    let addr = self.addr(p, true);
-                    self.emit(MInst::VLdr { sd: rd, addr });
-                } else {
-                    let addr = self.addr(p, false);
-                    self.emit(MInst::Ldr {
-                        cond: None,
-                        rd,
-                        addr,
-                    });
-                }
-            }
-            InstKind::Store { args: [x, p] } => {
-                if let Some(store) = self.conditional_store(i) {
-                    self.store_under(store, p);
-                    return;
-                }
-                let rs = self.reg(x);
-                if self.f.value_type(x) == Type::F32 {
-                    let addr = self.addr(p, true);
-                    self.emit(MInst::VStr { ss: rs, addr });
-                } else {
-                    let addr = self.addr(p, false);
-                    self.emit(MInst::Str {
-                        cond: None,
-                        rs,
-                        addr,
-                    });
-                }
-            }
+            InstKind::Load { args: [p] } => self.load(i, p),
+            InstKind::Store { args: [x, p] } => self.store(i, x, p),
             InstKind::Gep {
                 args: [base, index],
                 stride,
             } => self.gep(i, base, index, stride),
-            InstKind::Binary { op, args: [a, b] } => {
-                let rd = self.def(i);
-                let by_constant = matches!(op, BinaryOp::SDiv | BinaryOp::SRem) && b.is_constant();
-                self.recurrent = by_constant && self.is_on_recurrence(i);
-                self.nonnegative = by_constant && self.never_negative(a);
-                match self.offset_from_next_value(i) {
-                    Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
-                    None => self.binary(rd, op, a, b),
-                }
-                self.recurrent = false;
-                self.nonnegative = false;
-            }
+            InstKind::Binary { op, args: [a, b] } => self.binary_inst(i, op, a, b),
             InstKind::FNeg { args: [a] } => {
                 let sm = self.reg(a);
                 let sd = self.def(i);
@@ -334,22 +316,7 @@ impl Selector<'_> {
                 let rd = self.def(i);
                 self.emit(MInst::Clz { rd, rm: reversed });
             }
-            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => {
-                let conds = self.compare(i);
-                let rd = self.def(i);
-                self.emit(MInst::Mov {
-                    cond: None,
-                    rd,
-                    src: Operand2::Imm(0),
-                });
-                for cond in conds {
-                    self.emit(MInst::Mov {
-                        cond: Some(cond),
-                        rd,
-                        src: Operand2::Imm(1),
-                    });
-                }
-            }
+            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => self.truth_value(i),
             InstKind::Cast { op, args: [a] } => self.cast(i, op, a),
             InstKind::Select { args: [c, a, b] } => self.select(i, c, a, b),
             InstKind::Call { callee, args } => self.call(i, &callee, &args),

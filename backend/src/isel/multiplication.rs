@@ -37,6 +37,31 @@ impl Selector<'_> {
         self.emit(MInst::Mul { rd, rn, rm });
     }
 
+    /// `rd = a + x * y` for the folded float multiplication `m` of `x` and `y`
+    /// (`is_folded_float_mul`): `vmla.f32` on a copy of `a`.
+    pub(super) fn float_multiply_accumulate(&mut self, rd: Reg, a: Value, m: Inst) {
+        let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
+            unreachable!("a folded multiplication");
+        };
+        let (sn, sm, acc) = (self.reg(x), self.reg(y), self.reg(a));
+        self.emit(MInst::Copy { dst: rd, src: acc });
+        self.emit(MInst::VMla { sd: rd, sn, sm });
+    }
+
+    /// `rd = acc op x * y` for the folded multiplication `m` of `x` and `y`
+    /// (`multiply_accumulate`), `op` an addition or subtraction: `mla` or `mls`.
+    pub(super) fn multiply_accumulate_into(&mut self, rd: Reg, op: BinaryOp, acc: Value, m: Inst) {
+        let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
+            unreachable!("a folded multiplication");
+        };
+        let (rn, rm, ra) = (self.reg(x), self.reg(y), self.reg(acc));
+        self.emit(if op == BinaryOp::Add {
+            MInst::Mla { rd, rn, rm, ra }
+        } else {
+            MInst::Mls { rd, rn, rm, ra }
+        });
+    }
+
     /// A multiplication whose only user is an addition or subtraction in its block, which
     /// computes both as one multiply-accumulate (`mla`, or `mls` for `x - a*b`). Not when the
     /// multiplication is a shift or shift-and-add anyway (cheaper than `mla`), when the other
