@@ -324,3 +324,7 @@ enum FarOffset {
     /// Not at all: the address is computed.
     Computed,
 }
+
+#[cfg(test)]
+#[path = "addresses_tests.rs"]
+mod tests;

@@ -261,3 +261,7 @@ fn shift_operand(op: BinaryOp, amount: Value) -> (Shift, Option<u8>) {
         _ => (shift, None),
     }
 }
+
+#[cfg(test)]
+#[path = "arithmetic_tests.rs"]
+mod tests;

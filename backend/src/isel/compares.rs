@@ -359,3 +359,7 @@ pub(super) fn float_conds(p: FloatPred) -> &'static [Cond] {
         FloatPred::Uno => &[Cond::Vs],
     }
 }
+
+#[cfg(test)]
+#[path = "compares_tests.rs"]
+mod tests;

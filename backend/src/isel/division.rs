@@ -399,3 +399,7 @@ impl Selector<'_> {
         false
     }
 }
+
+#[cfg(test)]
+#[path = "division_tests.rs"]
+mod tests;

@@ -252,3 +252,7 @@ impl Selector<'_> {
         is_operand2(off.unsigned_abs()).then_some((anchor, off))
     }
 }
+
+#[cfg(test)]
+#[path = "globals_tests.rs"]
+mod tests;

@@ -24,6 +24,8 @@ mod globals;
 mod multiplication;
 mod operands;
 mod selects;
+#[cfg(test)]
+mod test_select;
 
 pub use calls::string_label;
 
@@ -326,6 +328,3 @@ impl Selector<'_> {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -222,3 +222,7 @@ fn shift_and_add(c: u32) -> Option<(Option<AluOp>, u32)> {
         None
     }
 }
+
+#[cfg(test)]
+#[path = "multiplication_tests.rs"]
+mod tests;

@@ -201,3 +201,7 @@ impl Selector<'_> {
         rd
     }
 }
+
+#[cfg(test)]
+#[path = "operands_tests.rs"]
+mod tests;

@@ -317,3 +317,7 @@ impl Selector<'_> {
         });
     }
 }
+
+#[cfg(test)]
+#[path = "selects_tests.rs"]
+mod tests;
