@@ -2,12 +2,14 @@
 //! machine functions, with a text form for dumps that parses back, a structural verifier,
 //! and the loop nesting depths and dominators of blocks.
 
+mod cond;
 pub mod dominators;
 pub mod frame_placement;
 mod function;
 mod inst;
 pub mod loops;
 pub mod operand_classes;
+mod operands;
 mod parse_inst;
 pub mod parser;
 mod printer;
@@ -16,8 +18,10 @@ mod regs;
 pub mod test_build;
 pub mod verifier;
 
+pub use cond::*;
 pub use function::*;
 pub use inst::*;
+pub use operands::*;
 pub use regs::*;
 #[cfg(test)]
 mod tests;
