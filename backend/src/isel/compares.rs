@@ -94,7 +94,7 @@ impl Selector<'_> {
 
     /// Emits the comparison of instruction `i` and returns the conditions (any of which
     /// holding means true) that it sets the flags for.
-    pub(super) fn compare(&mut self, i: Inst) -> Vec<Cond> {
+    fn compare(&mut self, i: Inst) -> Vec<Cond> {
         match *self.f.kind(i) {
             InstKind::Icmp { pred, args: [a, b] } => {
                 let (pred, a, b) = if a.is_constant() && !b.is_constant() {
