@@ -56,14 +56,17 @@
 mod branching;
 mod early_exits;
 
-use super::simplify_cfg;
-use super::{const_fold, loop_simplify, trivial_phis};
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
 use crate::cost_model::inst_size;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
+use crate::transform::canonical_loops::canonicalize_loops;
+use crate::transform::cfg_cleanup::clean_up_cfg;
+use crate::transform::fold_constants::fold_constants;
 use crate::transform::loop_counter::{counter, Counter};
 use crate::transform::remove_blocks::remove_blocks;
+use crate::transform::trivial_phis;
+use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{
     copied_block, copy_blocks, copy_insts, mapped, mapped_kind, ValueMap,
 };
@@ -79,8 +82,6 @@ const MAX_GROWTH: u32 = 4_000;
 const MAX_FACTOR_CHANGING_BOUND: u32 = 4;
 /// The most instructions looked at to tell whether a bound is read from memory.
 const MAX_BOUND_SEARCH: usize = 32;
-/// The most rounds of a loop with a constant trip count that full unrolling writes out.
-pub(super) const MAX_FULL_TRIPS: u32 = 32;
 /// The most machine instructions the bodies of a fully unrolled loop may take together:
 /// more than `MAX_UNROLLED`, as the copies' counters and addresses become constants.
 const MAX_FULLY_UNROLLED: u32 = 256;
@@ -171,16 +172,14 @@ fn unroll_branching_loops(f: &mut Function, cx: &mut FunctionContext, growth: &m
 /// are left as they are.
 fn clean_up(f: &mut Function, cx: &mut FunctionContext) {
     cx.analyses.invalidate(Preserved::Nothing);
-    let passes: [fn(&mut Function, &mut FunctionContext) -> Preserved; 4] = [
-        const_fold::run,
-        simplify_cfg::run,
-        trivial_phis::run,
-        loop_simplify::run,
-    ];
-    for pass in passes {
-        let preserved = pass(f, cx);
-        cx.analyses.invalidate(preserved);
-    }
+    let folded = fold_constants(f);
+    cx.analyses.invalidate(Preserved::cfg_if(folded));
+    let cleaned = clean_up_cfg(f);
+    cx.analyses.invalidate(Preserved::nothing_if(cleaned));
+    let removed = trivial_phis::remove_all(f, cx.analyses);
+    cx.analyses.invalidate(Preserved::cfg_if(removed));
+    let canonical = canonicalize_loops(f, cx.analyses);
+    cx.analyses.invalidate(Preserved::nothing_if(canonical));
 }
 
 /// Unrolls the loops of one block (partly, or fully for a small known count); returns

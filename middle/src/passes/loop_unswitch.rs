@@ -30,11 +30,11 @@
 //!
 //! Needs: the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::loop_unroll::MAX_FULL_TRIPS;
 use crate::analysis::{Cfg, LoopInfo, Preserved};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::loop_counter::{counter, Counter};
+use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{copied_block, copy_blocks, copy_insts, mapped};
 
 /// The most instructions a loop may have to be copied.

@@ -4,21 +4,17 @@
 //! `undef` becomes that value only where the value's definition dominates the phi (elsewhere
 //! the phi is the only thing that makes the value available on every path).
 //!
-//! The work is `transform::trivial_phis::remove`, which `mem2reg` calls on the phis it
-//! placed; the pass checks every phi of a function.
+//! The work is `transform::trivial_phis`: `remove`, which `mem2reg` calls on the phis it
+//! placed, and `remove_all`, which checks every phi of a function for the pass and for
+//! `loop-unroll`.
 //!
 //! Needs: the dominator tree. Preserves: behaviour and the CFG.
 
 use crate::analysis::Preserved;
-use crate::ir::{Function, Inst};
+use crate::ir::Function;
 use crate::passes::FunctionContext;
-use crate::transform::trivial_phis::remove;
+use crate::transform::trivial_phis::remove_all;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
-    let phis: Vec<Inst> = f.all_insts().filter(|&i| f.kind(i).is_phi()).collect();
-    if phis.is_empty() {
-        return Preserved::All;
-    }
-    let dom = cx.analyses.dom(f);
-    Preserved::cfg_if(remove(f, &dom, phis))
+    Preserved::cfg_if(remove_all(f, cx.analyses))
 }

@@ -1,12 +1,18 @@
 //! Utilities the IR passes share to rewrite what they change: arithmetic written before an
-//! instruction, closed forms of a loop's values, phi edits, copies of blocks with their value maps, positions within blocks,
-//! a loop's counter, the liveness of stack variables, a loop's memory accesses and its
-//! register pressure, removing blocks, loops and functions, what code motion leaves in place, what an instruction
-//! simplifies to, trivial phis, stack variables promoted to SSA values. None of them is a pass; passes import them, never each other's.
+//! instruction, loops put in canonical form, the clean-up of a function's control flow,
+//! closed forms of a loop's values, folding a function's constants, phi edits, copies of
+//! blocks with their value maps, positions within blocks, a loop's counter, the liveness of
+//! stack variables, a loop's memory accesses and its register pressure, removing blocks,
+//! loops and functions, what code motion leaves in place, what an instruction simplifies
+//! to, trivial phis, how far loops unroll, stack variables promoted to SSA values. None of
+//! them is a pass; passes import them, never each other's.
 
 pub mod arith_writer;
+pub mod canonical_loops;
+pub mod cfg_cleanup;
 pub mod closed_form;
 pub mod delete_loop;
+pub mod fold_constants;
 pub mod loop_accesses;
 pub mod loop_counter;
 pub mod loop_pressure;
@@ -18,5 +24,6 @@ pub mod remove_blocks;
 pub mod remove_functions;
 pub mod simplify;
 pub mod trivial_phis;
+pub mod unroll_limit;
 pub mod value_map;
 pub mod var_liveness;

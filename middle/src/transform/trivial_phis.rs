@@ -1,9 +1,19 @@
 //! Removing trivial phis: those whose incoming values are all one value (ignoring the phi
-//! itself), and those that only see undefined values, for the `trivial-phis` pass and for
-//! `mem2reg`'s new phis.
+//! itself), and those that only see undefined values, for the `trivial-phis` pass, for
+//! `mem2reg`'s new phis and for `loop-unroll`'s clean-up.
 
-use crate::analysis::DomTree;
+use crate::analysis::{DomTree, FunctionAnalyses};
 use crate::ir::{Function, Inst, InstKind, Value};
+
+/// Removes the trivial phis among all of `f`'s (`remove`); returns whether it removed any.
+pub fn remove_all(f: &mut Function, analyses: &mut FunctionAnalyses) -> bool {
+    let phis: Vec<Inst> = f.all_insts().filter(|&i| f.kind(i).is_phi()).collect();
+    if phis.is_empty() {
+        return false;
+    }
+    let dom = analyses.dom(f);
+    remove(f, &dom, phis)
+}
 
 /// Removes phis whose incoming values are all one value (ignoring the phi itself), and
 /// phis that only see undefined values, repeating for phis that used them. Returns whether

@@ -30,10 +30,11 @@
 //! that breaks out on the data (at the first mismatch of a naive match) often leaves
 //! within a few rounds, which would pay the limit and the extra tests for nothing.
 
-use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame, MAX_FULL_TRIPS};
+use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame};
 use super::{extend_exit_phis, read_through_exit_phis, MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
+use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{copied_block, mapped, ValueMap};
 
 /// The most machine instructions one copy of the blocks may take: a larger body that

@@ -22,12 +22,13 @@
 //!
 //! Needs: the CFG, dominators and the loop forest. Preserves: behaviour (the CFG changes).
 
+use super::MAX_FULLY_UNROLLED;
 use super::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
 use super::{extend_exit_phis, read_through_exit_phis};
-use super::{MAX_FULLY_UNROLLED, MAX_FULL_TRIPS};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
+use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{copied_block, mapped, ValueMap};
 
 /// A loop of several exits to peel round by round: its preheader, header and latch, its
