@@ -30,8 +30,13 @@
 //! that breaks out on the data (at the first mismatch of a naive match) often leaves
 //! within a few rounds, which would pay the limit and the extra tests for nothing.
 
-use super::{constant_trip_count, copy_round, latch_values, CounterTest, Frame};
-use super::{extend_exit_phis, read_through_exit_phis, MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
+use super::bounds::bound_changes;
+use super::copies::{blocks_size, copy_round, latch_values};
+use super::counter_test::{constant_trip_count, CounterTest};
+use super::exit_values::{extend_exit_phis, read_through_exit_phis, reads_after_exits, uses_after};
+use super::frame::Frame;
+use super::latch_counted::{latch_counted, LatchCounted};
+use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::transform::unroll_limit::MAX_FULL_TRIPS;
@@ -92,7 +97,7 @@ pub(super) fn branching_shape(
     loops: &LoopInfo,
     k: usize,
 ) -> Option<BranchingShape> {
-    let super::LatchCounted {
+    let LatchCounted {
         p,
         h,
         l,
@@ -102,7 +107,7 @@ pub(super) fn branching_shape(
         counter: ctr,
         bound,
         inclusive,
-    } = super::latch_counted(f, loops, k)?;
+    } = latch_counted(f, loops, k)?;
     let lp = &loops.loops[k];
     if !early
         .iter()
@@ -110,8 +115,8 @@ pub(super) fn branching_shape(
     {
         return None;
     }
-    let changing_bound = super::bound_changes(f, loops, k, bound, ctr.start)?;
-    let size = super::blocks_size(f, &lp.blocks, false)?;
+    let changing_bound = bound_changes(f, loops, k, bound, ctr.start)?;
+    let size = blocks_size(f, &lp.blocks, false)?;
     // A few rounds known at compile time are written out in a row instead.
     let trips = constant_trip_count(ctr.start, bound, ctr.step, inclusive);
     if trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {
@@ -130,13 +135,13 @@ pub(super) fn branching_shape(
     // that only the loop enters, to take a phi of its own (E's, entered from the latch
     // alone, takes it from the latch and C; a header's test stays the only way to its E).
     let (after, read_after) = if early.is_empty() && tested == l {
-        let after = super::uses_after(f, &lp.blocks);
+        let after = uses_after(f, &lp.blocks);
         if cfg.preds(e) != [l] && !after.is_empty() {
             return None;
         }
         (after, Vec::new())
     } else {
-        (Vec::new(), super::reads_after_exits(f, cfg, dom, loops, k)?)
+        (Vec::new(), reads_after_exits(f, cfg, dom, loops, k)?)
     };
     let extent = counter_extent(f, facts, &lp.blocks, ctr.phi);
     let factor = [8, 4, 2]

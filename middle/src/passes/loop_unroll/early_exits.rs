@@ -22,9 +22,9 @@
 //!
 //! Needs: the CFG, dominators and the loop forest. Preserves: behaviour (the CFG changes).
 
+use super::copies::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
+use super::exit_values::{extend_exit_phis, read_through_exit_phis, reads_after_exits};
 use super::MAX_FULLY_UNROLLED;
-use super::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
-use super::{extend_exit_phis, read_through_exit_phis};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
@@ -74,7 +74,7 @@ pub(super) fn early_exits_shape(
     if size.max(1) * (count + 1) > MAX_FULLY_UNROLLED {
         return None;
     }
-    let read_after = super::reads_after_exits(f, cfg, dom, loops, k)?;
+    let read_after = reads_after_exits(f, cfg, dom, loops, k)?;
     Some(EarlyExits {
         p,
         h: lp.header,

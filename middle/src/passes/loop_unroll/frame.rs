@@ -1,0 +1,109 @@
+//! Where the copies of a loop's body sit when it unrolls by a factor (`Frame`): the way
+//! into them from the preheader, the test after the last copy, and the entry to the
+//! original loop, which finishes the last rounds. For loops of one block and for those
+//! whose body branches.
+
+use super::copies::incoming_index;
+use super::counter_test::CounterTest;
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::transform::value_map::{mapped, ValueMap};
+
+/// Where a block of copies of a loop's body sits: P, which enters PU (its way into the
+/// copies) or PH; C after the last copy, which makes the loop's own test, to PH or E; PH,
+/// which gives H (the original loop, finishing the last rounds) its entry values; and E,
+/// which `exiting` (H, or the latch) leaves to.
+pub(super) struct Frame {
+    pub(super) p: Block,
+    pub(super) h: Block,
+    pub(super) exiting: Block,
+    pub(super) e: Block,
+    pub(super) pu: Block,
+    pub(super) c: Block,
+    pub(super) ph: Block,
+    pub(super) lim: Value,
+    pub(super) test: CounterTest,
+    /// The trip count is known (at least the factor): the copies are entered for sure. A
+    /// constant start and bound alone do not make it so (the count is unknown where a
+    /// counter would wrap).
+    pub(super) always: bool,
+}
+
+impl Frame {
+    /// P's branch: into PU, for sure or while `init` is before the limit.
+    pub(super) fn enter(&self, f: &mut Function, init: Value) {
+        let term_p = f.terminator(self.p).expect("a preheader ends in br");
+        let branch = if self.always {
+            InstKind::Br { targets: [self.pu] }
+        } else {
+            let enter = InstKind::icmp(self.test.before(), init, self.lim);
+            let enter = Value::Inst(f.insert_inst_before(term_p, enter, Type::I1));
+            InstKind::CondBr {
+                args: [enter],
+                targets: [self.pu, self.ph],
+            }
+        };
+        f.replace_kind(term_p, branch, Type::Void);
+    }
+
+    /// C's test of the last copy's stepped `counter`; PH's phis for H's `phis`, of what the
+    /// last copy takes back to them (`last`); E's phis, and phis of E for the loop's values
+    /// used after it otherwise (`after`), taking from C what `at` (the last copy's) maps
+    /// them to.
+    pub(super) fn leave(
+        &self,
+        f: &mut Function,
+        counter: Value,
+        phis: &[Inst],
+        last: &[Value],
+        after: Vec<(Inst, Inst, usize)>,
+        at: &ValueMap,
+    ) {
+        let (e, c, ph) = (self.e, self.c, self.ph);
+        let go_on = self.test.append(f, c, counter);
+        let branch = InstKind::CondBr {
+            args: [Value::Inst(go_on)],
+            targets: [ph, e],
+        };
+        f.append_inst(c, branch, Type::Void);
+        self.enter_remainder(f, phis, last);
+        let e_phis: Vec<Inst> = f.phis(e).collect();
+        for phi in e_phis {
+            if let Some(x) = f.phi_incoming(phi, self.exiting) {
+                f.add_phi_incoming(phi, mapped(x, at), c);
+            }
+        }
+        let mut merged = ValueMap::default();
+        for (v, user, index) in after {
+            let phi = *merged.entry(v).or_insert_with(|| {
+                let kind = InstKind::Phi {
+                    args: vec![Value::Inst(v), mapped(Value::Inst(v), at)],
+                    blocks: vec![self.exiting, c],
+                };
+                let ty = f.inst(v).ty;
+                Value::Inst(f.prepend_inst(e, kind, ty))
+            });
+            f.set_operand(user, index, phi);
+        }
+    }
+
+    /// PH's phis for H's `phis`: the first values from P (unless the copies are entered
+    /// for sure), what the last copy takes back to them (`last`) from C; PH jumps to H.
+    pub(super) fn enter_remainder(&self, f: &mut Function, phis: &[Inst], last: &[Value]) {
+        let (p, h, c, ph) = (self.p, self.h, self.c, self.ph);
+        for (&phi, &v) in phis.iter().zip(last) {
+            let first = f.phi_incoming(phi, p).expect("from the preheader");
+            let ty = f.inst(phi).ty;
+            let (args, blocks) = if self.always {
+                (vec![v], vec![c])
+            } else {
+                (vec![first, v], vec![p, c])
+            };
+            let kind = InstKind::Phi { args, blocks };
+            let entry = f.append_inst(ph, kind, ty);
+            let index = incoming_index(f, phi, p);
+            f.set_operand(phi, index, Value::Inst(entry));
+            f.kind_mut_targets(phi)[index] = ph;
+        }
+        f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
+    }
+}

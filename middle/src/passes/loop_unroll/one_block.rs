@@ -1,0 +1,305 @@
+//! loop-unroll for a counted loop of one block (the module above describes both ways):
+//! which loops qualify and by what factor (`shape`), the block of copies with its limit,
+//! test and remainder (`unroll`), and all of a small known count of rounds in a row
+//! (`unroll_fully`).
+
+use super::bounds::bound_changes;
+use super::copies::{incoming_index, latch_values};
+use super::counter_test::{constant_trip_count, inclusive_test, CounterTest};
+use super::exit_values::uses_after;
+use super::frame::Frame;
+use super::{MAX_FACTOR_CHANGING_BOUND, MAX_FULLY_UNROLLED, MAX_STEP, MAX_UNROLLED};
+use crate::analysis::{Cfg, LoopInfo};
+use crate::cost_model::inst_size;
+use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
+use crate::transform::unroll_limit::MAX_FULL_TRIPS;
+use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
+
+/// A loop to unroll: preheader, the loop's one block, its exit; the counter phi and its
+/// step (negative when it counts down); the bound and whether the test is `<=` (`>=`); the
+/// counter's first value; the factor and the body's size.
+pub(super) struct Shape {
+    p: Block,
+    h: Block,
+    e: Block,
+    next: Inst,
+    test: CounterTest,
+    init: Value,
+    pub(super) factor: u32,
+    pub(super) body_size: u32,
+    /// The trip count, when it is a known constant (then at least the factor).
+    trips: Option<u32>,
+    /// The factor is the trip count, a constant: the loop goes, its bodies in a row.
+    pub(super) full: bool,
+}
+
+pub(super) fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
+    let lp = &loops.loops[k];
+    let h = lp.header;
+    if lp.blocks != [h] || !lp.children.is_empty() || lp.latches != [h] {
+        return None;
+    }
+    let p = lp.preheader?;
+    let &[e] = lp.exits.as_slice() else {
+        return None;
+    };
+    if cfg.preds(e) != [h] || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
+        return None;
+    }
+    let InstKind::CondBr {
+        args: [cond],
+        targets,
+    } = *f.kind(f.terminator(h)?)
+    else {
+        return None;
+    };
+    let go_on_when = targets[0] == h;
+    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
+        return None;
+    };
+    let (counter, bound, pred) = if offset_step(f, h, a).is_some() {
+        (a, b, pred)
+    } else {
+        (b, a, pred.swapped())
+    };
+    let (next, step, offset) = offset_step(f, h, counter)?;
+    let pred = if go_on_when { pred } else { pred.inverse() };
+    let inclusive = inclusive_test(pred, step)?;
+    if step < 0 && offset != 0 {
+        return None;
+    }
+    let InstKind::Binary {
+        args: [Value::Inst(phi), _],
+        ..
+    } = *f.kind(next)
+    else {
+        return None;
+    };
+    let init = f.phi_incoming(phi, p)?;
+    let changing_bound = bound_changes(f, loops, k, bound, init)?;
+    let mut body_size = 0;
+    for i in f.block_insts(h) {
+        let kind = f.kind(i);
+        if matches!(kind, InstKind::Call { .. } | InstKind::Alloca { .. }) {
+            return None;
+        }
+        if !kind.is_phi() && !kind.is_terminator() {
+            body_size += inst_size(kind);
+        }
+    }
+    let trips = if offset == 0 {
+        constant_trip_count(init, bound, step, inclusive)
+    } else {
+        None
+    };
+    let full =
+        trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
+    let mut factor = [8, 4, 2]
+        .into_iter()
+        .filter(|&k| !changing_bound || k <= MAX_FACTOR_CHANGING_BOUND)
+        .find(|&k| body_size.max(1) * k <= MAX_UNROLLED)?;
+    match trips {
+        Some(t) if full => factor = t,
+        Some(t) => {
+            while factor > t {
+                factor /= 2;
+            }
+        }
+        None => {}
+    }
+    (factor >= 2).then_some(Shape {
+        p,
+        h,
+        e,
+        next,
+        test: CounterTest {
+            step,
+            bound,
+            inclusive,
+            offset,
+        },
+        init,
+        factor,
+        body_size,
+        trips,
+        full,
+    })
+}
+
+/// When `v` is the counter's next value `next`, or `next + c` for a constant `0 < c <=
+/// MAX_STEP` (also written `i + s + c`, from the phi): `next`'s add, the step and `c` (0
+/// for `next` itself).
+fn offset_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32, i32)> {
+    if let Some((next, step)) = counter_step(f, h, v) {
+        return Some((next, step, 0));
+    }
+    let InstKind::Binary {
+        op: BinaryOp::Add,
+        args: [x, Value::Int(c)],
+    } = *f.kind(v.as_inst()?)
+    else {
+        return None;
+    };
+    // `next + c`, or the phi plus more than its step (value numbering's form of it).
+    let (next, step, c) = match counter_step(f, h, x) {
+        Some((next, step)) => (next, step, c),
+        None => {
+            let latch = f.phi_incoming(x.as_inst()?, h)?;
+            let (next, step) = counter_step(f, h, latch)?;
+            let phi_of_next = matches!(
+                *f.kind(next),
+                InstKind::Binary { args: [p, _], .. } if p == x
+            );
+            if !phi_of_next {
+                return None;
+            }
+            (next, step, c.checked_sub(step)?)
+        }
+    };
+    (1..=MAX_STEP).contains(&c).then_some((next, step, c))
+}
+
+/// When `v` is `phi + s` in `h` for a phi of `h` taking `v` back from `h` and a constant
+/// `0 < |s| <= MAX_STEP`: the add and `s`.
+fn counter_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32)> {
+    let next = v.as_inst()?;
+    let InstKind::Binary {
+        op: BinaryOp::Add,
+        args: [Value::Inst(phi), Value::Int(step)],
+    } = *f.kind(next)
+    else {
+        return None;
+    };
+    let ok = f.inst_block(next) == Some(h)
+        && f.inst_block(phi) == Some(h)
+        && f.kind(phi).is_phi()
+        && f.phi_incoming(phi, h) == Some(v)
+        && (1..=MAX_STEP.unsigned_abs()).contains(&step.unsigned_abs());
+    ok.then_some((next, step))
+}
+
+/// The phis and the body of a loop of one block `h`, and the uses of its values after it
+/// other than by E's phis from H.
+#[allow(clippy::type_complexity)]
+fn loop_values(f: &Function, h: Block) -> (Vec<Inst>, Vec<Inst>, Vec<(Inst, Inst, usize)>) {
+    let phis: Vec<Inst> = f.phis(h).collect();
+    let body: Vec<Inst> = f
+        .block_insts(h)
+        .filter(|&i| !f.kind(i).is_phi() && !f.kind(i).is_terminator())
+        .collect();
+    (phis, body, uses_after(f, &[h]))
+}
+
+/// Copies `body` to the end of `to` once per round, each round's phis the previous round's
+/// latch values (the first round's: `at` as given); `at` ends describing the last round.
+fn copy_rounds(
+    f: &mut Function,
+    h: Block,
+    phis: &[Inst],
+    body: &[Inst],
+    rounds: u32,
+    to: Block,
+    at: &mut ValueMap,
+) {
+    for round in 0..rounds {
+        if round > 0 {
+            let latch = latch_values(f, phis, h, at);
+            for (&phi, v) in phis.iter().zip(latch) {
+                at.insert(phi, v);
+            }
+        }
+        for &i in body {
+            let kind = mapped_kind(f, i, at);
+            let ty = f.inst(i).ty;
+            at.insert(i, Value::Inst(f.append_inst(to, kind, ty)));
+        }
+    }
+}
+
+/// Full unrolling: P jumps to one block F holding every round, which jumps to E; the loop
+/// goes, and its values after it are the last round's.
+pub(super) fn unroll_fully(f: &mut Function, s: &Shape) {
+    let (p, h, e) = (s.p, s.h, s.e);
+    let (phis, body, after) = loop_values(f, h);
+    let fb = f.create_block();
+    f.insert_block_after(fb, p);
+    let mut at = ValueMap::default();
+    for &phi in &phis {
+        at.insert(phi, f.phi_incoming(phi, p).expect("from the preheader"));
+    }
+    copy_rounds(f, h, &phis, &body, s.factor, fb, &mut at);
+    f.append_inst(fb, InstKind::Br { targets: [e] }, Type::Void);
+    let term_p = f.terminator(p).expect("a preheader ends in br");
+    f.replace_kind(term_p, InstKind::Br { targets: [fb] }, Type::Void);
+    for phi in f.phis(e).collect::<Vec<_>>() {
+        let index = incoming_index(f, phi, h);
+        let x = f.kind(phi).operands()[index];
+        f.set_operand(phi, index, mapped(x, &at));
+        f.kind_mut_targets(phi)[index] = fb;
+    }
+    for (v, user, index) in after {
+        f.set_operand(user, index, mapped(Value::Inst(v), &at));
+    }
+    f.remove_block(h);
+}
+
+pub(super) fn unroll(f: &mut Function, s: &Shape) {
+    let (p, h, e) = (s.p, s.h, s.e);
+    let (phis, body, after) = loop_values(f, h);
+
+    let term_p = f.terminator(p).expect("a preheader ends in br");
+    let lim = s.test.limit(f, s.factor, term_p);
+    let [pu, u, c, ph] = [(); 4].map(|_| f.create_block());
+    f.insert_block_after(pu, p);
+    f.insert_block_after(u, pu);
+    f.insert_block_after(c, u);
+    f.insert_block_after(ph, c);
+    let frame = Frame {
+        p,
+        h,
+        exiting: h,
+        e,
+        pu,
+        c,
+        ph,
+        lim,
+        test: s.test,
+        always: s.trips.is_some(),
+    };
+    frame.enter(f, s.init);
+    let before = s.test.before();
+    f.append_inst(pu, InstKind::Br { targets: [u] }, Type::Void);
+
+    // U: the bodies one after another, each copy's phis the previous copy's latch values.
+    let mut at = ValueMap::default();
+    let mut u_phis = Vec::with_capacity(phis.len());
+    for &phi in &phis {
+        let ty = f.inst(phi).ty;
+        let copy = f.append_inst(u, empty_phi(), ty);
+        at.insert(phi, Value::Inst(copy));
+        u_phis.push(copy);
+    }
+    copy_rounds(f, h, &phis, &body, s.factor, u, &mut at);
+    let last = latch_values(f, &phis, h, &at);
+    for ((&phi, &copy), &v) in phis.iter().zip(&u_phis).zip(&last) {
+        let first = f.phi_incoming(phi, p).expect("from the preheader");
+        f.add_phi_incoming(copy, first, pu);
+        f.add_phi_incoming(copy, v, u);
+    }
+    let counter = at[&s.next];
+    let again = f.append_inst(u, InstKind::icmp(before, counter, lim), Type::I1);
+    let branch = InstKind::CondBr {
+        args: [Value::Inst(again)],
+        targets: [u, c],
+    };
+    f.append_inst(u, branch, Type::Void);
+
+    frame.leave(f, counter, &phis, &last, after, &at);
+}
+
+fn empty_phi() -> InstKind {
+    InstKind::Phi {
+        args: Vec::new(),
+        blocks: Vec::new(),
+    }
+}
