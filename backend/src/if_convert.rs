@@ -315,12 +315,18 @@ impl Conversion {
         let body = &mf.block(x).insts;
         let mut tested = false;
         for inst in &body[..body.len() - 1] {
+            if inst.regs().iter().any(|(r, _)| matches!(r, Reg::Phys(_))) {
+                return None;
+            }
             let converted = if inst.sets_flags() {
-                if tested || !last {
+                // The arm's own test, under the branch's condition: where `c` fails, the
+                // flags stay as the branch left them, so that what reads them under `c`
+                // does not run either.
+                if tested || !last || !inst.is_compare() {
                     return None;
                 }
                 tested = true;
-                own_test(inst, c)?
+                predicated(mf, inst, c)?
             } else if tested {
                 self.after_test(facts, inst, x, c)?
             } else {
@@ -342,9 +348,6 @@ impl Conversion {
     /// `inst`, after the arm's own test: as it was, under a condition that implies the
     /// branch's `c`, or unconditionally when it only computes its results.
     fn after_test(&mut self, facts: &Facts, inst: &MInst, x: MBlockId, c: Cond) -> Option<MInst> {
-        if inst.regs().iter().any(|(r, _)| matches!(r, Reg::Phys(_))) {
-            return None;
-        }
         match inst.flags_read() {
             // Where `c` fails, `d` fails too on the flags the branch left.
             Some(d) if d.implies(c) => Some(inst.clone()),
@@ -364,7 +367,7 @@ impl Conversion {
     /// Follows what `inst`, which runs where the last arm's condition fails, leaves in the
     /// registers it writes.
     fn record_skipped(&mut self, inst: &MInst) {
-        let value = |r: Reg| self.skipped.get(&r).copied().unwrap_or(Skipped::Held(r));
+        let value = |r: Reg| held(&self.skipped, r);
         let moved = match *inst {
             MInst::Copy { src, .. }
             | MInst::Mov {
@@ -387,52 +390,16 @@ impl Conversion {
     /// Whether the registers the last arm writes unconditionally after its test, where the
     /// join reads them, hold where its condition fails what they would have without it.
     fn keeps_skipped_values(&self, live_at_join: &impl Fn(Reg) -> bool) -> bool {
-        let value =
-            |m: &FastHashMap<Reg, Skipped>, r: Reg| m.get(&r).copied().unwrap_or(Skipped::Held(r));
         self.late_writes.iter().all(|&r| {
-            !live_at_join(r)
-                || (value(&self.skipped, r) == value(&self.required, r)
-                    && value(&self.skipped, r) != Skipped::Unknown)
+            let skipped = held(&self.skipped, r);
+            !live_at_join(r) || (skipped == held(&self.required, r) && skipped != Skipped::Unknown)
         })
     }
 }
 
-/// The arm's own test under the branch's condition `c`: where `c` fails, the flags stay
-/// as the branch left them, so that what reads them under `c` does not run either.
-fn own_test(inst: &MInst, c: Cond) -> Option<MInst> {
-    if inst.regs().iter().any(|(r, _)| matches!(r, Reg::Phys(_))) {
-        return None;
-    }
-    Some(match *inst {
-        MInst::Cmp {
-            cond: None,
-            rn,
-            src,
-        } => MInst::Cmp {
-            cond: Some(c),
-            rn,
-            src,
-        },
-        MInst::Cmn {
-            cond: None,
-            rn,
-            src,
-        } => MInst::Cmn {
-            cond: Some(c),
-            rn,
-            src,
-        },
-        MInst::Tst {
-            cond: None,
-            rn,
-            src,
-        } => MInst::Tst {
-            cond: Some(c),
-            rn,
-            src,
-        },
-        _ => return None,
-    })
+/// What `r` holds by `values`: what it held at the branch unless they say otherwise.
+fn held(values: &FastHashMap<Reg, Skipped>, r: Reg) -> Skipped {
+    values.get(&r).copied().unwrap_or(Skipped::Held(r))
 }
 
 /// `inst` of arm `x` as it runs where the branch was, when it can: under `c`, or as it is.
@@ -447,7 +414,7 @@ fn arm_inst(
     live_at_branch: &impl Fn(Reg) -> bool,
 ) -> Option<MInst> {
     let regs = inst.regs();
-    if inst.flags_read().is_some() || regs.iter().any(|(r, _)| matches!(r, Reg::Phys(_))) {
+    if inst.flags_read().is_some() {
         return None;
     }
     let defs: Vec<Reg> = regs
@@ -521,6 +488,33 @@ fn predicated(mf: &MFunction, inst: &MInst, c: Cond) -> Option<MInst> {
             cond: Some(c),
             rd,
             addr,
+        },
+        MInst::Cmp {
+            cond: None,
+            rn,
+            src,
+        } => MInst::Cmp {
+            cond: Some(c),
+            rn,
+            src,
+        },
+        MInst::Cmn {
+            cond: None,
+            rn,
+            src,
+        } => MInst::Cmn {
+            cond: Some(c),
+            rn,
+            src,
+        },
+        MInst::Tst {
+            cond: None,
+            rn,
+            src,
+        } => MInst::Tst {
+            cond: Some(c),
+            rn,
+            src,
         },
         MInst::Copy { dst, src } => match mf.class_of(dst) {
             RegClass::Int => MInst::Mov {
