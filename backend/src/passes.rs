@@ -209,17 +209,21 @@ pub fn pipeline(opt_level: u8) -> Vec<&'static BackendPass> {
 /// Runs the back-end pass called `name` on one function of machine IR as at `opt_level`:
 /// an error if no pass has that name or the pass does not rewrite machine IR.
 pub fn run_machine_pass(name: &str, mf: &mut MFunction, opt_level: u8) -> Result<(), String> {
-    match BACKEND_PASSES.iter().find(|p| p.name == name) {
-        Some(BackendPass {
-            run: Run::Machine(run),
-            ..
-        }) => {
+    match named(name)?.run {
+        Run::Machine(run) => {
             run(mf, opt_level);
             Ok(())
         }
-        Some(_) => Err(format!("'{name}' is not a pass over machine IR")),
-        None => Err(format!("unknown back-end pass '{name}'")),
+        _ => Err(format!("'{name}' is not a pass over machine IR")),
     }
+}
+
+/// The back-end pass called `name`; an error if there is none.
+fn named(name: &str) -> Result<&'static BackendPass, String> {
+    BACKEND_PASSES
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| format!("unknown back-end pass '{name}'"))
 }
 
 /// Runs the back-end passes called `names`, in that order, on every function of a verified
@@ -239,10 +243,7 @@ pub fn run_named_passes(
     };
     let mut selected = false;
     for name in names {
-        let pass = BACKEND_PASSES
-            .iter()
-            .find(|p| p.name == name)
-            .ok_or_else(|| format!("unknown back-end pass '{name}'"))?;
+        let pass = named(name)?;
         match (pass.run, selected) {
             (Run::Ir(_) | Run::Select(_), false) | (Run::Machine(_), true) => {}
             (Run::Ir(_) | Run::Select(_), true) => {
