@@ -156,15 +156,15 @@ fn effects_memory_and_motion() {
     use Opcode::*;
     assert_eq!(
         with(Opcode::has_side_effects),
-        [Store, Call, Br, CondBr, Ret]
+        [Store, VStore, Call, Br, CondBr, Ret]
     );
     assert_eq!(with(Opcode::is_terminator), [Br, CondBr, Ret]);
-    assert_eq!(with(Opcode::reads_memory), [Load, Call]);
-    assert_eq!(with(Opcode::writes_memory), [Store, Call]);
-    assert_eq!(with(Opcode::may_fault), [Load, Store, Call]);
+    assert_eq!(with(Opcode::reads_memory), [Load, VLoad, Call]);
+    assert_eq!(with(Opcode::writes_memory), [Store, VStore, Call]);
+    assert_eq!(with(Opcode::may_fault), [Load, Store, VLoad, VStore, Call]);
     assert_eq!(
         with(Opcode::is_pinned),
-        [Load, Store, Alloca, Call, Phi, Br, CondBr, Ret]
+        [Load, Store, VLoad, VStore, Alloca, Call, Phi, Br, CondBr, Ret]
     );
     for op in Opcode::ALL {
         assert_eq!(op.info().opcode, op);
@@ -203,6 +203,20 @@ bb0:
   %20 = gep %0, %19, 4
   store %18, %20
   %21 = load i32 %20
+  %26 = vload v4i32 %0
+  %27 = vadd %26, %26
+  %28 = vsub %27, %26
+  %29 = vmul %28, %26
+  %30 = vsmin %29, %26
+  %31 = vsmax %30, %26
+  %32 = splat v4f32 %a1
+  %33 = vfadd %32, %32
+  %34 = vfsub %33, %32
+  %35 = vfmul %34, %32
+  %36 = extractlane f32 %35, 3
+  %37 = insertlane v4i32 %31, %21, 0
+  %38 = reduce add %37
+  vstore %37, %0
   %22 = call i32 @getint()
   condbr %15, bb1, bb2
 bb1:

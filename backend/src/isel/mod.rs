@@ -325,6 +325,13 @@ impl Selector<'_> {
             InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. } => {
                 unreachable!("terminators are selected separately")
             }
+            InstKind::VLoad { .. }
+            | InstKind::VStore { .. }
+            | InstKind::VBinary { .. }
+            | InstKind::Splat { .. }
+            | InstKind::ExtractLane { .. }
+            | InstKind::InsertLane { .. }
+            | InstKind::Reduce { .. } => unreachable!("compile_with refuses vectors"),
         }
     }
 }

@@ -5,8 +5,8 @@
 
 use crate::fast_hash::FastHashMap;
 use crate::ir::{
-    BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module, Type,
-    Value,
+    BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module,
+    ReduceOp, Type, Value, VectorOp,
 };
 use frontend::runtime::RuntimeFn;
 
@@ -25,6 +25,35 @@ pub enum Op {
     Store {
         val: Reg,
         addr: Reg,
+    },
+    /// Vectors take four consecutive registers, lane 0 first.
+    VLoad {
+        dst: Reg,
+        addr: Reg,
+    },
+    VStore {
+        val: Reg,
+        addr: Reg,
+    },
+    VBinary {
+        op: VectorOp,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Splat {
+        dst: Reg,
+        a: Reg,
+    },
+    Reduce {
+        op: ReduceOp,
+        dst: Reg,
+        a: Reg,
+    },
+    /// A register copied: `extractlane` and the lanes `insertlane` keeps or sets.
+    Copy {
+        dst: Reg,
+        src: Reg,
     },
     Gep {
         dst: Reg,
@@ -203,13 +232,23 @@ impl<'a> FnDecoder<'a> {
         }
     }
 
+    /// The register of a value: its first of four for a vector.
     fn reg(&mut self, v: Value) -> Reg {
         if let Some(&r) = self.regs.get(&v) {
             return r;
         }
         let r = self.next_reg;
-        self.next_reg += 1;
+        let width = if self.f.value_type(v).is_vector() {
+            Type::LANES
+        } else {
+            1
+        };
+        self.next_reg += width;
         self.regs.insert(v, r);
+        if let Value::Undef(_) = v {
+            self.consts.extend((r..r + width).map(|lane| (lane, 0)));
+            return r;
+        }
         let bits = match v {
             Value::Int(x) => Some(x as u32),
             Value::Bool(b) => Some(b as u32),
@@ -235,7 +274,12 @@ impl<'a> FnDecoder<'a> {
             if let Some(v) = self.f.phi_incoming(phi, from) {
                 let src = self.reg(v);
                 let dst = self.dst(phi);
-                self.copies.push((dst, src));
+                let width = if self.f.inst(phi).ty.is_vector() {
+                    Type::LANES
+                } else {
+                    1
+                };
+                self.copies.extend((0..width).map(|k| (dst + k, src + k)));
             }
         }
         let id = self.edges.len() as u32;
@@ -294,6 +338,46 @@ impl<'a> FnDecoder<'a> {
             InstKind::Store { args: [v, p] } => Op::Store {
                 val: self.reg(v),
                 addr: self.reg(p),
+            },
+            InstKind::VLoad { args: [p] } => Op::VLoad {
+                addr: self.reg(p),
+                dst: self.dst(i),
+            },
+            InstKind::VStore { args: [v, p] } => Op::VStore {
+                val: self.reg(v),
+                addr: self.reg(p),
+            },
+            InstKind::VBinary { op, args: [a, c] } => Op::VBinary {
+                op,
+                a: self.reg(a),
+                b: self.reg(c),
+                dst: self.dst(i),
+            },
+            InstKind::Splat { args: [a] } => Op::Splat {
+                a: self.reg(a),
+                dst: self.dst(i),
+            },
+            InstKind::ExtractLane { lane, args: [a] } => Op::Copy {
+                src: self.reg(a) + lane as u32,
+                dst: self.dst(i),
+            },
+            InstKind::InsertLane { lane, args: [a, x] } => {
+                let (src, x, dst) = (self.reg(a), self.reg(x), self.dst(i));
+                for k in (0..Type::LANES).filter(|&k| k != lane as u32) {
+                    self.code.push(Op::Copy {
+                        dst: dst + k,
+                        src: src + k,
+                    });
+                }
+                Op::Copy {
+                    dst: dst + lane as u32,
+                    src: x,
+                }
+            }
+            InstKind::Reduce { op, args: [a] } => Op::Reduce {
+                op,
+                a: self.reg(a),
+                dst: self.dst(i),
             },
             InstKind::Gep {
                 args: [base, index],

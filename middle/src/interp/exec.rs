@@ -146,6 +146,30 @@ impl<'m, 'io> Machine<'m, 'io> {
                 Op::Alloca { dst, bytes } => r!(dst) = self.alloca(bytes)?,
                 Op::Load { dst, addr } => r!(dst) = self.load(r!(addr))?,
                 Op::Store { val, addr } => self.store(r!(addr), r!(val))?,
+                Op::VLoad { dst, addr } => {
+                    for k in 0..4 {
+                        r!(dst + k) = self.load(r!(addr).wrapping_add(4 * k))?;
+                    }
+                }
+                Op::VStore { val, addr } => {
+                    for k in 0..4 {
+                        self.store(r!(addr).wrapping_add(4 * k), r!(val + k))?;
+                    }
+                }
+                Op::VBinary { op, dst, a, b } => {
+                    for k in 0..4 {
+                        r!(dst + k) = semantics::lane(op, r!(a + k), r!(b + k));
+                    }
+                }
+                Op::Splat { dst, a } => {
+                    for k in 0..4 {
+                        r!(dst + k) = r!(a);
+                    }
+                }
+                Op::Reduce { op, dst, a } => {
+                    r!(dst) = semantics::reduce(op, [r!(a), r!(a + 1), r!(a + 2), r!(a + 3)])
+                }
+                Op::Copy { dst, src } => r!(dst) = r!(src),
                 Op::Gep {
                     dst,
                     base: b,

@@ -182,6 +182,55 @@ impl CastOp {
     }
 }
 
+named_enum!(
+    /// Lane-wise operations on vectors: each lane is the scalar operation of the same lanes
+    /// of the operands (`vsmin` and `vsmax` take the signed minimum and maximum). The integer
+    /// ones work on `v4i32`, the float ones on `v4f32`.
+    VectorOp {
+        Add = "vadd",
+        Sub = "vsub",
+        Mul = "vmul",
+        SMin = "vsmin",
+        SMax = "vsmax",
+        FAdd = "vfadd",
+        FSub = "vfsub",
+        FMul = "vfmul",
+    }
+);
+
+impl VectorOp {
+    /// The type of both operands and of the result.
+    pub fn ty(self) -> Type {
+        match self {
+            VectorOp::FAdd | VectorOp::FSub | VectorOp::FMul => Type::V4F32,
+            _ => Type::V4I32,
+        }
+    }
+
+    /// The lane-wise operation of a scalar one, where vectors have it.
+    pub fn of(op: BinaryOp) -> Option<VectorOp> {
+        Some(match op {
+            BinaryOp::Add => VectorOp::Add,
+            BinaryOp::Sub => VectorOp::Sub,
+            BinaryOp::Mul => VectorOp::Mul,
+            BinaryOp::FAdd => VectorOp::FAdd,
+            BinaryOp::FSub => VectorOp::FSub,
+            BinaryOp::FMul => VectorOp::FMul,
+            _ => return None,
+        })
+    }
+}
+
+named_enum!(
+    /// The combination of a `v4i32`'s four lanes into one `i32`: their wrapping sum, or
+    /// their signed minimum or maximum. All three are exact in any order.
+    ReduceOp {
+        Add = "add",
+        SMin = "smin",
+        SMax = "smax",
+    }
+);
+
 /// What a call calls.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Callee {
@@ -210,6 +259,15 @@ pub enum InstKind {
     Store {
         args: [Value; 2],
     },
+    /// `[ptr]`: the four consecutive elements from `ptr` on, as a vector of the
+    /// instruction's type.
+    VLoad {
+        args: [Value; 1],
+    },
+    /// `[vector, ptr]`: the vector's lanes into the four consecutive elements from `ptr` on.
+    VStore {
+        args: [Value; 2],
+    },
     /// `[base, index]`: the address `base + index * stride`.
     Gep {
         args: [Value; 2],
@@ -218,6 +276,29 @@ pub enum InstKind {
     Binary {
         op: BinaryOp,
         args: [Value; 2],
+    },
+    VBinary {
+        op: VectorOp,
+        args: [Value; 2],
+    },
+    /// `[scalar]`: a vector with the scalar in every lane.
+    Splat {
+        args: [Value; 1],
+    },
+    /// `[vector]`: lane `lane` of the vector.
+    ExtractLane {
+        lane: u8,
+        args: [Value; 1],
+    },
+    /// `[vector, scalar]`: the vector with lane `lane` replaced by the scalar.
+    InsertLane {
+        lane: u8,
+        args: [Value; 2],
+    },
+    /// `[vector]`: the vector's lanes combined into one scalar.
+    Reduce {
+        op: ReduceOp,
+        args: [Value; 1],
     },
     FNeg {
         args: [Value; 1],
@@ -272,13 +353,20 @@ macro_rules! operand_slice {
         match $kind {
             InstKind::Alloca { .. } | InstKind::Br { .. } => $empty,
             InstKind::Load { args }
+            | InstKind::VLoad { args }
+            | InstKind::Splat { args }
+            | InstKind::ExtractLane { args, .. }
+            | InstKind::Reduce { args, .. }
             | InstKind::FNeg { args }
             | InstKind::Ctz { args }
             | InstKind::Cast { args, .. }
             | InstKind::CondBr { args, .. } => args,
             InstKind::Store { args }
+            | InstKind::VStore { args }
+            | InstKind::InsertLane { args, .. }
             | InstKind::Gep { args, .. }
             | InstKind::Binary { args, .. }
+            | InstKind::VBinary { args, .. }
             | InstKind::Icmp { args, .. }
             | InstKind::Fcmp { args, .. } => args,
             InstKind::Select { args } => args,

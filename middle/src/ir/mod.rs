@@ -16,7 +16,9 @@ pub mod verifier;
 
 pub use entities::{Block, FuncId, GlobalId, Inst, Use, Value};
 pub use function::Function;
-pub use instructions::{BinaryOp, Callee, CastOp, FloatPred, InstData, InstKind, IntPred};
+pub use instructions::{
+    BinaryOp, Callee, CastOp, FloatPred, InstData, InstKind, IntPred, ReduceOp, VectorOp,
+};
 pub use module::{Global, Module};
 pub use opcode::{Opcode, OpcodeInfo, Sides, SpecialConst};
 pub use types::Type;

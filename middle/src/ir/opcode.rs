@@ -12,7 +12,7 @@
 //! `and` is the one idempotent operation (`x & x == x`).
 
 use super::entities::Value;
-use super::instructions::{BinaryOp, CastOp, InstKind};
+use super::instructions::{BinaryOp, CastOp, InstKind, VectorOp};
 use crate::cost_model::CostClass;
 use crate::cost_model::CostClass as C;
 
@@ -42,6 +42,20 @@ pub enum Opcode {
     Select,
     Load,
     Store,
+    VLoad,
+    VStore,
+    VAdd,
+    VSub,
+    VMul,
+    VSMin,
+    VSMax,
+    VFAdd,
+    VFSub,
+    VFMul,
+    Splat,
+    ExtractLane,
+    InsertLane,
+    Reduce,
     Gep,
     Alloca,
     Call,
@@ -154,7 +168,7 @@ use Opcode::*;
 
 /// Indexed by `Opcode as usize` (checked at compile time below).
 #[rustfmt::skip]
-static TABLE: [OpcodeInfo; 30] = [
+static TABLE: [OpcodeInfo; 44] = [
     //  opcode   flags                      identity           absorbing     cost class
     row(Add,     COMMUTATIVE | ASSOCIATIVE, both(int(0)),      None,         Some(C::Alu)),
     row(Sub,     0,                         right(int(0)),     None,         Some(C::Alu)),
@@ -186,6 +200,25 @@ static TABLE: [OpcodeInfo; 30] = [
     row(Select,  0,                         None,              None,         Some(C::Alu)),
     row(Load,    LOAD,                      None,              None,         Some(C::Load)),
     row(Store,   STORE,                     None,              None,         Some(C::Store)),
+    // Vector operations weigh as the VFP instructions that run in the same pipelines.
+    row(VLoad,   LOAD,                      None,              None,         Some(C::VfpLoad)),
+    row(VStore,  STORE,                     None,              None,         Some(C::VfpStore)),
+    row(VAdd,    COMMUTATIVE | ASSOCIATIVE, None,              None,         Some(C::VfpArith)),
+    row(VSub,    0,                         None,              None,         Some(C::VfpArith)),
+    row(VMul,    COMMUTATIVE | ASSOCIATIVE, None,              None,         Some(C::VfpArith)),
+    row(VSMin,   COMMUTATIVE | ASSOCIATIVE | IDEMPOTENT,
+                                            None,              None,         Some(C::VfpArith)),
+    row(VSMax,   COMMUTATIVE | ASSOCIATIVE | IDEMPOTENT,
+                                            None,              None,         Some(C::VfpArith)),
+    row(VFAdd,   0,                         None,              None,         Some(C::VfpArith)),
+    row(VFSub,   0,                         None,              None,         Some(C::VfpArith)),
+    row(VFMul,   0,                         None,              None,         Some(C::VfpArith)),
+    // `vdup` and the lane moves cross between the core and the vector registers.
+    row(Splat,   0,                         None,              None,         Some(C::Transfer)),
+    row(ExtractLane, 0,                     None,              None,         Some(C::Transfer)),
+    row(InsertLane, 0,                      None,              None,         Some(C::Transfer)),
+    // Pairwise steps and a move to a core register.
+    row(Reduce,  0,                         None,              None,         Some(C::VfpArith)),
     row(Gep,     0,                         None,              None,         Some(C::Alu)),
     // A stack slot of the frame.
     row(Alloca,  PINNED,                    None,              None,         None),
@@ -211,10 +244,12 @@ const _: () = {
 
 impl Opcode {
     /// Every opcode, in table order.
-    pub const ALL: [Opcode; 30] = [
+    #[rustfmt::skip]
+    pub const ALL: [Opcode; 44] = [
         Add, Sub, Mul, SDiv, SRem, And, LShr, AShr, FAdd, FSub, FMul, FDiv, FNeg, Ctz, Icmp, Fcmp,
-        Zext, SiToFp, FpToSi, FloatBits, Select, Load, Store, Gep, Alloca, Call, Phi, Br, CondBr,
-        Ret,
+        Zext, SiToFp, FpToSi, FloatBits, Select, Load, Store, VLoad, VStore, VAdd, VSub, VMul,
+        VSMin, VSMax, VFAdd, VFSub, VFMul, Splat, ExtractLane, InsertLane, Reduce, Gep, Alloca,
+        Call, Phi, Br, CondBr, Ret,
     ];
 
     /// This opcode's row of the table.
@@ -302,6 +337,21 @@ impl BinaryOp {
     }
 }
 
+impl VectorOp {
+    pub fn opcode(self) -> Opcode {
+        match self {
+            VectorOp::Add => VAdd,
+            VectorOp::Sub => VSub,
+            VectorOp::Mul => VMul,
+            VectorOp::SMin => VSMin,
+            VectorOp::SMax => VSMax,
+            VectorOp::FAdd => VFAdd,
+            VectorOp::FSub => VFSub,
+            VectorOp::FMul => VFMul,
+        }
+    }
+}
+
 impl CastOp {
     pub fn opcode(self) -> Opcode {
         match self {
@@ -319,6 +369,13 @@ impl InstKind {
             InstKind::Alloca { .. } => Alloca,
             InstKind::Load { .. } => Load,
             InstKind::Store { .. } => Store,
+            InstKind::VLoad { .. } => VLoad,
+            InstKind::VStore { .. } => VStore,
+            InstKind::VBinary { op, .. } => op.opcode(),
+            InstKind::Splat { .. } => Splat,
+            InstKind::ExtractLane { .. } => ExtractLane,
+            InstKind::InsertLane { .. } => InsertLane,
+            InstKind::Reduce { .. } => Reduce,
             InstKind::Gep { .. } => Gep,
             InstKind::Binary { op, .. } => op.opcode(),
             InstKind::FNeg { .. } => FNeg,

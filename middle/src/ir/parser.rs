@@ -6,7 +6,9 @@
 
 use super::entities::{Block, FuncId, GlobalId, Inst, Value};
 use super::function::Function;
-use super::instructions::{BinaryOp, Callee, CastOp, FloatPred, InstKind, IntPred};
+use super::instructions::{
+    BinaryOp, Callee, CastOp, FloatPred, InstKind, IntPred, ReduceOp, VectorOp,
+};
 use super::module::{Global, Module};
 use super::types::Type;
 use frontend::runtime::RuntimeFn;
@@ -452,6 +454,40 @@ impl Parser {
                 operands = self.operands(2)?;
                 (InstKind::Store { args: [u, u] }, Type::Void)
             }
+            "vload" => {
+                let ty = self.ty()?;
+                operands = self.operands(1)?;
+                (InstKind::VLoad { args: [u] }, ty)
+            }
+            "vstore" => {
+                operands = self.operands(2)?;
+                (InstKind::VStore { args: [u, u] }, Type::Void)
+            }
+            "splat" => {
+                let ty = self.ty()?;
+                operands = self.operands(1)?;
+                (InstKind::Splat { args: [u] }, ty)
+            }
+            "extractlane" => {
+                let ty = self.ty()?;
+                operands = self.operands(1)?;
+                let lane = self.lane()?;
+                (InstKind::ExtractLane { lane, args: [u] }, ty)
+            }
+            "insertlane" => {
+                let ty = self.ty()?;
+                operands = self.operands(2)?;
+                let lane = self.lane()?;
+                (InstKind::InsertLane { lane, args: [u, u] }, ty)
+            }
+            "reduce" => {
+                let name = self.word()?;
+                let Some(op) = ReduceOp::from_name(&name) else {
+                    return self.err(format!("unknown reduction '{name}'"));
+                };
+                operands = self.operands(1)?;
+                (InstKind::Reduce { op, args: [u] }, Type::I32)
+            }
             "gep" => {
                 operands = self.operands(2)?;
                 self.punct(',')?;
@@ -586,6 +622,15 @@ impl Parser {
                         },
                         bop.ty(),
                     )
+                } else if let Some(vop) = VectorOp::from_name(other) {
+                    operands = self.operands(2)?;
+                    (
+                        InstKind::VBinary {
+                            op: vop,
+                            args: [u, u],
+                        },
+                        vop.ty(),
+                    )
                 } else if let Some(cop) = CastOp::from_name(other) {
                     operands = self.operands(1)?;
                     (InstKind::Cast { op: cop, args: [u] }, cop.types().1)
@@ -604,6 +649,16 @@ impl Parser {
             format,
             line,
         })
+    }
+
+    /// `, N`: the lane of `extractlane` and `insertlane`.
+    fn lane(&mut self) -> PResult<u8> {
+        self.punct(',')?;
+        let lane = self.uint()?;
+        if lane >= Type::LANES {
+            return self.err(format!("lane {lane} of a vector of {} lanes", Type::LANES));
+        }
+        Ok(lane as u8)
     }
 
     fn at_block_label(&self) -> bool {

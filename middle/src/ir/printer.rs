@@ -166,6 +166,17 @@ pub fn print_inst(m: &Module, f: &Function, names: &Names, i: Inst) -> String {
         InstKind::Alloca { elem, count } => format!("alloca {elem} x {count}"),
         InstKind::Load { args: [p] } => format!("load {} {}", data.ty, v(p)),
         InstKind::Store { args: [x, p] } => format!("store {}, {}", v(x), v(p)),
+        InstKind::VLoad { args: [p] } => format!("vload {} {}", data.ty, v(p)),
+        InstKind::VStore { args: [x, p] } => format!("vstore {}, {}", v(x), v(p)),
+        InstKind::VBinary { op, args: [a, b] } => format!("{} {}, {}", op.name(), v(a), v(b)),
+        InstKind::Splat { args: [x] } => format!("splat {} {}", data.ty, v(x)),
+        InstKind::ExtractLane { lane, args: [x] } => {
+            format!("extractlane {} {}, {lane}", data.ty, v(x))
+        }
+        InstKind::InsertLane { lane, args: [x, y] } => {
+            format!("insertlane {} {}, {}, {lane}", data.ty, v(x), v(y))
+        }
+        InstKind::Reduce { op, args: [x] } => format!("reduce {} {}", op.name(), v(x)),
         InstKind::Gep {
             args: [base, index],
             stride,

@@ -3,7 +3,7 @@
 //! front end's constant evaluation uses too. The interpreter and constant folding call these,
 //! so no two parts of the compiler can compute an operation differently.
 
-use super::instructions::{BinaryOp, CastOp, FloatPred, IntPred};
+use super::instructions::{BinaryOp, CastOp, FloatPred, IntPred, ReduceOp, VectorOp};
 use frontend::arith;
 
 pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
@@ -79,6 +79,55 @@ pub fn cast(op: CastOp, a: u32) -> u32 {
     }
 }
 
+/// One lane of a lane-wise vector operation. The float ones compute as Advanced SIMD
+/// does on ARMv7, always: subnormal operands count as zeros of their sign, subnormal results
+/// become zeros of their sign, and every NaN result is the default NaN. They may differ from
+/// the scalar operations' bits, which is why the vectoriser leaves float arithmetic alone.
+pub fn lane(op: VectorOp, a: u32, b: u32) -> u32 {
+    let int = |g: fn(i32, i32) -> i32| g(a as i32, b as i32) as u32;
+    let neon = |g: fn(f32, f32) -> f32| {
+        let r = g(flushed(a), flushed(b));
+        if r.is_nan() {
+            DEFAULT_NAN
+        } else {
+            flushed(r.to_bits()).to_bits()
+        }
+    };
+    match op {
+        VectorOp::Add => int(arith::add),
+        VectorOp::Sub => int(arith::sub),
+        VectorOp::Mul => int(arith::mul),
+        VectorOp::SMin => int(std::cmp::min),
+        VectorOp::SMax => int(std::cmp::max),
+        VectorOp::FAdd => neon(arith::fadd),
+        VectorOp::FSub => neon(arith::fsub),
+        VectorOp::FMul => neon(arith::fmul),
+    }
+}
+
+/// The quiet NaN Advanced SIMD gives for every NaN result.
+const DEFAULT_NAN: u32 = 0x7fc0_0000;
+
+/// The float of `bits`, a subnormal taken as a zero of its sign.
+fn flushed(bits: u32) -> f32 {
+    let x = f32::from_bits(bits);
+    if x.is_subnormal() {
+        f32::from_bits(bits & 0x8000_0000)
+    } else {
+        x
+    }
+}
+
+/// The four lanes of an integer vector combined into one.
+pub fn reduce(op: ReduceOp, lanes: [u32; 4]) -> u32 {
+    let combine = |a: u32, b: u32| match op {
+        ReduceOp::Add => a.wrapping_add(b),
+        ReduceOp::SMin => (a as i32).min(b as i32) as u32,
+        ReduceOp::SMax => (a as i32).max(b as i32) as u32,
+    };
+    lanes[1..].iter().fold(lanes[0], |acc, &x| combine(acc, x))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +162,30 @@ mod tests {
         assert_eq!(cast(CastOp::SiToFp, 3), 3f32.to_bits());
         assert_eq!(cast(CastOp::Zext, 1), 1);
         assert_eq!(fneg(0), 0x8000_0000);
+    }
+
+    #[test]
+    fn vector_lanes_compute_as_advanced_simd() {
+        assert_eq!(lane(VectorOp::Add, i32::MAX as u32, 1), i32::MIN as u32);
+        assert_eq!(lane(VectorOp::SMin, -3i32 as u32, 2), -3i32 as u32);
+        assert_eq!(lane(VectorOp::SMax, -3i32 as u32, 2), 2);
+        let tiny = f32::MIN_POSITIVE.to_bits();
+        // The smallest normal halved is subnormal: flushed to +0.
+        assert_eq!(lane(VectorOp::FMul, tiny, 0.5f32.to_bits()), 0);
+        assert_eq!(binary(BinaryOp::FMul, tiny, 0.5f32.to_bits()), tiny / 2);
+        // A subnormal operand counts as zero: 1 + it is exactly 1, and -it * 1 is -0.
+        assert_eq!(lane(VectorOp::FAdd, 1f32.to_bits(), 1), 1f32.to_bits());
+        assert_eq!(
+            lane(VectorOp::FMul, 0x8000_0001, 1f32.to_bits()),
+            0x8000_0000
+        );
+        let nan = 0xffc0_0001;
+        assert_eq!(lane(VectorOp::FAdd, nan, 0), DEFAULT_NAN);
+        assert_eq!(reduce(ReduceOp::Add, [u32::MAX, 2, 3, 4]), 8);
+        assert_eq!(
+            reduce(ReduceOp::SMin, [5, -1i32 as u32, 3, 0]),
+            -1i32 as u32
+        );
+        assert_eq!(reduce(ReduceOp::SMax, [5, -1i32 as u32, 7, 0]), 7);
     }
 }

@@ -79,6 +79,9 @@ impl Verifier<'_> {
             self.error(None, "function has no blocks");
             return;
         };
+        if f.params.iter().chain([&f.ret]).any(|t| t.is_vector()) {
+            self.error(None, "functions take and return scalars, not vectors");
+        }
         let cfg = Cfg::new(f);
         if !cfg.preds(entry).is_empty() {
             self.error(None, "the entry block has predecessors");
@@ -199,6 +202,51 @@ impl Verifier<'_> {
                     "store writes i32, f32 or ptr",
                 );
                 expect(data.ty == Type::Void, self, "store gives no value");
+            }
+            InstKind::VLoad { args: [p] } => {
+                expect(ty(p) == Type::Ptr, self, "vload reads through a ptr");
+                expect(data.ty.is_vector(), self, "vload gives a vector");
+            }
+            InstKind::VStore { args: [x, p] } => {
+                expect(ty(p) == Type::Ptr, self, "vstore writes through a ptr");
+                expect(ty(x).is_vector(), self, "vstore writes a vector");
+                expect(data.ty == Type::Void, self, "vstore gives no value");
+            }
+            InstKind::VBinary { op, args: [a, b] } => {
+                let t = op.ty();
+                if !(ty(a) == t && ty(b) == t && data.ty == t) {
+                    expect(false, self, &format!("{} works on {t}", op.name()));
+                }
+            }
+            InstKind::Splat { args: [x] } => {
+                expect(
+                    ty(x).vector() == Some(data.ty),
+                    self,
+                    "splat makes a vector of its operand's type",
+                );
+            }
+            InstKind::ExtractLane { args: [x], .. } => {
+                expect(
+                    ty(x).is_vector() && data.ty == ty(x).element(),
+                    self,
+                    "extractlane gives a lane of a vector",
+                );
+            }
+            InstKind::InsertLane { args: [x, y], .. } => {
+                expect(
+                    ty(x).is_vector() && data.ty == ty(x) && ty(y) == ty(x).element(),
+                    self,
+                    "insertlane puts a lane's value into a vector of its own type",
+                );
+            }
+            InstKind::Reduce { op, args: [x] } => {
+                if !(ty(x) == Type::V4I32 && data.ty == Type::I32) {
+                    expect(
+                        false,
+                        self,
+                        &format!("reduce {} makes a v4i32 an i32", op.name()),
+                    );
+                }
             }
             InstKind::Gep { args: [b, x], .. } => {
                 expect(

@@ -206,6 +206,14 @@ impl Solver {
             | InstKind::Store { .. }
             | InstKind::Gep { .. }
             | InstKind::Call { .. } => self.lower(i, Lattice::Overdefined),
+            // Vectors have no constants.
+            InstKind::VLoad { .. }
+            | InstKind::VStore { .. }
+            | InstKind::VBinary { .. }
+            | InstKind::Splat { .. }
+            | InstKind::ExtractLane { .. }
+            | InstKind::InsertLane { .. }
+            | InstKind::Reduce { .. } => self.lower(i, Lattice::Overdefined),
         }
     }
 
