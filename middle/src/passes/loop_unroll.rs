@@ -56,10 +56,8 @@
 mod bounds;
 mod branching;
 mod copies;
-mod counter_test;
 mod early_exits;
 mod exit_values;
-mod frame;
 mod full_blocks;
 mod latch_counted;
 mod one_block;
@@ -86,8 +84,6 @@ const MAX_FACTOR_CHANGING_BOUND: u32 = 4;
 /// The most machine instructions the bodies of a fully unrolled loop may take together:
 /// more than `MAX_UNROLLED`, as the copies' counters and addresses become constants.
 const MAX_FULLY_UNROLLED: u32 = 256;
-/// The largest counter step handled (so that `(k-1)s` stays far from wrapping).
-const MAX_STEP: i32 = 1 << 16;
 /// How many levels of a nest of small loops of several blocks unroll in one run.
 const MAX_NEST_ROUNDS: usize = 3;
 

@@ -120,6 +120,17 @@ impl PhiEdits {
     }
 }
 
+/// The position of the pair from block `from` among phi `phi`'s incoming pairs.
+pub fn incoming_index(f: &Function, phi: Inst, from: Block) -> usize {
+    match f.kind(phi) {
+        InstKind::Phi { blocks, .. } => blocks
+            .iter()
+            .position(|&b| b == from)
+            .expect("an incoming pair from the block"),
+        _ => unreachable!("a phi"),
+    }
+}
+
 pub fn has_phis(f: &Function, b: Block) -> bool {
     f.first_inst(b).is_some_and(|i| f.kind(i).is_phi())
 }

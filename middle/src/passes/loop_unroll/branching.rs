@@ -32,13 +32,13 @@
 
 use super::bounds::bound_changes;
 use super::copies::{blocks_size, copy_round, latch_values};
-use super::counter_test::{constant_trip_count, CounterTest};
-use super::exit_values::{extend_exit_phis, read_through_exit_phis, reads_after_exits, uses_after};
-use super::frame::Frame;
+use super::exit_values::{extend_exit_phis, read_through_exit_phis, reads_after_exits};
 use super::latch_counted::{latch_counted, LatchCounted};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
+use crate::transform::counter_test::{constant_trip_count, CounterTest};
+use crate::transform::loop_frame::{uses_after, Frame};
 use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{copied_block, mapped, ValueMap};
 

@@ -41,16 +41,6 @@ pub(super) fn copy_round(
     (copy_of, map)
 }
 
-pub(super) fn incoming_index(f: &Function, phi: Inst, from: Block) -> usize {
-    match f.kind(phi) {
-        InstKind::Phi { blocks, .. } => blocks
-            .iter()
-            .position(|&b| b == from)
-            .expect("an incoming pair from the block"),
-        _ => unreachable!("a phi"),
-    }
-}
-
 /// The machine instructions of `blocks` besides phis and branches; `None` when one of them
 /// allocates, or calls where `calls` is false.
 pub(super) fn blocks_size(f: &Function, blocks: &[Block], calls: bool) -> Option<u32> {

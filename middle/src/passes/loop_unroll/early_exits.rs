@@ -22,12 +22,13 @@
 //!
 //! Needs: the CFG, dominators and the loop forest. Preserves: behaviour (the CFG changes).
 
-use super::copies::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
+use super::copies::{blocks_size, copy_round, entry_values, latch_values};
 use super::exit_values::{extend_exit_phis, read_through_exit_phis, reads_after_exits};
 use super::MAX_FULLY_UNROLLED;
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Value};
+use crate::transform::phi_edits::incoming_index;
 use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{copied_block, mapped, ValueMap};
 

@@ -1,28 +1,9 @@
-//! The loop's values after it: their uses outside it, the exits where a phi of each can
-//! go, and the exits' phis given the values of each copy.
+//! The loop's values after it: the exits where a phi of each can go, and the exits' phis
+//! given the values of each copy.
 
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
-
-/// The uses of the values of a loop with these blocks after it, other than by a phi for
-/// an edge from it: (value, user, operand index).
-pub(super) fn uses_after(f: &Function, blocks: &[Block]) -> Vec<(Inst, Inst, usize)> {
-    let mut after = Vec::new();
-    for &b in blocks {
-        for v in f.block_insts(b) {
-            for u in f.uses(Value::Inst(v)) {
-                let at = match f.kind(u.inst) {
-                    InstKind::Phi { blocks: from, .. } => from[u.index as usize],
-                    _ => f.inst_block(u.inst).expect("a user is in a block"),
-                };
-                if !blocks.contains(&at) {
-                    after.push((v, u.inst, u.index as usize));
-                }
-            }
-        }
-    }
-    after
-}
+use crate::transform::loop_frame::uses_after;
 
 /// The uses of loop `k`'s values after it other than by a phi for an edge from it, each
 /// with the exit that dominates it and that only the loop enters (where a phi of the

@@ -1,12 +1,13 @@
 //! loop-unroll for an innermost loop of several blocks with a small known count, whose one
 //! latch is its only way out: every round written out in a row after the preheader.
 
-use super::copies::{blocks_size, copy_round, entry_values, incoming_index, latch_values};
-use super::counter_test::constant_trip_count;
+use super::copies::{blocks_size, copy_round, entry_values, latch_values};
 use super::latch_counted::latch_counted;
 use super::MAX_FULLY_UNROLLED;
 use crate::analysis::{Cfg, LoopInfo};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::transform::counter_test::constant_trip_count;
+use crate::transform::phi_edits::incoming_index;
 use crate::transform::remove_blocks::remove_blocks;
 use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{copied_block, mapped, ValueMap};

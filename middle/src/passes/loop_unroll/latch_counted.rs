@@ -2,10 +2,9 @@
 //! latch (or at its header): the shape both full unrolling (`full_blocks`) and unrolling
 //! by a factor (`branching`) start from.
 
-use super::counter_test::inclusive_test;
-use super::MAX_STEP;
 use crate::analysis::LoopInfo;
 use crate::ir::{Block, Function, InstKind, Value};
+use crate::transform::counter_test::{inclusive_test, MAX_STEP};
 use crate::transform::loop_counter::{counter, Counter};
 
 /// An innermost loop of several blocks counted by a phi of its header: its preheader

@@ -4,14 +4,15 @@
 //! (`unroll_fully`).
 
 use super::bounds::bound_changes;
-use super::copies::{incoming_index, latch_values};
-use super::counter_test::{constant_trip_count, inclusive_test, CounterTest};
-use super::exit_values::uses_after;
-use super::frame::Frame;
-use super::{MAX_FACTOR_CHANGING_BOUND, MAX_FULLY_UNROLLED, MAX_STEP, MAX_UNROLLED};
+use super::copies::latch_values;
+use super::{MAX_FACTOR_CHANGING_BOUND, MAX_FULLY_UNROLLED, MAX_UNROLLED};
 use crate::analysis::{Cfg, LoopInfo};
 use crate::cost_model::inst_size;
-use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
+use crate::transform::counter_test::CounterTest;
+use crate::transform::loop_frame::{uses_after, Frame};
+use crate::transform::one_block_loop::{one_block_loop, OneBlockLoop};
+use crate::transform::phi_edits::incoming_index;
 use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
 
@@ -34,49 +35,16 @@ pub(super) struct Shape {
 }
 
 pub(super) fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
-    let lp = &loops.loops[k];
-    let h = lp.header;
-    if lp.blocks != [h] || !lp.children.is_empty() || lp.latches != [h] {
-        return None;
-    }
-    let p = lp.preheader?;
-    let &[e] = lp.exits.as_slice() else {
-        return None;
-    };
-    if cfg.preds(e) != [h] || !matches!(f.kind(f.terminator(p)?), InstKind::Br { .. }) {
-        return None;
-    }
-    let InstKind::CondBr {
-        args: [cond],
-        targets,
-    } = *f.kind(f.terminator(h)?)
-    else {
-        return None;
-    };
-    let go_on_when = targets[0] == h;
-    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(cond.as_inst()?) else {
-        return None;
-    };
-    let (counter, bound, pred) = if offset_step(f, h, a).is_some() {
-        (a, b, pred)
-    } else {
-        (b, a, pred.swapped())
-    };
-    let (next, step, offset) = offset_step(f, h, counter)?;
-    let pred = if go_on_when { pred } else { pred.inverse() };
-    let inclusive = inclusive_test(pred, step)?;
-    if step < 0 && offset != 0 {
-        return None;
-    }
-    let InstKind::Binary {
-        args: [Value::Inst(phi), _],
-        ..
-    } = *f.kind(next)
-    else {
-        return None;
-    };
-    let init = f.phi_incoming(phi, p)?;
-    let changing_bound = bound_changes(f, loops, k, bound, init)?;
+    let OneBlockLoop {
+        p,
+        h,
+        e,
+        next,
+        test,
+        init,
+        trips,
+    } = one_block_loop(f, cfg, loops, k)?;
+    let changing_bound = bound_changes(f, loops, k, test.bound, init)?;
     let mut body_size = 0;
     for i in f.block_insts(h) {
         let kind = f.kind(i);
@@ -87,11 +55,6 @@ pub(super) fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Opti
             body_size += inst_size(kind);
         }
     }
-    let trips = if offset == 0 {
-        constant_trip_count(init, bound, step, inclusive)
-    } else {
-        None
-    };
     let full =
         trips.is_some_and(|t| t <= MAX_FULL_TRIPS && body_size.max(1) * t <= MAX_FULLY_UNROLLED);
     let mut factor = [8, 4, 2]
@@ -112,70 +75,13 @@ pub(super) fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Opti
         h,
         e,
         next,
-        test: CounterTest {
-            step,
-            bound,
-            inclusive,
-            offset,
-        },
+        test,
         init,
         factor,
         body_size,
         trips,
         full,
     })
-}
-
-/// When `v` is the counter's next value `next`, or `next + c` for a constant `0 < c <=
-/// MAX_STEP` (also written `i + s + c`, from the phi): `next`'s add, the step and `c` (0
-/// for `next` itself).
-fn offset_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32, i32)> {
-    if let Some((next, step)) = counter_step(f, h, v) {
-        return Some((next, step, 0));
-    }
-    let InstKind::Binary {
-        op: BinaryOp::Add,
-        args: [x, Value::Int(c)],
-    } = *f.kind(v.as_inst()?)
-    else {
-        return None;
-    };
-    // `next + c`, or the phi plus more than its step (value numbering's form of it).
-    let (next, step, c) = match counter_step(f, h, x) {
-        Some((next, step)) => (next, step, c),
-        None => {
-            let latch = f.phi_incoming(x.as_inst()?, h)?;
-            let (next, step) = counter_step(f, h, latch)?;
-            let phi_of_next = matches!(
-                *f.kind(next),
-                InstKind::Binary { args: [p, _], .. } if p == x
-            );
-            if !phi_of_next {
-                return None;
-            }
-            (next, step, c.checked_sub(step)?)
-        }
-    };
-    (1..=MAX_STEP).contains(&c).then_some((next, step, c))
-}
-
-/// When `v` is `phi + s` in `h` for a phi of `h` taking `v` back from `h` and a constant
-/// `0 < |s| <= MAX_STEP`: the add and `s`.
-fn counter_step(f: &Function, h: Block, v: Value) -> Option<(Inst, i32)> {
-    let next = v.as_inst()?;
-    let InstKind::Binary {
-        op: BinaryOp::Add,
-        args: [Value::Inst(phi), Value::Int(step)],
-    } = *f.kind(next)
-    else {
-        return None;
-    };
-    let ok = f.inst_block(next) == Some(h)
-        && f.inst_block(phi) == Some(h)
-        && f.kind(phi).is_phi()
-        && f.phi_incoming(phi, h) == Some(v)
-        && (1..=MAX_STEP.unsigned_abs()).contains(&step.unsigned_abs());
-    ok.then_some((next, step))
 }
 
 /// The phis and the body of a loop of one block `h`, and the uses of its values after it

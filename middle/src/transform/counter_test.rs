@@ -4,22 +4,26 @@
 
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 
+/// The largest counter step the loop passes handle (so that `(k-1)s` stays far from
+/// wrapping).
+pub const MAX_STEP: i32 = 1 << 16;
+
 /// The exit test of a counted loop: the counter steps by `step` (negative when it counts
 /// down), and the loop goes on while `i' + offset < bound` (`<=` when inclusive; `>` and
 /// `>=` counting down).
 #[derive(Clone, Copy)]
-pub(super) struct CounterTest {
-    pub(super) step: i32,
-    pub(super) bound: Value,
-    pub(super) inclusive: bool,
+pub struct CounterTest {
+    pub step: i32,
+    pub bound: Value,
+    pub inclusive: bool,
     /// A constant `0 <= offset <= MAX_STEP` (`j + 1 < n` in a loop stepping `j` by 2).
-    pub(super) offset: i32,
+    pub offset: i32,
 }
 
 impl CounterTest {
     /// The comparison of a counter with the limit of a block of bodies: `<`, or `>`
     /// counting down.
-    pub(super) fn before(&self) -> IntPred {
+    pub fn before(&self) -> IntPred {
         if self.step > 0 {
             IntPred::Slt
         } else {
@@ -28,7 +32,7 @@ impl CounterTest {
     }
 
     /// The loop's own test of the stepped `counter`, appended to block `b`.
-    pub(super) fn append(&self, f: &mut Function, b: Block, counter: Value) -> Inst {
+    pub fn append(&self, f: &mut Function, b: Block, counter: Value) -> Inst {
         let pred = match (self.inclusive, self.step > 0) {
             (false, true) => IntPred::Slt,
             (true, true) => IntPred::Sle,
@@ -47,7 +51,7 @@ impl CounterTest {
     /// `lim` for `factor` bodies per test, built before `before` in the preheader when the
     /// bound is not a constant: `n - e`, or `n + e` counting down, clamped to the end of
     /// `i32` that it would wrap past.
-    pub(super) fn limit(&self, f: &mut Function, factor: u32, before: Inst) -> Value {
+    pub fn limit(&self, f: &mut Function, factor: u32, before: Inst) -> Value {
         let e = (factor as i64 - 1) * self.step.unsigned_abs() as i64 - self.inclusive as i64
             + self.offset as i64;
         let (delta, end, fits) = if self.step > 0 {
@@ -79,7 +83,7 @@ impl CounterTest {
 /// Whether a test that goes on while `pred` holds of the stepped counter and the bound is
 /// inclusive (`<=`, or `>=` counting down); `None` for a test that does not bound a counter
 /// stepping by `step`.
-pub(super) fn inclusive_test(pred: IntPred, step: i32) -> Option<bool> {
+pub fn inclusive_test(pred: IntPred, step: i32) -> Option<bool> {
     match (pred, step > 0) {
         (IntPred::Slt, true) | (IntPred::Sgt, false) => Some(false),
         (IntPred::Sle, true) | (IntPred::Sge, false) => Some(true),
@@ -89,12 +93,7 @@ pub(super) fn inclusive_test(pred: IntPred, step: i32) -> Option<bool> {
 
 /// The number of times the body runs when the counter starts at a constant and the bound is
 /// one, unless the counter would wrap before the test fails.
-pub(super) fn constant_trip_count(
-    init: Value,
-    bound: Value,
-    step: i32,
-    inclusive: bool,
-) -> Option<u32> {
+pub fn constant_trip_count(init: Value, bound: Value, step: i32, inclusive: bool) -> Option<u32> {
     let (Value::Int(init), Value::Int(n)) = (init, bound) else {
         return None;
     };

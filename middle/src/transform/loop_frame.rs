@@ -1,36 +1,36 @@
-//! Where the copies of a loop's body sit when it unrolls by a factor (`Frame`): the way
-//! into them from the preheader, the test after the last copy, and the entry to the
-//! original loop, which finishes the last rounds. For loops of one block and for those
-//! whose body branches.
+//! Where a block of a counted loop's rounds sits (`Frame`): the copies of its body when it
+//! unrolls by a factor, or its rounds four at a time in vectors. The way into them from the
+//! preheader, the test after the block, and the entry to the original loop, which finishes
+//! the last rounds. For loops of one block and for those whose body branches.
 
-use super::copies::incoming_index;
 use super::counter_test::CounterTest;
+use super::phi_edits::incoming_index;
+use super::value_map::{mapped, ValueMap};
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
-use crate::transform::value_map::{mapped, ValueMap};
 
 /// Where a block of copies of a loop's body sits: P, which enters PU (its way into the
 /// copies) or PH; C after the last copy, which makes the loop's own test, to PH or E; PH,
 /// which gives H (the original loop, finishing the last rounds) its entry values; and E,
 /// which `exiting` (H, or the latch) leaves to.
-pub(super) struct Frame {
-    pub(super) p: Block,
-    pub(super) h: Block,
-    pub(super) exiting: Block,
-    pub(super) e: Block,
-    pub(super) pu: Block,
-    pub(super) c: Block,
-    pub(super) ph: Block,
-    pub(super) lim: Value,
-    pub(super) test: CounterTest,
+pub struct Frame {
+    pub p: Block,
+    pub h: Block,
+    pub exiting: Block,
+    pub e: Block,
+    pub pu: Block,
+    pub c: Block,
+    pub ph: Block,
+    pub lim: Value,
+    pub test: CounterTest,
     /// The trip count is known (at least the factor): the copies are entered for sure. A
     /// constant start and bound alone do not make it so (the count is unknown where a
     /// counter would wrap).
-    pub(super) always: bool,
+    pub always: bool,
 }
 
 impl Frame {
     /// P's branch: into PU, for sure or while `init` is before the limit.
-    pub(super) fn enter(&self, f: &mut Function, init: Value) {
+    pub fn enter(&self, f: &mut Function, init: Value) {
         let term_p = f.terminator(self.p).expect("a preheader ends in br");
         let branch = if self.always {
             InstKind::Br { targets: [self.pu] }
@@ -49,7 +49,7 @@ impl Frame {
     /// last copy takes back to them (`last`); E's phis, and phis of E for the loop's values
     /// used after it otherwise (`after`), taking from C what `at` (the last copy's) maps
     /// them to.
-    pub(super) fn leave(
+    pub fn leave(
         &self,
         f: &mut Function,
         counter: Value,
@@ -88,7 +88,7 @@ impl Frame {
 
     /// PH's phis for H's `phis`: the first values from P (unless the copies are entered
     /// for sure), what the last copy takes back to them (`last`) from C; PH jumps to H.
-    pub(super) fn enter_remainder(&self, f: &mut Function, phis: &[Inst], last: &[Value]) {
+    pub fn enter_remainder(&self, f: &mut Function, phis: &[Inst], last: &[Value]) {
         let (p, h, c, ph) = (self.p, self.h, self.c, self.ph);
         for (&phi, &v) in phis.iter().zip(last) {
             let first = f.phi_incoming(phi, p).expect("from the preheader");
@@ -106,4 +106,24 @@ impl Frame {
         }
         f.append_inst(ph, InstKind::Br { targets: [h] }, Type::Void);
     }
+}
+
+/// The uses of the values of a loop with these blocks after it, other than by a phi for
+/// an edge from it: (value, user, operand index).
+pub fn uses_after(f: &Function, blocks: &[Block]) -> Vec<(Inst, Inst, usize)> {
+    let mut after = Vec::new();
+    for &b in blocks {
+        for v in f.block_insts(b) {
+            for u in f.uses(Value::Inst(v)) {
+                let at = match f.kind(u.inst) {
+                    InstKind::Phi { blocks: from, .. } => from[u.index as usize],
+                    _ => f.inst_block(u.inst).expect("a user is in a block"),
+                };
+                if !blocks.contains(&at) {
+                    after.push((v, u.inst, u.index as usize));
+                }
+            }
+        }
+    }
+    after
 }
