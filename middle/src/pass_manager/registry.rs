@@ -114,6 +114,12 @@ pub const REGISTRY: &[Pass] = &[
         needs_facts: false,
     },
     Pass {
+        name: "loop-vectorize",
+        description: "run a counted loop's rounds four at a time in vectors, with a remainder loop",
+        kind: PassKind::Function(loop_vectorize::run),
+        needs_facts: true,
+    },
+    Pass {
         name: "loop-unswitch",
         description:
             "run a loop that branches on an invariant condition as two loops, one per value",

@@ -34,6 +34,7 @@ pub mod loop_simplify;
 pub mod loop_split;
 pub mod loop_unroll;
 pub mod loop_unswitch;
+pub mod loop_vectorize;
 pub mod mem2reg;
 pub mod memoize;
 pub mod merge_bound_tests;

@@ -1,0 +1,80 @@
+//! loop-vectorize: a counted innermost loop of one block whose rounds read and write
+//! consecutive integers runs four rounds at a time in vectors (`v4i32`, `v4f32` for floats
+//! that are only moved), and the original loop finishes the last rounds.
+//!
+//! ```text
+//!   P: ...; br H                   P:  lim = n - 3 (see `CounterTest::limit`)
+//!   H: phis; body;                     condbr init < lim, PV, PH
+//!      i' = i + 1                  PV: splats of the values fixed for the loop; br V
+//!      condbr i' < n, H, E         V:  i4 = phi [init, PV], [i4 + 4, V]; sums' vector phis
+//!   E: ...                             the body on four lanes: round i4 + k in lane k
+//!                                      condbr i4 + 4 < lim, V, C
+//!                                  C:  sums reduced, lanes 3 of values used after the loop
+//!                                      condbr i4 + 4 < n, PH, E
+//!                                  PH: phis of H's phis, from P and from C; br H
+//!                                  H:  unchanged: the remainder, one round per test
+//!                                  E:  phis of H's values used after the loop, from H and C
+//! ```
+//!
+//! The frame is loop-unroll's (`transform::loop_frame`), with four rounds per block. The
+//! counter steps by 1. Every instruction of the body has a role (`plan`):
+//!
+//! - the counter's step and the exit test stay scalar: the vector loop has its own;
+//! - a value that steps by a constant each round (the counter plus a value fixed for the
+//!   loop, an address `a + 4i`: an affine recurrence, from scalar evolution) is computed
+//!   once per block for lane 0; where a lane-wise operation reads it, its lanes are
+//!   lane 0's value plus 0, 1, 2 and 3 steps;
+//! - a load or store whose address steps by the element's 4 bytes becomes `vload` or
+//!   `vstore`; `add`, `sub` and `mul` of integers become lane-wise; a value fixed for the
+//!   loop that they read is a splat, built once in PV;
+//! - a sum carried round to round (`s = s + x`, `s = s - x`) keeps a vector of four
+//!   partial sums, lane 0 starting from `s`'s first value and the others from 0, reduced
+//!   after the vector loop: wrapping addition gives the same sum in any order.
+//!
+//! Anything else (float arithmetic, whose lanes flush subnormals as scalar code does not;
+//! divisions; compares and selects; calls; other carried values) leaves the loop scalar.
+//! So do accesses that rounds less than four apart could reorder (`dependences`): a store
+//! to `a[i + 1]` read as `a[i]` a round later, or two arrays that may overlap.
+//!
+//! The loop vectorises when it is worth it: its trip count, when known, is at least 8, and
+//! it stores or sums.
+//!
+//! Needs: loop-simplified loops (preheaders, one latch), the loop forest, scalar evolution.
+//! Preserves: behaviour (the CFG changes).
+
+mod dependences;
+mod plan;
+mod widen;
+
+use crate::analysis::Preserved;
+use crate::ir::Function;
+use crate::passes::FunctionContext;
+use crate::transform::one_block_loop::one_block_loop;
+
+/// The lanes of a vector: rounds per block.
+const LANES: u32 = 4;
+/// The fewest rounds, when known, for which a loop vectorises.
+const MIN_TRIPS: u32 = 8;
+
+pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
+    let cfg = cx.analyses.cfg(f);
+    let loops = cx.analyses.loops(f);
+    let facts = cx.facts();
+    let mut plans = Vec::new();
+    for k in 0..loops.loops.len() {
+        let Some(shape) = one_block_loop(f, &cfg, &loops, k) else {
+            continue;
+        };
+        if shape.test.step != 1 || shape.trips.is_some_and(|t| t < MIN_TRIPS) {
+            continue;
+        }
+        if let Some(plan) = plan::plan(f, facts, cx.id, &loops, k, shape) {
+            plans.push(plan);
+        }
+    }
+    let changed = !plans.is_empty();
+    for plan in plans {
+        widen::vectorize(f, plan);
+    }
+    Preserved::nothing_if(changed)
+}

@@ -1,0 +1,276 @@
+//! Whether a counted loop of one block vectorises, and the role of each of its
+//! instructions there (the module above lists them).
+
+use super::dependences::{independent, Access};
+use crate::analysis::scev::LoopEvolution;
+use crate::analysis::{LoopInfo, ModuleFacts};
+use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value, VectorOp};
+use crate::transform::loop_frame::uses_after;
+use crate::transform::one_block_loop::OneBlockLoop;
+
+/// What an instruction of the loop becomes in the vector loop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Role {
+    /// The counter's step, and what only the exit test reads: the vector loop has its own.
+    Control,
+    /// A value that steps by `step` each round, computed for lane 0.
+    Uniform { step: i32 },
+    /// `vload` of consecutive elements.
+    Load,
+    /// `vstore` to consecutive elements.
+    Store,
+    /// A lane-wise operation.
+    Lanes(VectorOp),
+    /// The step of a carried sum: lane-wise on the vector of partial sums.
+    Sum(VectorOp),
+}
+
+/// A carried sum: the header phi and its stepped value, `phi + x` or `phi - x`.
+pub(super) struct Sum {
+    pub(super) phi: Inst,
+    pub(super) next: Inst,
+}
+
+pub(super) struct Plan {
+    pub(super) shape: OneBlockLoop,
+    /// The counter phi.
+    pub(super) counter: Inst,
+    /// The body in order, each instruction with its role.
+    pub(super) body: Vec<(Inst, Role)>,
+    pub(super) sums: Vec<Sum>,
+    /// The values of the loop used after it that take the last lane (loads and lane-wise
+    /// results).
+    pub(super) last_lanes: Vec<Inst>,
+}
+
+pub(super) fn plan(
+    f: &Function,
+    facts: &ModuleFacts,
+    func: FuncId,
+    loops: &LoopInfo,
+    k: usize,
+    shape: OneBlockLoop,
+) -> Option<Plan> {
+    let h = shape.h;
+    let InstKind::Binary {
+        args: [Value::Inst(counter), _],
+        ..
+    } = *f.kind(shape.next)
+    else {
+        return None;
+    };
+    let mut sums = Vec::new();
+    for phi in f.phis(h) {
+        if phi != counter {
+            sums.push(sum(f, h, phi)?);
+        }
+    }
+    let mut scev = LoopEvolution::new(f, loops, k)?;
+    let control = control_insts(f, &shape);
+    let mut body = Vec::new();
+    let mut accesses = Vec::new();
+    let mut work = false;
+    for i in f.block_insts(h) {
+        let kind = f.kind(i);
+        if kind.is_phi() || kind.is_terminator() {
+            continue;
+        }
+        let role = if control.contains(&i) {
+            Role::Control
+        } else if let Some(s) = sums.iter().find(|s| s.next == i) {
+            work = true;
+            sum_role(f, s)?
+        } else {
+            role(f, &mut scev, i, &mut accesses)?
+        };
+        work |= role == Role::Store;
+        body.push((i, role));
+    }
+    if !work || !independent(f, facts, func, &accesses) {
+        return None;
+    }
+    let role_of = |i: Inst| body.iter().find(|(b, _)| *b == i).map(|&(_, r)| r);
+    // Lane values feed only lane-wise operations, stores of their value and sums.
+    for &(i, role) in &body {
+        if matches!(role, Role::Control | Role::Uniform { .. }) {
+            for &v in f.kind(i).operands() {
+                let lanes = v
+                    .as_inst()
+                    .and_then(role_of)
+                    .is_some_and(|r| matches!(r, Role::Load | Role::Lanes(_) | Role::Sum(_)));
+                if lanes {
+                    return None;
+                }
+            }
+        }
+    }
+    let last_lanes = values_after(f, &shape, counter, &sums, &role_of)?;
+    Some(Plan {
+        shape,
+        counter,
+        body,
+        sums,
+        last_lanes,
+    })
+}
+
+/// The instructions only the exit test reads: its compare, and the add of a constant to
+/// the stepped counter that it may compare, besides the step itself.
+fn control_insts(f: &Function, shape: &OneBlockLoop) -> Vec<Inst> {
+    let mut control = vec![shape.next];
+    let term = f
+        .terminator(shape.h)
+        .expect("a loop block ends in a branch");
+    if let InstKind::CondBr {
+        args: [Value::Inst(test)],
+        ..
+    } = *f.kind(term)
+    {
+        control.push(test);
+        for &v in f.kind(test).operands() {
+            if let Some(i) = v.as_inst().filter(|&i| i != shape.next) {
+                if f.inst_block(i) == Some(shape.h) && f.uses(v).len() == 1 {
+                    control.push(i);
+                }
+            }
+        }
+    }
+    control
+}
+
+/// A header phi `s` carried as `s + x` or `s - x`, read by nothing else in the loop.
+fn sum(f: &Function, h: Block, phi: Inst) -> Option<Sum> {
+    if f.inst(phi).ty != Type::I32 {
+        return None;
+    }
+    let next = f.phi_incoming(phi, h)?.as_inst()?;
+    let InstKind::Binary { op, args: [a, b] } = *f.kind(next) else {
+        return None;
+    };
+    let carried = match op {
+        BinaryOp::Add => a == Value::Inst(phi) || b == Value::Inst(phi),
+        BinaryOp::Sub => a == Value::Inst(phi) && b != Value::Inst(phi),
+        _ => false,
+    };
+    let phi_users: Vec<Inst> = f.uses(Value::Inst(phi)).iter().map(|u| u.inst).collect();
+    // The stepped sum goes back to the phi, and may be read after the loop.
+    let next_in_loop = f
+        .uses(Value::Inst(next))
+        .iter()
+        .filter(|u| f.inst_block(u.inst) == Some(h) && u.inst != phi)
+        .count();
+    (carried && f.inst_block(next) == Some(h) && phi_users == [next] && next_in_loop == 0)
+        .then_some(Sum { phi, next })
+}
+
+fn sum_role(f: &Function, s: &Sum) -> Option<Role> {
+    match *f.kind(s.next) {
+        InstKind::Binary {
+            op: BinaryOp::Add, ..
+        } => Some(Role::Sum(VectorOp::Add)),
+        InstKind::Binary {
+            op: BinaryOp::Sub, ..
+        } => Some(Role::Sum(VectorOp::Sub)),
+        _ => None,
+    }
+}
+
+/// The role of an instruction that is neither control nor a sum's step, recording the
+/// memory accesses; `None` when it cannot run on lanes.
+fn role(
+    f: &Function,
+    scev: &mut LoopEvolution,
+    i: Inst,
+    accesses: &mut Vec<Access>,
+) -> Option<Role> {
+    let v = Value::Inst(i);
+    match *f.kind(i) {
+        InstKind::Gep { .. } => {
+            let (_, offset) = scev.address(v)?;
+            let step = match offset.coeffs.as_slice() {
+                [_] => 0,
+                _ => offset.as_affine()?.1,
+            };
+            Some(Role::Uniform { step })
+        }
+        InstKind::Load { args: [addr] } => {
+            if !matches!(f.inst(i).ty, Type::I32 | Type::F32) {
+                return None;
+            }
+            accesses.push(consecutive(scev, addr, false)?);
+            Some(Role::Load)
+        }
+        InstKind::Store { args: [x, addr] } => {
+            if !matches!(f.value_type(x), Type::I32 | Type::F32) {
+                return None;
+            }
+            accesses.push(consecutive(scev, addr, true)?);
+            Some(Role::Store)
+        }
+        InstKind::Binary { op, .. } => {
+            if let Some(r) = scev.recurrence(v) {
+                match r.coeffs.as_slice() {
+                    [_] => return Some(Role::Uniform { step: 0 }),
+                    _ => {
+                        if let Some((_, step)) = r.as_affine() {
+                            return Some(Role::Uniform { step });
+                        }
+                    }
+                }
+            }
+            match op {
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => {
+                    Some(Role::Lanes(VectorOp::of(op)?))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An access at `addr`, when `addr` steps by 4 bytes each round.
+fn consecutive(scev: &mut LoopEvolution, addr: Value, store: bool) -> Option<Access> {
+    let (root, offset) = scev.address(addr)?;
+    let (start, step) = offset.as_affine()?;
+    (step == 4).then(|| Access {
+        store,
+        root,
+        start: start.clone(),
+    })
+}
+
+/// The values of the loop read after it: the stepped counter and sums (which the frame and
+/// the reductions give), and loads and lane-wise results, which take their last lane.
+/// `None` when another one is (a value for lane 0 only, a phi).
+fn values_after(
+    f: &Function,
+    shape: &OneBlockLoop,
+    counter: Inst,
+    sums: &[Sum],
+    role_of: &dyn Fn(Inst) -> Option<Role>,
+) -> Option<Vec<Inst>> {
+    let h = shape.h;
+    let mut read: Vec<Inst> = uses_after(f, &[h]).into_iter().map(|(v, _, _)| v).collect();
+    for phi in f.phis(shape.e) {
+        if let Some(Value::Inst(v)) = f.phi_incoming(phi, h) {
+            if f.inst_block(v) == Some(h) {
+                read.push(v);
+            }
+        }
+    }
+    let mut last_lanes = Vec::new();
+    for v in read {
+        if v == shape.next || sums.iter().any(|s| s.next == v) || last_lanes.contains(&v) {
+            continue;
+        }
+        if v == counter || sums.iter().any(|s| s.phi == v) {
+            return None;
+        }
+        match role_of(v)? {
+            Role::Load | Role::Lanes(_) => last_lanes.push(v),
+            _ => return None,
+        }
+    }
+    Some(last_lanes)
+}

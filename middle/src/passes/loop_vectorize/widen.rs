@@ -1,0 +1,240 @@
+//! The vector loop of a plan, in loop-unroll's frame (the module above draws it): PV's
+//! splats and steps, V's lanes, C's reductions and last lanes.
+
+use super::plan::{Plan, Role};
+use super::LANES;
+use crate::fast_hash::FastHashMap;
+use crate::ir::{Block, Function, Inst, InstKind, IntPred, ReduceOp, Type, Value, VectorOp};
+use crate::transform::loop_frame::{uses_after, Frame};
+use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
+
+pub(super) fn vectorize(f: &mut Function, plan: Plan) {
+    let s = &plan.shape;
+    let (p, h) = (s.p, s.h);
+    let phis: Vec<Inst> = f.phis(h).collect();
+    let after = uses_after(f, &[h]);
+    let term_p = f.terminator(p).expect("a preheader ends in br");
+    let lim = s.test.limit(f, LANES, term_p);
+    let [pv, v, c, ph] = [(); 4].map(|_| f.create_block());
+    f.insert_block_after(pv, p);
+    f.insert_block_after(v, pv);
+    f.insert_block_after(c, v);
+    f.insert_block_after(ph, c);
+    let frame = Frame {
+        p,
+        h,
+        exiting: h,
+        e: s.e,
+        pu: pv,
+        c,
+        ph,
+        lim,
+        test: s.test,
+        always: s.trips.is_some(),
+    };
+    frame.enter(f, s.init);
+
+    let mut w = Widener {
+        f,
+        pv,
+        v,
+        scalar: ValueMap::default(),
+        vector: FastHashMap::default(),
+        steps: FastHashMap::default(),
+        splats: FastHashMap::default(),
+        step_vectors: FastHashMap::default(),
+    };
+    let counter = w.f.append_inst(v, empty_phi(), Type::I32);
+    w.scalar.insert(plan.counter, Value::Inst(counter));
+    w.steps.insert(plan.counter, 1);
+    for sum in &plan.sums {
+        let phi = w.f.append_inst(v, empty_phi(), Type::V4I32);
+        w.vector.insert(sum.phi, Value::Inst(phi));
+    }
+    for &(i, role) in &plan.body {
+        w.widen(i, role);
+    }
+    let stepped = w.append(
+        InstKind::binary(
+            crate::ir::BinaryOp::Add,
+            Value::Inst(counter),
+            Value::Int(LANES as i32),
+        ),
+        Type::I32,
+    );
+    let again = w.append(InstKind::icmp(IntPred::Slt, stepped, lim), Type::I1);
+    w.append(
+        InstKind::CondBr {
+            args: [again],
+            targets: [v, c],
+        },
+        Type::Void,
+    );
+    w.f.add_phi_incoming(counter, s.init, pv);
+    w.f.add_phi_incoming(counter, stepped, v);
+    for sum in &plan.sums {
+        let first = w.f.phi_incoming(sum.phi, p).expect("from the preheader");
+        let zeros = w.splat(Value::Int(0));
+        let start = InstKind::InsertLane {
+            lane: 0,
+            args: [zeros, first],
+        };
+        let start = Value::Inst(w.f.append_inst(pv, start, Type::V4I32));
+        let phi = w.vector[&sum.phi].as_inst().expect("a vector phi");
+        let last = w.vector[&sum.next];
+        w.f.add_phi_incoming(phi, start, pv);
+        w.f.add_phi_incoming(phi, last, v);
+    }
+    w.f.append_inst(pv, InstKind::Br { targets: [v] }, Type::Void);
+
+    // C: what each value the loop hands on is after the vector loop.
+    let mut at = ValueMap::default();
+    at.insert(s.next, stepped);
+    for sum in &plan.sums {
+        let reduce = InstKind::Reduce {
+            op: ReduceOp::Add,
+            args: [w.vector[&sum.next]],
+        };
+        at.insert(sum.next, Value::Inst(w.f.append_inst(c, reduce, Type::I32)));
+    }
+    for &x in &plan.last_lanes {
+        let ty = w.f.inst(x).ty;
+        let lane = InstKind::ExtractLane {
+            lane: LANES as u8 - 1,
+            args: [w.vector[&x]],
+        };
+        at.insert(x, Value::Inst(w.f.append_inst(c, lane, ty)));
+    }
+    let last: Vec<Value> = phis
+        .iter()
+        .map(|&phi| mapped(w.f.phi_incoming(phi, h).expect("from the latch"), &at))
+        .collect();
+    frame.leave(w.f, stepped, &phis, &last, after, &at);
+}
+
+/// The state of writing one vector loop.
+struct Widener<'f> {
+    f: &'f mut Function,
+    pv: Block,
+    v: Block,
+    /// Lane 0's value of each value that steps by a constant each round, in V.
+    scalar: ValueMap,
+    /// How much each of those steps per round.
+    steps: FastHashMap<Inst, i32>,
+    /// The vector of each lane-wise value (and the sums' phis), in V.
+    vector: FastHashMap<Inst, Value>,
+    /// The splat of each value fixed for the loop, in PV.
+    splats: FastHashMap<Value, Value>,
+    /// `0, s, 2s, 3s` for each step `s`, in PV.
+    step_vectors: FastHashMap<i32, Value>,
+}
+
+impl Widener<'_> {
+    fn append(&mut self, kind: InstKind, ty: Type) -> Value {
+        Value::Inst(self.f.append_inst(self.v, kind, ty))
+    }
+
+    fn widen(&mut self, i: Inst, role: Role) {
+        let ty = self.f.inst(i).ty;
+        match role {
+            Role::Control => {}
+            Role::Uniform { step } => {
+                let kind = mapped_kind(self.f, i, &self.scalar);
+                let copy = self.append(kind, ty);
+                self.scalar.insert(i, copy);
+                self.steps.insert(i, step);
+            }
+            Role::Load => {
+                let InstKind::Load { args: [addr] } = *self.f.kind(i) else {
+                    unreachable!("a load");
+                };
+                let addr = mapped(addr, &self.scalar);
+                let vty = ty.vector().expect("a load of i32 or f32");
+                let load = self.append(InstKind::VLoad { args: [addr] }, vty);
+                self.vector.insert(i, load);
+            }
+            Role::Store => {
+                let InstKind::Store { args: [x, addr] } = *self.f.kind(i) else {
+                    unreachable!("a store");
+                };
+                let x = self.lanes(x);
+                let addr = mapped(addr, &self.scalar);
+                self.append(InstKind::VStore { args: [x, addr] }, Type::Void);
+            }
+            Role::Lanes(op) | Role::Sum(op) => {
+                let [a, b] = self.f.kind(i).operands() else {
+                    unreachable!("a binary operation");
+                };
+                let (a, b) = (*a, *b);
+                let args = [self.lanes(a), self.lanes(b)];
+                let lanes = self.append(InstKind::VBinary { op, args }, op.ty());
+                self.vector.insert(i, lanes);
+            }
+        }
+    }
+
+    /// The vector of `x`'s values in the block's four rounds.
+    fn lanes(&mut self, x: Value) -> Value {
+        if let Some(i) = x.as_inst() {
+            if let Some(&vector) = self.vector.get(&i) {
+                return vector;
+            }
+            if let Some(&first) = self.scalar.get(&i) {
+                let step = self.steps[&i];
+                let ty = self.f.value_type(first).vector().expect("an i32 value");
+                let splat = self.append(InstKind::Splat { args: [first] }, ty);
+                let lanes = if step == 0 {
+                    splat
+                } else {
+                    let steps = self.step_vector(step);
+                    let add = InstKind::VBinary {
+                        op: VectorOp::Add,
+                        args: [splat, steps],
+                    };
+                    self.append(add, ty)
+                };
+                self.vector.insert(i, lanes);
+                return lanes;
+            }
+        }
+        self.splat(x)
+    }
+
+    /// The splat of `x`, fixed for the loop, built in PV.
+    fn splat(&mut self, x: Value) -> Value {
+        if let Some(&splat) = self.splats.get(&x) {
+            return splat;
+        }
+        let ty = self.f.value_type(x).vector().expect("an i32 or f32 value");
+        let splat = Value::Inst(
+            self.f
+                .append_inst(self.pv, InstKind::Splat { args: [x] }, ty),
+        );
+        self.splats.insert(x, splat);
+        splat
+    }
+
+    /// `0, s, 2s, 3s`, built in PV.
+    fn step_vector(&mut self, s: i32) -> Value {
+        if let Some(&steps) = self.step_vectors.get(&s) {
+            return steps;
+        }
+        let mut steps = self.splat(Value::Int(0));
+        for lane in 1..LANES {
+            let kind = InstKind::InsertLane {
+                lane: lane as u8,
+                args: [steps, Value::Int(s.wrapping_mul(lane as i32))],
+            };
+            steps = Value::Inst(self.f.append_inst(self.pv, kind, Type::V4I32));
+        }
+        self.step_vectors.insert(s, steps);
+        steps
+    }
+}
+
+fn empty_phi() -> InstKind {
+    InstKind::Phi {
+        args: Vec::new(),
+        blocks: Vec::new(),
+    }
+}
