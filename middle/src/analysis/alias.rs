@@ -71,6 +71,15 @@ pub fn locate(f: &Function, addr: Value) -> Location {
     }
 }
 
+/// Where a vector load or store at `addr` goes, as far as scalar accesses may meet it: its
+/// object, at no known offset (it spans four elements).
+pub fn vector_location(f: &Function, addr: Value) -> Location {
+    Location {
+        object: locate(f, addr).object,
+        offset: None,
+    }
+}
+
 /// Whether memory of object `a` may be memory of object `b`.
 pub fn objects_may_alias(a: Object, b: Object) -> bool {
     use Object::*;

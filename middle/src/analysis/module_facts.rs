@@ -501,6 +501,8 @@ pub(crate) fn pointer_use(kind: &InstKind, k: usize) -> PointerUse {
     match (kind, k) {
         (InstKind::Load { .. }, 0) => PointerUse::Access(Access::Read),
         (InstKind::Store { .. }, 1) => PointerUse::Access(Access::Write),
+        (InstKind::VLoad { .. }, 0) => PointerUse::Access(Access::Read),
+        (InstKind::VStore { .. }, 1) => PointerUse::Access(Access::Write),
         (InstKind::Gep { .. }, 0) => PointerUse::Derive,
         (InstKind::Call { callee, .. }, k) => PointerUse::Access(match (callee, k) {
             (Callee::Runtime(RuntimeFn::GetArray | RuntimeFn::GetFArray), 0) => Access::Write,

@@ -9,7 +9,7 @@
 
 use super::entities::{Inst, Value};
 use super::function::Function;
-use super::instructions::{FloatPred, InstKind, IntPred};
+use super::instructions::{FloatPred, InstKind, IntPred, ReduceOp};
 use super::opcode::Opcode;
 use super::types::Type;
 
@@ -20,6 +20,9 @@ pub enum Immediate {
     IntPred(IntPred),
     FloatPred(FloatPred),
     Stride(u32),
+    /// The lane `extractlane` reads or `insertlane` sets.
+    Lane(u8),
+    Reduce(ReduceOp),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +60,10 @@ fn key(f: &Function, inst: Inst, mut number: impl FnMut(Value) -> u32) -> ValueK
         InstKind::Icmp { pred, .. } => Immediate::IntPred(pred),
         InstKind::Fcmp { pred, .. } => Immediate::FloatPred(pred),
         InstKind::Gep { stride, .. } => Immediate::Stride(stride),
+        InstKind::ExtractLane { lane, .. } | InstKind::InsertLane { lane, .. } => {
+            Immediate::Lane(lane)
+        }
+        InstKind::Reduce { op, .. } => Immediate::Reduce(op),
         _ => Immediate::None,
     };
     let mut operands = [0; 3];

@@ -22,7 +22,7 @@
 //! Needs: the module facts. Preserves: behaviour and the CFG.
 
 use crate::analysis::alias::{
-    call_may_read, call_may_write, locate, may_alias_in, Location, Object,
+    call_may_read, call_may_write, locate, may_alias_in, vector_location, Location, Object,
 };
 use crate::analysis::Preserved;
 use crate::ir::{Function, Inst, InstKind, Value};
@@ -60,6 +60,10 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
                 InstKind::Load { args: [addr] } if held.len() < MAX_PENDING => {
                     held.push((addr, locate(f, addr), Value::Inst(i)));
                 }
+                InstKind::VStore { args: [_, addr] } => {
+                    let loc = vector_location(f, addr);
+                    held.retain(|&(_, l, _)| !may_alias_in(facts, cx.id, l, loc));
+                }
                 InstKind::Call { .. } => held.retain(|&(_, l, _)| !call_may_write(f, facts, i, l)),
                 _ => {}
             }
@@ -83,6 +87,10 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
                 }
                 InstKind::Load { args: [addr] } => {
                     let loc = locate(f, addr);
+                    pending.retain(|&(_, l)| !may_alias_in(facts, cx.id, l, loc));
+                }
+                InstKind::VLoad { args: [addr] } => {
+                    let loc = vector_location(f, addr);
                     pending.retain(|&(_, l)| !may_alias_in(facts, cx.id, l, loc));
                 }
                 InstKind::Call { .. } => pending.retain(|&(_, l)| !call_may_read(f, facts, i, l)),

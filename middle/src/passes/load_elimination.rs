@@ -19,7 +19,7 @@
 //! Needs: the CFG, the dominator tree, the loop forest and the module facts (what calls
 //! write). Preserves: behaviour and the CFG.
 
-use crate::analysis::alias::{call_may_write, locate, may_alias_in, Location};
+use crate::analysis::alias::{call_may_write, locate, may_alias_in, vector_location, Location};
 use crate::analysis::idf::IdfCalculator;
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts, Preserved, ScopedState};
 use crate::fast_hash::FastHashMap;
@@ -65,8 +65,7 @@ struct Versions {
 
 impl Versions {
     fn build(f: &Function, cfg: &Cfg, dom: &DomTree, entry: Block) -> Versions {
-        let is_access =
-            |i: Inst| matches!(f.kind(i), InstKind::Store { .. } | InstKind::Call { .. });
+        let is_access = |i: Inst| f.kind(i).opcode().writes_memory();
         let changing: Vec<Block> = cfg
             .rpo()
             .iter()
@@ -171,6 +170,9 @@ impl Walk<'_> {
                     let untouched = match self.f.kind(*inst) {
                         InstKind::Store { args: [_, addr] } => {
                             !may_alias_in(facts, id, locate(self.f, *addr), self.loc)
+                        }
+                        InstKind::VStore { args: [_, addr] } => {
+                            !may_alias_in(facts, id, vector_location(self.f, *addr), self.loc)
                         }
                         // A call that writes `loc` is where the walk stops: the value
                         // read is the one it left, held across no call.

@@ -19,7 +19,7 @@
 //! The frame is loop-unroll's (`transform::loop_frame`), with four rounds per block. The
 //! counter steps by 1. Every instruction of the body has a role (`plan`):
 //!
-//! - the counter's step and the exit test stay scalar: the vector loop has its own;
+//! - the exit test stays scalar: the vector loop has its own;
 //! - a value that steps by a constant each round (the counter plus a value fixed for the
 //!   loop, an address `a + 4i`: an affine recurrence, from scalar evolution) is computed
 //!   once per block for lane 0; where a lane-wise operation reads it, its lanes are

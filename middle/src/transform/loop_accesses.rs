@@ -5,9 +5,9 @@
 //! them in the loop forest, so going backwards each loop takes its children's finished
 //! lists and every block is scanned once. A loop with more accesses than the caller's
 //! bound gets no list: checking each candidate against every access would cost their
-//! product.
+//! product, and so does a loop with vector loads or stores, which those passes leave alone.
 
-use crate::analysis::alias::{locate, Location};
+use crate::analysis::alias::{locate, vector_location, Location};
 use crate::analysis::LoopInfo;
 use crate::ir::{Function, Inst, InstKind};
 
@@ -16,17 +16,21 @@ use crate::ir::{Function, Inst, InstKind};
 pub fn loop_accesses(f: &Function, loops: &LoopInfo, max: usize) -> Vec<Option<Vec<Inst>>> {
     let mut lists: Vec<Option<Vec<Inst>>> = vec![None; loops.loops.len()];
     for k in (0..loops.loops.len()).rev() {
-        let own = loops.loops[k].blocks.iter().flat_map(|&b| f.block_insts(b));
-        let mut list: Option<Vec<Inst>> = Some(
-            own.filter(|&i| {
-                matches!(
-                    f.kind(i),
-                    InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Call { .. }
-                )
-            })
-            .take(max + 1)
-            .collect(),
-        );
+        let blocks = &loops.loops[k].blocks;
+        let own = || blocks.iter().flat_map(|&b| f.block_insts(b));
+        let vectors =
+            own().any(|i| matches!(f.kind(i), InstKind::VLoad { .. } | InstKind::VStore { .. }));
+        let mut list: Option<Vec<Inst>> = (!vectors).then(|| {
+            own()
+                .filter(|&i| {
+                    matches!(
+                        f.kind(i),
+                        InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Call { .. }
+                    )
+                })
+                .take(max + 1)
+                .collect()
+        });
         for &c in &loops.loops[k].children {
             list = match (list, &lists[c]) {
                 (Some(mut l), Some(inner)) => {
@@ -54,6 +58,7 @@ pub fn loop_writers(
         for i in f.block_insts(b) {
             match *f.kind(i) {
                 InstKind::Store { args: [_, addr] } => stores.push((i, locate(f, addr))),
+                InstKind::VStore { args: [_, addr] } => stores.push((i, vector_location(f, addr))),
                 InstKind::Call { .. } => calls.push(i),
                 _ => {}
             }

@@ -11,7 +11,7 @@ use crate::transform::one_block_loop::OneBlockLoop;
 /// What an instruction of the loop becomes in the vector loop.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Role {
-    /// The counter's step, and what only the exit test reads: the vector loop has its own.
+    /// What only the exit test reads: the vector loop has its own.
     Control,
     /// A value that steps by `step` each round, computed for lane 0.
     Uniform { step: i32 },
@@ -115,9 +115,10 @@ pub(super) fn plan(
 }
 
 /// The instructions only the exit test reads: its compare, and the add of a constant to
-/// the stepped counter that it may compare, besides the step itself.
+/// the stepped counter that it may compare. (The stepped counter itself may be read
+/// elsewhere: it is a value that steps by 1, computed for lane 0 like the others.)
 fn control_insts(f: &Function, shape: &OneBlockLoop) -> Vec<Inst> {
-    let mut control = vec![shape.next];
+    let mut control = Vec::new();
     let term = f
         .terminator(shape.h)
         .expect("a loop block ends in a branch");
