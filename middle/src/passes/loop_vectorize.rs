@@ -34,7 +34,9 @@
 //! Anything else (float arithmetic, whose lanes flush subnormals as scalar code does not;
 //! divisions; compares and selects; calls; other carried values) leaves the loop scalar.
 //! So do accesses that rounds less than four apart could reorder (`dependences`): a store
-//! to `a[i + 1]` read as `a[i]` a round later, or two arrays that may overlap.
+//! to `a[i + 1]` read as `a[i]` a round later. Where only the run knows how far apart two
+//! accesses are (two array parameters), P tests it, and the original loop runs every round
+//! when they are too close.
 //!
 //! The loop vectorises when it is worth it: its trip count, when known, is at least 8, and
 //! it stores or sums.

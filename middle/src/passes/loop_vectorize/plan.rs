@@ -41,6 +41,8 @@ pub(super) struct Plan {
     /// The values of the loop used after it that take the last lane (loads and lane-wise
     /// results).
     pub(super) last_lanes: Vec<Inst>,
+    /// The pairs of accesses whose order the run decides (`dependences`).
+    pub(super) checks: Vec<(Access, Access)>,
 }
 
 pub(super) fn plan(
@@ -86,9 +88,10 @@ pub(super) fn plan(
         work |= role == Role::Store;
         body.push((i, role));
     }
-    if !work || !independent(f, facts, func, &accesses) {
+    if !work {
         return None;
     }
+    let checks = independent(f, facts, func, &accesses)?;
     let role_of = |i: Inst| body.iter().find(|(b, _)| *b == i).map(|&(_, r)| r);
     // Lane values feed only lane-wise operations, stores of their value and sums.
     for &(i, role) in &body {
@@ -111,6 +114,7 @@ pub(super) fn plan(
         body,
         sums,
         last_lanes,
+        checks,
     })
 }
 

@@ -1,10 +1,12 @@
 //! The vector loop of a plan, in loop-unroll's frame (the module above draws it): PV's
 //! splats and steps, V's lanes, C's reductions and last lanes.
 
+use super::dependences::Access;
 use super::plan::{Plan, Role};
 use super::LANES;
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, Function, Inst, InstKind, IntPred, ReduceOp, Type, Value, VectorOp};
+use crate::transform::arith_writer::ArithWriter;
 use crate::transform::loop_frame::{uses_after, Frame};
 use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
 
@@ -30,9 +32,12 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
         ph,
         lim,
         test: s.test,
-        always: s.trips.is_some(),
+        always: s.trips.is_some() && plan.checks.is_empty(),
     };
     frame.enter(f, s.init);
+    if !plan.checks.is_empty() {
+        check_distances(f, term_p, &plan.checks);
+    }
 
     let mut w = Widener {
         f,
@@ -110,6 +115,45 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
         .map(|&phi| mapped(w.f.phi_incoming(phi, h).expect("from the latch"), &at))
         .collect();
     frame.leave(w.f, stepped, &phis, &last, after, &at);
+}
+
+/// Makes P's way into the vector loop also test, for each pair of accesses, that the first
+/// one's address in round 0 is not less than 16 bytes below the second one's: `p1 >= p2`
+/// or `p1 <= p2 - 16`, as addresses (unsigned).
+fn check_distances(f: &mut Function, term_p: Inst, checks: &[(Access, Access)]) {
+    let mut all: Option<Value> = None;
+    for (first, second) in checks {
+        let mut w = ArithWriter::new(f, term_p);
+        let o1 = w.invariant(&first.start);
+        let o2 = w.invariant(&second.start);
+        let mut before =
+            |kind: InstKind, ty: Type| Value::Inst(f.insert_inst_before(term_p, kind, ty));
+        let p1 = before(gep_bytes(first.root, o1), Type::Ptr);
+        let p2 = before(gep_bytes(second.root, o2), Type::Ptr);
+        let low = before(gep_bytes(p2, Value::Int(-16)), Type::Ptr);
+        let ahead = before(InstKind::icmp(IntPred::Uge, p1, p2), Type::I1);
+        let behind = before(InstKind::icmp(IntPred::Ule, p1, low), Type::I1);
+        let apart = before(select(ahead, Value::Bool(true), behind), Type::I1);
+        all = Some(match all {
+            Some(all) => before(select(all, apart, Value::Bool(false)), Type::I1),
+            None => apart,
+        });
+    }
+    let all = all.expect("at least one check");
+    let enter = f.kind(term_p).operands()[0];
+    let both = f.insert_inst_before(term_p, select(enter, all, Value::Bool(false)), Type::I1);
+    f.set_operand(term_p, 0, Value::Inst(both));
+}
+
+fn gep_bytes(base: Value, bytes: Value) -> InstKind {
+    InstKind::Gep {
+        args: [base, bytes],
+        stride: 1,
+    }
+}
+
+fn select(c: Value, a: Value, b: Value) -> InstKind {
+    InstKind::Select { args: [c, a, b] }
 }
 
 /// The state of writing one vector loop.
