@@ -5,7 +5,7 @@
 //! refers to (the runtime, `memset`, `memcpy`) or that the assembler reads as registers (`r0`, `sp`,
 //! `s3`, ...) get a `.sy` suffix, which no SysY identifier can have.
 
-use frontend::runtime::RuntimeFn;
+use sysy_runtime::RuntimeFn;
 
 /// The symbol for a SysY-level name.
 pub fn symbol(name: &str) -> String {

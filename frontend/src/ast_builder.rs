@@ -9,6 +9,7 @@ use crate::source::Span;
 use pest::iterators::{Pair, Pairs};
 use pest::Token;
 use std::iter::Peekable;
+use sysy_runtime::float_text;
 
 /// What a `top_item` piece holds.
 pub enum TopPiece {
@@ -375,7 +376,7 @@ impl Builder {
     /// The value of a numeric literal; a malformed integer is reported at `s`.
     fn literal(&mut self, text: &str, is_float: bool, s: Span) -> ExprKind {
         if is_float {
-            return ExprKind::Float(literal::parse_float(text));
+            return ExprKind::Float(float_text::parse_float(text));
         }
         match literal::parse_int(text) {
             Ok(v) => ExprKind::Int(v),

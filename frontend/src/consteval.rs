@@ -3,9 +3,8 @@
 //! division or remainder by zero has no value here: a constant expression must not contain
 //! one, so the checker reports it.
 
-use crate::arith;
 use crate::ast::{BinaryOp, UnaryOp};
-use crate::types::Scalar;
+use sysy_runtime::{arith, Scalar};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ConstValue {

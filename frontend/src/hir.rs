@@ -4,9 +4,9 @@
 
 use crate::ast::{BinaryOp, UnaryOp};
 use crate::consteval::ConstValue;
-use crate::runtime::RuntimeFn;
 use crate::source::Span;
-use crate::types::{Scalar, Type};
+use crate::types::Type;
+use sysy_runtime::{RuntimeFn, Scalar};
 
 pub type GlobalId = usize;
 pub type FuncId = usize;

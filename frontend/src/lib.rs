@@ -5,7 +5,6 @@
 // derive generates then names the `alloc` crate.
 extern crate alloc;
 
-pub mod arith;
 pub mod ast;
 mod ast_builder;
 pub mod check;
@@ -16,7 +15,6 @@ pub mod literal;
 mod literal_list;
 mod nesting;
 pub mod parser;
-pub mod runtime;
 pub mod source;
 mod syntax_error;
 pub mod types;

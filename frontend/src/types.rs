@@ -1,13 +1,7 @@
-//! SysY types as the checker sees them.
+//! SysY types as the checker sees them, built from the two value types (`Scalar`).
 
 use std::fmt;
-
-/// The two value types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Scalar {
-    Int,
-    Float,
-}
+use sysy_runtime::Scalar;
 
 /// The type of a variable or an expression.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -68,15 +62,6 @@ impl Type {
             Type::Array(e, _) | Type::Pointer(e, _) => Some(*e),
             _ => None,
         }
-    }
-}
-
-impl fmt::Display for Scalar {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(match self {
-            Scalar::Int => "int",
-            Scalar::Float => "float",
-        })
     }
 }
 

@@ -6,7 +6,8 @@ use crate::ast::{self, BaseType, InitVal};
 use crate::consteval::ConstValue;
 use crate::diagnostic::Diagnostic;
 use crate::hir::{Global, LocalInit, Stmt, Var};
-use crate::types::{Scalar, Type};
+use crate::types::Type;
+use sysy_runtime::Scalar;
 
 /// Arrays may hold at most this many bytes.
 const MAX_ARRAY_BYTES: u64 = i32::MAX as u64;

@@ -6,9 +6,9 @@ use crate::ast::{self, BinaryOp, UnaryOp};
 use crate::consteval::{self, ConstValue};
 use crate::diagnostic::Diagnostic;
 use crate::hir::{Callee, Expr, ExprKind, Place, Var};
-use crate::runtime::{RuntimeFn, RuntimeParam};
 use crate::source::Span;
-use crate::types::{Scalar, Type};
+use crate::types::Type;
+use sysy_runtime::{RuntimeFn, RuntimeParam, Scalar};
 
 impl Expr {
     pub(super) fn constant(value: ConstValue, span: Span) -> Expr {
@@ -314,7 +314,7 @@ impl Checker<'_> {
         };
         Some(Expr {
             kind: ExprKind::Call(callee, args),
-            ty: rt.ret(),
+            ty: rt.ret().map_or(Type::Void, Type::scalar),
             span,
         })
     }

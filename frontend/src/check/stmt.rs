@@ -7,9 +7,9 @@ use super::{Checker, FuncCtx, FuncSym, MAX_ERRORS};
 use crate::ast::{self, BlockItem, ReturnType};
 use crate::diagnostic::Diagnostic;
 use crate::hir::{Function, Stmt, Var};
-use crate::runtime::RuntimeFn;
 use crate::source::Span;
 use crate::types::Type;
+use sysy_runtime::RuntimeFn;
 
 impl Checker<'_> {
     pub(super) fn func_def(&mut self, f: &ast::FuncDef) {

@@ -3,7 +3,8 @@
 use crate::consteval::ConstValue::{self, Float as F, Int as I};
 use crate::hir::{ExprKind, Program, Stmt};
 use crate::source::SourceFile;
-use crate::types::{Scalar, Type};
+use crate::types::Type;
+use sysy_runtime::Scalar;
 
 fn checked(text: &str) -> Program {
     let file = SourceFile::new("t.sy", text);

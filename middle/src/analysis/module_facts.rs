@@ -19,8 +19,8 @@
 use super::alias::Object;
 use super::CallGraph;
 use crate::ir::{Callee, FuncId, Function, GlobalId, Inst, InstKind, Module, Type, Value};
-use frontend::runtime::RuntimeFn;
 use std::collections::VecDeque;
+use sysy_runtime::RuntimeFn;
 
 /// What a function does that its callers can observe. Memory here is memory visible to the
 /// caller: globals and memory reached through pointer arguments; the function's own

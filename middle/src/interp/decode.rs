@@ -8,7 +8,7 @@ use crate::ir::{
     BinaryOp, Block, Callee, CastOp, FloatPred, Function, Inst, InstKind, IntPred, Module,
     ReduceOp, Type, Value, VectorOp,
 };
-use frontend::runtime::RuntimeFn;
+use sysy_runtime::RuntimeFn;
 
 pub type Reg = u32;
 

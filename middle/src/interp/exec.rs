@@ -7,7 +7,7 @@ use super::io::Io;
 use super::printf::Arg;
 use super::RunError;
 use crate::ir::semantics;
-use frontend::runtime::RuntimeFn;
+use sysy_runtime::RuntimeFn;
 
 /// The most stack memory a run may use, in bytes.
 const STACK_BYTES: u32 = 256 << 20;

@@ -4,6 +4,7 @@
 use super::printf::{sprintf, Arg};
 use std::io::Write;
 use std::time::{Duration, Instant};
+use sysy_runtime::float_text;
 
 pub struct Io<'a> {
     input: &'a [u8],
@@ -90,7 +91,7 @@ impl<'a> Io<'a> {
         } else if lower.starts_with("nan") {
             f32::NAN
         } else if lower.starts_with("0x") {
-            frontend::literal::parse_float(&lower)
+            float_text::parse_float(&lower)
         } else {
             lower.parse::<f32>().unwrap_or(0.0)
         };

@@ -6,7 +6,7 @@
 
 use super::entities::{Block, Value};
 use super::types::Type;
-use frontend::runtime::RuntimeFn;
+use sysy_runtime::RuntimeFn;
 
 macro_rules! named_enum {
     ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:literal),* $(,)? }) => {

@@ -11,8 +11,8 @@ use super::instructions::{
 };
 use super::module::{Global, Module};
 use super::types::Type;
-use frontend::runtime::RuntimeFn;
 use std::collections::HashMap;
+use sysy_runtime::RuntimeFn;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {

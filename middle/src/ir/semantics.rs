@@ -1,10 +1,10 @@
 //! What each IR operation computes, on the bit patterns of its operands: the IR's opcodes
-//! mapped onto `frontend::arith`, the one definition of the target's arithmetic that the
+//! mapped onto `sysy_runtime::arith`, the one definition of the target's arithmetic that the
 //! front end's constant evaluation uses too. The interpreter and constant folding call these,
 //! so no two parts of the compiler can compute an operation differently.
 
 use super::instructions::{BinaryOp, CastOp, FloatPred, IntPred, ReduceOp, VectorOp};
-use frontend::arith;
+use sysy_runtime::arith;
 
 pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
     let int = |g: fn(i32, i32) -> i32| g(a as i32, b as i32) as u32;

@@ -1,6 +1,7 @@
 //! IR value types.
 
 use std::fmt;
+use sysy_runtime::Scalar;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
@@ -31,6 +32,14 @@ impl Type {
 
     /// The number of lanes of a vector type.
     pub const LANES: u32 = 4;
+
+    /// The type of a SysY value of this scalar type.
+    pub fn scalar(s: Scalar) -> Type {
+        match s {
+            Scalar::Int => Type::I32,
+            Scalar::Float => Type::F32,
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {

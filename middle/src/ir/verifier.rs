@@ -11,8 +11,7 @@ use super::module::Module;
 use super::printer::{print_inst, Names};
 use super::types::Type;
 use crate::analysis::{Cfg, DomTree};
-use frontend::runtime::{RuntimeFn, RuntimeParam};
-use frontend::types::Scalar;
+use sysy_runtime::{RuntimeFn, RuntimeParam};
 
 /// `position` of an instruction that is in no block of the layout.
 const NOT_PLACED: u32 = u32::MAX;
@@ -49,13 +48,6 @@ struct Verifier<'a> {
     /// Printing names, computed for the first message.
     names: Option<Names>,
     errors: Vec<String>,
-}
-
-fn scalar_type(s: Scalar) -> Type {
-    match s {
-        Scalar::Int => Type::I32,
-        Scalar::Float => Type::F32,
-    }
 }
 
 impl Verifier<'_> {
@@ -348,15 +340,11 @@ impl Verifier<'_> {
                     .params()
                     .iter()
                     .map(|p| match p {
-                        RuntimeParam::Scalar(s) => scalar_type(*s),
+                        RuntimeParam::Scalar(s) => Type::scalar(*s),
                         RuntimeParam::AnyArray(_) => Type::Ptr,
                     })
                     .collect();
-                let ret = match r.ret() {
-                    frontend::types::Type::Int => Type::I32,
-                    frontend::types::Type::Float => Type::F32,
-                    _ => Type::Void,
-                };
+                let ret = r.ret().map_or(Type::Void, Type::scalar);
                 let params = match r {
                     RuntimeFn::StartTime | RuntimeFn::StopTime => vec![Type::I32],
                     _ => params,

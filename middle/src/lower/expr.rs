@@ -1,10 +1,11 @@
 //! Expressions, conditions and addresses.
 
-use super::{const_value, scalar_type, value_type, FnLower};
+use super::{const_value, value_type, FnLower};
 use crate::ir::{BinaryOp, Block, Callee, CastOp, FloatPred, InstKind, IntPred, Type, Value};
 use frontend::ast::{BinaryOp as Op, UnaryOp};
 use frontend::hir::{self, Expr, ExprKind, Place, Var};
-use frontend::types::{Scalar, Type as HirType};
+use frontend::types::Type as HirType;
+use sysy_runtime::Scalar;
 
 impl FnLower<'_> {
     /// The value of an expression (for a call to a `void` function, an unusable placeholder).
@@ -54,7 +55,7 @@ impl FnLower<'_> {
                     Scalar::Float => CastOp::SiToFp,
                     Scalar::Int => CastOp::FpToSi,
                 };
-                self.emit(InstKind::Cast { op, args: [v] }, scalar_type(*to))
+                self.emit(InstKind::Cast { op, args: [v] }, Type::scalar(*to))
             }
         }
     }

@@ -8,7 +8,7 @@ mod stmt;
 use crate::ir::{Block, FuncId, Function, Global, GlobalId, InstKind, Module, Type, Value};
 use frontend::consteval::ConstValue;
 use frontend::hir;
-use frontend::types::{Scalar, Type as HirType};
+use frontend::types::Type as HirType;
 
 pub fn lower_program(p: &hir::Program) -> Module {
     let mut m = Module {
@@ -21,13 +21,6 @@ pub fn lower_program(p: &hir::Program) -> Module {
         m.functions.push(lowered);
     }
     m
-}
-
-fn scalar_type(s: Scalar) -> Type {
-    match s {
-        Scalar::Int => Type::I32,
-        Scalar::Float => Type::F32,
-    }
 }
 
 /// The IR type of a value of this checked type (arrays are passed as pointers).
@@ -56,7 +49,7 @@ pub fn const_value(v: ConstValue) -> Value {
 
 fn lower_global(g: &hir::Global) -> Global {
     let (elem, len) = match &g.ty {
-        HirType::Array(e, dims) => (scalar_type(*e), dims.iter().product()),
+        HirType::Array(e, dims) => (Type::scalar(*e), dims.iter().product()),
         HirType::Float => (Type::F32, 1),
         _ => (Type::I32, 1),
     };
@@ -106,7 +99,7 @@ impl<'a> FnLower<'a> {
         };
         for local in &hir.locals {
             let (elem, count) = match &local.ty {
-                HirType::Array(e, dims) => (scalar_type(*e), dims.iter().product()),
+                HirType::Array(e, dims) => (Type::scalar(*e), dims.iter().product()),
                 other => (value_type(other), 1),
             };
             let slot = this.emit(InstKind::Alloca { elem, count }, Type::Ptr);

@@ -1,6 +1,6 @@
 //! Statements: assignments, local initialisers, structured control flow.
 
-use super::{const_bits, const_value, scalar_type, FnLower};
+use super::{const_bits, const_value, FnLower};
 use crate::ir::{BinaryOp, Callee, Global, GlobalId, InstKind, IntPred, Type, Value};
 use frontend::hir::{Expr, LocalId, LocalInit, Stmt};
 use frontend::types::Type as HirType;
@@ -104,7 +104,7 @@ impl FnLower<'_> {
                 };
                 let len: u32 = dims.iter().product();
                 let zero = const_value(frontend::consteval::ConstValue::zero(*elem));
-                let elem_ty = scalar_type(*elem);
+                let elem_ty = Type::scalar(*elem);
                 let constants = elems.iter().filter(|(_, e)| nonzero_const(e)).count();
                 if constants >= COPY_FROM_TABLE {
                     self.copy_from_table(slot, elems, len, elem_ty);

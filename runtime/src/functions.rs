@@ -1,6 +1,8 @@
-//! The SysY runtime library as the checker sees it: names and signatures.
+//! The SysY runtime library's functions (`sylib.h`): the names programs call them by, their
+//! linker symbols and their signatures, as the checker checks calls and the IR verifier
+//! checks them again.
 
-use crate::types::{Scalar, Type};
+use crate::Scalar;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuntimeFn {
@@ -78,13 +80,14 @@ impl RuntimeFn {
         RuntimeFn::ALL.into_iter().find(|f| f.source_name() == name)
     }
 
-    pub fn ret(self) -> Type {
+    /// The type of the value it returns; `None` for a `void` function.
+    pub fn ret(self) -> Option<Scalar> {
         match self {
             RuntimeFn::GetInt | RuntimeFn::GetCh | RuntimeFn::GetArray | RuntimeFn::GetFArray => {
-                Type::Int
+                Some(Scalar::Int)
             }
-            RuntimeFn::GetFloat => Type::Float,
-            _ => Type::Void,
+            RuntimeFn::GetFloat => Some(Scalar::Float),
+            _ => None,
         }
     }
 
