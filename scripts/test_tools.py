@@ -369,10 +369,10 @@ int main() {
         self.assertEqual(a72.normalise("ldm\tr0, {r0, r1}"), ["ldm\tr0, {r0, r1}"])
 
     def test_the_cost_models_table_is_the_bench_models(self):
-        # middle/src/cost_model.rs: each class's latency (a chain of one instruction
+        # backend/src/cost_model.rs: each class's latency (a chain of one instruction
         # depending on itself) and issue half cycles (independent copies) as llvm-mca,
         # with a72.py's stand-ins, models a representative instruction.
-        source = (harness.ROOT / "middle" / "src" / "cost_model.rs").read_text()
+        source = (harness.ROOT / "backend" / "src" / "cost_model.rs").read_text()
         table = {}
         for fn in ("latency", "issue"):
             body = source[source.index(f"pub const fn {fn}(self)"):]

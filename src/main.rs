@@ -310,12 +310,14 @@ fn report_time(cli: &Cli, stage: &str, start: Instant) {
     }
 }
 
-/// The pass pipeline the command line asks for.
+/// The pass pipeline the command line asks for, its passes asking the back end's model of
+/// the Cortex-A72 what instructions cost.
 fn pass_manager(cli: &Cli) -> Result<middle::pass_manager::PassManager, String> {
+    use backend::ir_costs::CortexA72;
     use middle::pass_manager::{PassManager, PrintAfter};
     let mut pm = match &cli.passes {
-        Some(spec) => PassManager::parse(spec)?,
-        None => PassManager::for_level(cli.opt_level),
+        Some(spec) => PassManager::parse(spec, &CortexA72)?,
+        None => PassManager::for_level(cli.opt_level, &CortexA72),
     };
     for name in &cli.disable_pass {
         if middle::pass_manager::find(name).is_some() {

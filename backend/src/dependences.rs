@@ -14,9 +14,9 @@
 //! Cortex-A72 figures) and its height: the longest latency-weighted path from it to the
 //! region's end, the schedulers' priority.
 
+use crate::cost_model::{CostClass, Pipe, DISPATCH_WIDTH};
 use crate::mir::*;
 use crate::regalloc::liveness::node;
-use middle::cost_model::{CostClass, Pipe, DISPATCH_WIDTH};
 use std::ops::Range;
 
 /// The class of an instruction for its latency and pipeline; `vreg_classes` gives a virtual

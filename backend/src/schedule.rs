@@ -18,9 +18,9 @@
 //!
 //! Needs: physical registers (after `regalloc`). Preserves: behaviour.
 
+use crate::cost_model::CostClass;
 use crate::dependences::{class, regions, reorder, CopyPartners, DepGraph, Progress, Slots};
 use crate::mir::*;
-use middle::cost_model::CostClass;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -20,10 +20,10 @@
 //! Runs before allocation (the shift's result is a new virtual register) and before
 //! pre-schedule, which places the shift. Needs: nothing. Preserves: behaviour.
 
+use crate::cost_model::{CostClass, Pipe, DISPATCH_WIDTH};
 use crate::dependences::class;
 use crate::mir::loops::LoopNest;
 use crate::mir::*;
-use middle::cost_model::{CostClass, Pipe, DISPATCH_WIDTH};
 
 pub fn run(mf: &mut MFunction) {
     let nest = LoopNest::new(mf);

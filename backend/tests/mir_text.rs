@@ -5,6 +5,7 @@
 //! functions parsed from the dump before it, prints exactly its own dump: the text keeps
 //! everything the passes read.
 
+use backend::ir_costs::CortexA72;
 use backend::mir::parser::parse_functions;
 use backend::mir::verifier::verify;
 use backend::mir::MFunction;
@@ -59,7 +60,7 @@ fn machine_dumps(path: &Path) -> Result<Vec<Dump>, String> {
             .map_or("does not compile".to_string(), |d| d.render(&file))
     })?;
     let mut m = middle::lower::lower_program(&program);
-    PassManager::for_level(OPT_LEVEL).run(&mut m, &mut std::io::sink())?;
+    PassManager::for_level(OPT_LEVEL, &CortexA72).run(&mut m, &mut std::io::sink())?;
     let mut options = BackendOptions::new(OPT_LEVEL);
     options.print_after = vec!["all".to_string()];
     options.verify_each = true;

@@ -4,6 +4,7 @@
 //! should; a pass that changed nothing is not run again on the same input, nor a pass that
 //! already ran on a huge function.
 
+use backend::ir_costs::CortexA72;
 use middle::analysis::{DomTree, Preserved};
 use middle::ir::{parser::parse_module, BinaryOp, Function, InstKind, Type, Value};
 use middle::pass_manager::{find, FunctionContext, Pass, PassKind, PassManager, Step};
@@ -60,7 +61,7 @@ fn verify_each_names_a_pass_that_breaks_what_it_claims_to_preserve() {
         pass("ask-dominators", ask_dominators),
         pass("lying-fold", lying_fold),
     ];
-    let mut pm = PassManager::new(steps);
+    let mut pm = PassManager::new(steps, &CortexA72);
     pm.verify_each = true;
     let err = pm
         .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
@@ -79,12 +80,15 @@ fn verify_each_names_a_pass_that_breaks_what_it_claims_to_preserve() {
 
 #[test]
 fn an_honest_pass_passes_the_check() {
-    let mut pm = PassManager::new(vec![
-        pass("ask-dominators", ask_dominators),
-        Step::Run(find("simplify-cfg").unwrap()),
-        pass("ask-dominators", ask_dominators),
-        Step::Run(find("const-fold").unwrap()),
-    ]);
+    let mut pm = PassManager::new(
+        vec![
+            pass("ask-dominators", ask_dominators),
+            Step::Run(find("simplify-cfg").unwrap()),
+            pass("ask-dominators", ask_dominators),
+            Step::Run(find("const-fold").unwrap()),
+        ],
+        &CortexA72,
+    );
     pm.verify_each = true;
     let mut m = parse_module(BRANCHY).unwrap();
     let executions = pm.run(&mut m, &mut std::io::sink()).unwrap();
@@ -113,14 +117,17 @@ fn touch_everything(_: &mut Function, _: &mut FunctionContext) -> Preserved {
 #[test]
 fn analyses_are_shared_until_a_pass_drops_them() {
     SEEN.with(|s| s.borrow_mut().clear());
-    let pm = PassManager::new(vec![
-        pass("record", record_dominators),
-        pass("record-again", record_dominators),
-        pass("keeps-cfg", touch_instructions),
-        pass("record", record_dominators),
-        pass("drops-all", touch_everything),
-        pass("record", record_dominators),
-    ]);
+    let pm = PassManager::new(
+        vec![
+            pass("record", record_dominators),
+            pass("record-again", record_dominators),
+            pass("keeps-cfg", touch_instructions),
+            pass("record", record_dominators),
+            pass("drops-all", touch_everything),
+            pass("record", record_dominators),
+        ],
+        &CortexA72,
+    );
     pm.run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
         .unwrap();
     SEEN.with(|s| {
@@ -157,7 +164,7 @@ fn change_three_times(_: &mut Function, _: &mut FunctionContext) -> Preserved {
 fn fixpoint_and_repeat_run_the_right_number_of_executions() {
     let names = |spec: Vec<Step>| {
         BUDGET.with(|b| *b.borrow_mut() = 3);
-        let executions = PassManager::new(spec)
+        let executions = PassManager::new(spec, &CortexA72)
             .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
             .unwrap();
         executions.iter().map(|e| e.name).collect::<Vec<_>>()
@@ -173,10 +180,10 @@ fn fixpoint_and_repeat_run_the_right_number_of_executions() {
     assert_eq!(rep, ["dce"; 5]);
     // A pass that always claims a change stops at the round limit.
     BUDGET.with(|b| *b.borrow_mut() = u32::MAX);
-    let executions = PassManager::new(vec![Step::Fixpoint(vec![pass(
-        "changer",
-        change_three_times,
-    )])])
+    let executions = PassManager::new(
+        vec![Step::Fixpoint(vec![pass("changer", change_three_times)])],
+        &CortexA72,
+    )
     .run(&mut parse_module(BRANCHY).unwrap(), &mut std::io::sink())
     .unwrap();
     assert_eq!(
@@ -187,7 +194,7 @@ fn fixpoint_and_repeat_run_the_right_number_of_executions() {
 
 #[test]
 fn bisection_limit_counts_executions_inside_groups() {
-    let mut pm = PassManager::parse("repeat(3,dce),fixpoint(const-fold,dce)").unwrap();
+    let mut pm = PassManager::parse("repeat(3,dce),fixpoint(const-fold,dce)", &CortexA72).unwrap();
     pm.bisect_limit = Some(2);
     let mut log = Vec::new();
     let executions = pm
@@ -242,7 +249,10 @@ bb0:
     };
     PURE.with(|p| p.borrow_mut().clear());
     // @bump returns a constant, so dce deletes its read of @g: the facts must see that.
-    let pm = PassManager::new(vec![reader(), Step::Run(find("dce").unwrap()), reader()]);
+    let pm = PassManager::new(
+        vec![reader(), Step::Run(find("dce").unwrap()), reader()],
+        &CortexA72,
+    );
     let mut m = parse_module(input).unwrap();
     let bump = m.find_function("bump").unwrap();
     let f = m.function_mut(bump);
@@ -302,7 +312,7 @@ bb0:
 
 fn runs_of(steps: Vec<Step>, verify_each: bool) -> Result<Vec<String>, String> {
     RUNS.with(|r| r.borrow_mut().clear());
-    let mut pm = PassManager::new(steps);
+    let mut pm = PassManager::new(steps, &CortexA72);
     pm.verify_each = verify_each;
     pm.run(
         &mut parse_module(TWO_FUNCTIONS).unwrap(),
@@ -381,7 +391,7 @@ fn a_huge_function_gets_one_run_of_each_pass() {
         pass("touch-everything", touch_everything),
     ];
     RUNS.with(|r| r.borrow_mut().clear());
-    PassManager::new(steps)
+    PassManager::new(steps, &CortexA72)
         .run(&mut m, &mut std::io::sink())
         .unwrap();
     // @helper, grown past 500,000 instructions, sees each pass once; @main sees every run.

@@ -3,6 +3,7 @@
 
 mod common;
 
+use backend::ir_costs::CortexA72;
 use common::interpret;
 use frontend::SourceFile;
 use middle::analysis::Preserved;
@@ -68,7 +69,7 @@ fn bisection_names_the_planted_pass() {
     let names = ["mem2reg", "const-fold", "simplify-cfg", "dce"];
     let mut passes: Vec<Pass> = names.iter().map(|n| find(n).unwrap()).collect();
     passes.insert(3, planted);
-    let pm = PassManager::sequence(passes);
+    let pm = PassManager::sequence(passes, &CortexA72);
     let input = b"10";
     let expected = interpret(&lower(), input);
     let after = |n: usize| {

@@ -2,6 +2,7 @@
 //! into a caller well past the cap for other callees (the original then goes, so nothing
 //! grows), while the same function called from two places stays a call.
 
+use backend::ir_costs::CortexA72;
 use middle::ir::parser::parse_module;
 use middle::ir::{Callee, InstKind, Module};
 use middle::pass_manager::PassManager;
@@ -37,7 +38,7 @@ fn calls_of_big(m: &Module) -> usize {
 }
 
 fn inline(m: &mut Module) {
-    let pm = PassManager::parse("inline").expect("the pipeline parses");
+    let pm = PassManager::parse("inline", &CortexA72).expect("the pipeline parses");
     pm.run(m, &mut std::io::sink()).expect("inlining runs");
 }
 

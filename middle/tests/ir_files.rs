@@ -44,6 +44,7 @@
 
 mod common;
 
+use backend::ir_costs::CortexA72;
 use common::file_tests::{read_directives, split, Case, Format, Outcome};
 use common::line_diff::line_diff;
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module, Module};
@@ -135,7 +136,7 @@ fn run_pipeline(
         Err(e) => problems.push(format!("the printed input does not parse: {e}")),
     }
     verify_module(&m).map_err(|e| format!("the input does not verify:\n{e}"))?;
-    let mut pm = PassManager::parse(&spec.pipeline)?;
+    let mut pm = PassManager::parse(&spec.pipeline, &CortexA72)?;
     pm.verify_each = true;
     let mut out = m.clone();
     pm.run(&mut out, &mut std::io::sink())?;

@@ -2,6 +2,7 @@
 //! sample operands, every one it denies has a counterexample, and const-fold's identities
 //! follow it.
 
+use backend::ir_costs::CortexA72;
 use middle::ir::parser::parse_module;
 use middle::ir::printer::print_module;
 use middle::ir::semantics::binary;
@@ -255,7 +256,7 @@ fn every_instruction_has_the_opcode_of_its_mnemonic() {
 fn const_fold(body: &str) -> Vec<String> {
     let text = format!("func @f(%a0: i32, %a1: f32) -> i32 {{\nbb0:\n{body}}}\n");
     let mut m = parse_module(&text).unwrap();
-    let pm = PassManager::parse("const-fold,dce").unwrap();
+    let pm = PassManager::parse("const-fold,dce", &CortexA72).unwrap();
     pm.run(&mut m, &mut std::io::sink()).unwrap();
     let out = print_module(&m);
     trimmed(&out[out.find("bb0:").unwrap() + 4..])

@@ -1,5 +1,6 @@
 //! Rewrite rules and value-numbering keys on handwritten IR.
 
+use backend::ir_costs::CortexA72;
 use middle::ir::parser::parse_module;
 use middle::ir::pattern::*;
 use middle::ir::printer::print_module;
@@ -176,7 +177,7 @@ fn combine(m: &mut Module, rules: &[Rule]) {
             f.remove_inst(i);
         }
     }
-    PassManager::parse("dce")
+    PassManager::parse("dce", &CortexA72)
         .unwrap()
         .run(m, &mut std::io::sink())
         .unwrap();

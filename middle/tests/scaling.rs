@@ -5,6 +5,7 @@
 
 mod common;
 
+use backend::ir_costs::CortexA72;
 use common::{judge_output, with_big_stack};
 use middle::analysis::{Cfg, DomTree};
 use middle::ir::verifier::verify_module;
@@ -107,7 +108,7 @@ fn run_o2(source: &str, input: &str) -> Vec<u8> {
     let file = frontend::SourceFile::new("stress.sy".to_string(), source.to_string());
     let program = frontend::compile(&file).unwrap_or_else(|ds| panic!("{}", ds[0].render(&file)));
     let mut m = middle::lower::lower_program(&program);
-    let mut pm = PassManager::for_level(2);
+    let mut pm = PassManager::for_level(2, &CortexA72);
     pm.verify_each = true;
     pm.run(&mut m, &mut std::io::sink()).unwrap();
     verify_module(&m).unwrap();

@@ -4,6 +4,7 @@
 
 mod common;
 
+use backend::ir_costs::CortexA72;
 use common::*;
 use middle::ir::{parser::parse_module, printer::print_module, verifier::verify_module};
 use middle::ir::{InstKind, Module, Value};
@@ -95,7 +96,7 @@ fn no_scalar_alloca_survives_o1_or_o2() {
             for level in [1, 2] {
                 let mut m = compile(&case.path);
                 let before = scalar_allocas(&m);
-                PassManager::for_level(level)
+                PassManager::for_level(level, &CortexA72)
                     .run(&mut m, &mut std::io::sink())
                     .unwrap();
                 let after = scalar_allocas(&m);
@@ -123,7 +124,7 @@ fn every_pass_keeps_every_functional_program_behaving_the_same() {
         let mut failures = Vec::new();
         for case in shared_cases(&["functional", "functional2021"]) {
             let mut promoted = compile(&case.path);
-            let mut pm = PassManager::parse("mem2reg").unwrap();
+            let mut pm = PassManager::parse("mem2reg", &CortexA72).unwrap();
             pm.verify_each = true;
             if let Err(e) = pm.run(&mut promoted, &mut std::io::sink()) {
                 failures.push(format!("{} mem2reg: {e}", case.path.display()));
@@ -135,7 +136,7 @@ fn every_pass_keeps_every_functional_program_behaving_the_same() {
             }
             for pass in REGISTRY.iter().filter(|p| p.name != "mem2reg") {
                 let mut m = promoted.clone();
-                let mut pm = PassManager::parse(pass.name).unwrap();
+                let mut pm = PassManager::parse(pass.name, &CortexA72).unwrap();
                 pm.verify_each = true;
                 if let Err(e) = pm.run(&mut m, &mut std::io::sink()) {
                     failures.push(format!("{} {}: {e}", case.path.display(), pass.name));
@@ -160,7 +161,7 @@ fn every_level_keeps_functional_programs_correct_in_the_interpreter() {
         for case in shared_cases(&["functional", "functional2021"]) {
             for level in [1, 2] {
                 let mut m = compile(&case.path);
-                let mut pm = PassManager::for_level(level);
+                let mut pm = PassManager::for_level(level, &CortexA72);
                 pm.verify_each = true;
                 if let Err(e) = pm.run(&mut m, &mut std::io::sink()) {
                     failures.push(format!("{} -O{level}: {e}", case.path.display()));

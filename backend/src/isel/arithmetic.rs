@@ -25,7 +25,7 @@ impl Selector<'_> {
     }
 
     /// `rd = a op b`; `op` is one instruction (after any constants it needs) when
-    /// `cost_model::is_predicable` holds, the last one emitted.
+    /// `ir_costs::is_predicable` holds, the last one emitted.
     pub(super) fn binary(&mut self, rd: Reg, op: BinaryOp, a: Value, b: Value) {
         let vop = match op {
             BinaryOp::FAdd => Some(VOp::Add),

@@ -5,8 +5,8 @@
 use super::compares::float_conds;
 use super::Selector;
 use crate::conditional_store::{conditional_store, ConditionalStore};
+use crate::ir_costs;
 use crate::mir::*;
-use middle::cost_model;
 use middle::ir::clamp::unsigned_clamp;
 use middle::ir::{BinaryOp, Block, Inst, InstKind, Type, Value};
 
@@ -257,7 +257,7 @@ impl Selector<'_> {
         };
         match f.uses(Value::Inst(i)) {
             [u] => {
-                cost_model::is_predicable(op)
+                ir_costs::is_predicable(op)
                     && u.index > 0
                     && matches!(f.kind(u.inst), InstKind::Select { .. })
                     && f.inst_block(u.inst) == f.inst_block(i)

@@ -7,6 +7,7 @@ use super::loops::loop_depths;
 use super::verifier::verify;
 use super::*;
 use crate::emit::Emitter;
+use crate::ir_costs::CortexA72;
 use crate::isel;
 use frontend::SourceFile;
 use middle::analysis::{Cfg, DomTree, LoopInfo};
@@ -44,7 +45,7 @@ fn module_of(source: &str) -> Module {
     let file = SourceFile::new("blocks.sy", source);
     let program = frontend::compile(&file).expect("the test program is valid");
     let mut m = lower_program(&program);
-    PassManager::for_level(2)
+    PassManager::for_level(2, &CortexA72)
         .run(&mut m, &mut std::io::sink())
         .expect("the passes succeed");
     m

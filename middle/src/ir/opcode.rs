@@ -13,8 +13,6 @@
 
 use super::entities::Value;
 use super::instructions::{BinaryOp, CastOp, InstKind, VectorOp};
-use crate::cost_model::CostClass;
-use crate::cost_model::CostClass as C;
 
 /// What an instruction does, without its operands and immediates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -105,9 +103,6 @@ pub struct OpcodeInfo {
     pub identity: Option<SpecialConst>,
     /// `x op z == z` for every `x`, `z` standing where `sides` says.
     pub absorbing: Option<SpecialConst>,
-    /// The class of the machine instruction the operation becomes, `None` when it becomes
-    /// none of its own (a stack slot, or copies the register allocator mostly removes).
-    pub cost_class: Option<CostClass>,
 }
 
 const COMMUTATIVE: u16 = 1 << 0;
@@ -131,14 +126,12 @@ const fn row(
     flags: u16,
     identity: Option<SpecialConst>,
     absorbing: Option<SpecialConst>,
-    cost_class: Option<CostClass>,
 ) -> OpcodeInfo {
     OpcodeInfo {
         opcode,
         flags,
         identity,
         absorbing,
-        cost_class,
     }
 }
 
@@ -169,66 +162,56 @@ use Opcode::*;
 /// Indexed by `Opcode as usize` (checked at compile time below).
 #[rustfmt::skip]
 static TABLE: [OpcodeInfo; 44] = [
-    //  opcode   flags                      identity           absorbing     cost class
-    row(Add,     COMMUTATIVE | ASSOCIATIVE, both(int(0)),      None,         Some(C::Alu)),
-    row(Sub,     0,                         right(int(0)),     None,         Some(C::Alu)),
-    row(Mul,     COMMUTATIVE | ASSOCIATIVE, both(int(1)),      both(int(0)), Some(C::Multiply)),
-    row(SDiv,    0,                         right(int(1)),     None,         Some(C::Divide)),
-    row(SRem,    0,                         None,              None,         Some(C::Divide)),
+    //  opcode   flags                      identity           absorbing
+    row(Add,     COMMUTATIVE | ASSOCIATIVE, both(int(0)),      None),
+    row(Sub,     0,                         right(int(0)),     None),
+    row(Mul,     COMMUTATIVE | ASSOCIATIVE, both(int(1)),      both(int(0))),
+    row(SDiv,    0,                         right(int(1)),     None),
+    row(SRem,    0,                         None,              None),
     row(And,     COMMUTATIVE | ASSOCIATIVE | IDEMPOTENT,
-                                            both(int(-1)),     both(int(0)), Some(C::Alu)),
-    row(LShr,    0,                         right(int(0)),     None,         Some(C::Alu)),
-    row(AShr,    0,                         right(int(0)),     None,         Some(C::Alu)),
+                                            both(int(-1)),     both(int(0))),
+    row(LShr,    0,                         right(int(0)),     None),
+    row(AShr,    0,                         right(int(0)),     None),
     // x + -0.0 is x for every x, -0.0 included (but -0.0 + +0.0 is +0.0).
-    row(FAdd,    0,                         both(float(-0.0)), None,         Some(C::VfpArith)),
-    row(FSub,    0,                         right(float(0.0)), None,         Some(C::VfpArith)),
+    row(FAdd,    0,                         both(float(-0.0)), None),
+    row(FSub,    0,                         right(float(0.0)), None),
     // No float zero absorbs: NaN * 0 is NaN, inf * 0 is NaN, -1 * 0 is -0.0.
-    row(FMul,    0,                         both(float(1.0)),  None,         Some(C::VfpArith)),
-    row(FDiv,    0,                         right(float(1.0)), None,         Some(C::VfpDivide)),
-    // vneg weighs as an ALU instruction in the plugin.
-    row(FNeg,    0,                         None,              None,         Some(C::Alu)),
-    // `rbit` and `clz`; the cost model counts both.
-    row(Ctz,     0,                         None,              None,         Some(C::Alu)),
-    row(Icmp,    0,                         None,              None,         Some(C::Alu)),
-    row(Fcmp,    0,                         None,              None,         Some(C::Alu)),
-    row(Zext,    0,                         None,              None,         Some(C::Alu)),
-    row(SiToFp,  0,                         None,              None,         Some(C::VfpConvert)),
-    row(FpToSi,  0,                         None,              None,         Some(C::VfpConvert)),
-    // `vmov r, s`.
-    row(FloatBits, 0,                       None,              None,         Some(C::Transfer)),
-    // A move and a conditional move, after the comparison the condition needs anyway.
-    row(Select,  0,                         None,              None,         Some(C::Alu)),
-    row(Load,    LOAD,                      None,              None,         Some(C::Load)),
-    row(Store,   STORE,                     None,              None,         Some(C::Store)),
-    // Vector operations weigh as the VFP instructions that run in the same pipelines.
-    row(VLoad,   LOAD,                      None,              None,         Some(C::VfpLoad)),
-    row(VStore,  STORE,                     None,              None,         Some(C::VfpStore)),
-    row(VAdd,    COMMUTATIVE | ASSOCIATIVE, None,              None,         Some(C::VfpArith)),
-    row(VSub,    0,                         None,              None,         Some(C::VfpArith)),
-    row(VMul,    COMMUTATIVE | ASSOCIATIVE, None,              None,         Some(C::VfpArith)),
+    row(FMul,    0,                         both(float(1.0)),  None),
+    row(FDiv,    0,                         right(float(1.0)), None),
+    row(FNeg,    0,                         None,              None),
+    row(Ctz,     0,                         None,              None),
+    row(Icmp,    0,                         None,              None),
+    row(Fcmp,    0,                         None,              None),
+    row(Zext,    0,                         None,              None),
+    row(SiToFp,  0,                         None,              None),
+    row(FpToSi,  0,                         None,              None),
+    row(FloatBits, 0,                       None,              None),
+    row(Select,  0,                         None,              None),
+    row(Load,    LOAD,                      None,              None),
+    row(Store,   STORE,                     None,              None),
+    row(VLoad,   LOAD,                      None,              None),
+    row(VStore,  STORE,                     None,              None),
+    row(VAdd,    COMMUTATIVE | ASSOCIATIVE, None,              None),
+    row(VSub,    0,                         None,              None),
+    row(VMul,    COMMUTATIVE | ASSOCIATIVE, None,              None),
     row(VSMin,   COMMUTATIVE | ASSOCIATIVE | IDEMPOTENT,
-                                            None,              None,         Some(C::VfpArith)),
+                                            None,              None),
     row(VSMax,   COMMUTATIVE | ASSOCIATIVE | IDEMPOTENT,
-                                            None,              None,         Some(C::VfpArith)),
-    row(VFAdd,   0,                         None,              None,         Some(C::VfpArith)),
-    row(VFSub,   0,                         None,              None,         Some(C::VfpArith)),
-    row(VFMul,   0,                         None,              None,         Some(C::VfpArith)),
-    // `vdup` and the lane moves cross between the core and the vector registers.
-    row(Splat,   0,                         None,              None,         Some(C::Transfer)),
-    row(ExtractLane, 0,                     None,              None,         Some(C::Transfer)),
-    row(InsertLane, 0,                      None,              None,         Some(C::Transfer)),
-    // Pairwise steps and a move to a core register.
-    row(Reduce,  0,                         None,              None,         Some(C::VfpArith)),
-    row(Gep,     0,                         None,              None,         Some(C::Alu)),
-    // A stack slot of the frame.
-    row(Alloca,  PINNED,                    None,              None,         None),
-    // The `bl`; the cost model adds the call's overhead.
-    row(Call,    CALL,                      None,              None,         Some(C::Alu)),
-    // Copies in the predecessors, mostly coalesced away.
-    row(Phi,     PINNED,                    None,              None,         None),
-    row(Br,      CONTROL,                   None,              None,         Some(C::Alu)),
-    row(CondBr,  CONTROL,                   None,              None,         Some(C::Alu)),
-    row(Ret,     CONTROL,                   None,              None,         Some(C::Alu)),
+                                            None,              None),
+    row(VFAdd,   0,                         None,              None),
+    row(VFSub,   0,                         None,              None),
+    row(VFMul,   0,                         None,              None),
+    row(Splat,   0,                         None,              None),
+    row(ExtractLane, 0,                     None,              None),
+    row(InsertLane, 0,                      None,              None),
+    row(Reduce,  0,                         None,              None),
+    row(Gep,     0,                         None,              None),
+    row(Alloca,  PINNED,                    None,              None),
+    row(Call,    CALL,                      None,              None),
+    row(Phi,     PINNED,                    None,              None),
+    row(Br,      CONTROL,                   None,              None),
+    row(CondBr,  CONTROL,                   None,              None),
+    row(Ret,     CONTROL,                   None,              None),
 ];
 
 const _: () = {

@@ -10,6 +10,7 @@ use super::pipeline::{self, Step, FIXPOINT_ROUNDS};
 use super::settled::Settled;
 use super::{FunctionContext, Pass, PassKind};
 use crate::analysis::{FunctionAnalyses, ModuleFacts, Preserved};
+use crate::cost_model::CostModel;
 use crate::ir::printer::print_module;
 use crate::ir::verifier::verify_module;
 use crate::ir::{FuncId, Function, Module};
@@ -26,14 +27,27 @@ pub enum PrintAfter {
 }
 
 /// The analyses the manager keeps for a module: one cache per function, and the module's
-/// facts, dropped whenever a pass changes anything.
-#[derive(Default)]
+/// facts, dropped whenever a pass changes anything; with them the target's cost model.
 pub struct ModuleAnalyses {
     functions: Vec<FunctionAnalyses>,
     facts: Option<Rc<ModuleFacts>>,
+    costs: &'static dyn CostModel,
 }
 
 impl ModuleAnalyses {
+    fn new(costs: &'static dyn CostModel) -> ModuleAnalyses {
+        ModuleAnalyses {
+            functions: Vec::new(),
+            facts: None,
+            costs,
+        }
+    }
+
+    /// The target's cost model.
+    pub fn costs(&self) -> &'static dyn CostModel {
+        self.costs
+    }
+
     /// The facts of `m`, from the cache or computed now.
     pub fn facts(&mut self, m: &Module) -> Rc<ModuleFacts> {
         Rc::clone(
@@ -59,9 +73,11 @@ impl ModuleAnalyses {
     }
 }
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct PassManager {
     steps: Vec<Step>,
+    /// The target's costs, which passes ask through their context.
+    costs: &'static dyn CostModel,
     pub verify_each: bool,
     pub print_after: PrintAfter,
     /// Run only the first this many pass executions.
@@ -80,27 +96,32 @@ pub struct Execution {
 }
 
 impl PassManager {
-    pub fn new(steps: Vec<Step>) -> PassManager {
+    /// Runs these steps, the passes asking `costs` what the target's instructions cost.
+    pub fn new(steps: Vec<Step>, costs: &'static dyn CostModel) -> PassManager {
         PassManager {
             steps,
-            ..PassManager::default()
+            costs,
+            verify_each: false,
+            print_after: PrintAfter::Nothing,
+            bisect_limit: None,
+            time_passes: false,
         }
     }
 
     /// Runs these passes once each, in order.
-    pub fn sequence(passes: Vec<Pass>) -> PassManager {
-        PassManager::new(passes.into_iter().map(Step::Run).collect())
+    pub fn sequence(passes: Vec<Pass>, costs: &'static dyn CostModel) -> PassManager {
+        PassManager::new(passes.into_iter().map(Step::Run).collect(), costs)
     }
 
     /// The standard pipeline of an optimisation level.
-    pub fn for_level(level: u8) -> PassManager {
-        PassManager::parse(&super::pipeline(level)).expect("level pipelines parse")
+    pub fn for_level(level: u8, costs: &'static dyn CostModel) -> PassManager {
+        PassManager::parse(&super::pipeline(level), costs).expect("level pipelines parse")
     }
 
     /// A pipeline in the syntax of `--passes`; an unknown name is an error listing the
     /// known ones.
-    pub fn parse(spec: &str) -> Result<PassManager, String> {
-        Ok(PassManager::new(pipeline::parse(spec)?))
+    pub fn parse(spec: &str, costs: &'static dyn CostModel) -> Result<PassManager, String> {
+        Ok(PassManager::new(pipeline::parse(spec)?, costs))
     }
 
     /// Leaves every execution of the pass `name` out of the pipeline (inside groups too).
@@ -133,7 +154,7 @@ impl PassManager {
             pm: self,
             log,
             executions: Vec::new(),
-            analyses: ModuleAnalyses::default(),
+            analyses: ModuleAnalyses::new(self.costs),
             settled: Settled::default(),
             budget: Budget::default(),
         };
@@ -247,6 +268,7 @@ impl Run<'_> {
                         id,
                         analyses,
                         facts: facts.clone(),
+                        costs: self.pm.costs,
                     };
                     let preserved = run(f, &mut cx);
                     if settled && preserved.changed() {

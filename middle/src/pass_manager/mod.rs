@@ -3,9 +3,10 @@
 //! budget, the record of passes settled on a function, and bisection.
 //!
 //! A function pass rewrites one function at a time; it asks its context for analyses (the
-//! manager caches them) and module facts, and returns what its changes preserved. A module
-//! pass sees the whole module. Both kinds are named in `REGISTRY`, so `--passes` can list
-//! either, grouped by `fixpoint(...)` and `repeat(N, ...)` (see `pipeline`).
+//! manager caches them), module facts and the target's costs, and returns what its changes
+//! preserved. A module pass sees the whole module. Both kinds are named in `REGISTRY`, so
+//! `--passes` can list either, grouped by `fixpoint(...)` and `repeat(N, ...)` (see
+//! `pipeline`).
 
 pub mod bisect;
 mod budget;
@@ -21,16 +22,18 @@ pub use pipeline::Step;
 pub use registry::{find, REGISTRY};
 
 use crate::analysis::{FunctionAnalyses, ModuleFacts, Preserved};
+use crate::cost_model::CostModel;
 use crate::ir::{FuncId, Function, Module};
 use std::rc::Rc;
 
 /// What a function pass gets besides the function: the function's analyses and the
-/// module's facts, both kept by the manager.
+/// module's facts, both kept by the manager, and the target's cost model.
 pub struct FunctionContext<'a> {
     /// Which function of the module is being rewritten.
     pub id: FuncId,
     pub analyses: &'a mut FunctionAnalyses,
     pub(crate) facts: Option<Rc<ModuleFacts>>,
+    pub costs: &'a dyn CostModel,
 }
 
 impl FunctionContext<'_> {

@@ -126,6 +126,7 @@ fn shallowest(dom: &DomTree, loops: &LoopInfo, late: Block, early: Block) -> Blo
 
 #[cfg(test)]
 mod tests {
+    use crate::cost_model::Unasked;
     use crate::ir::parser::parse_module;
     use crate::pass_manager::PassManager;
 
@@ -134,7 +135,7 @@ mod tests {
     fn a_second_run_reports_no_change() {
         let text = "func @f(%a0: i32, %a1: i32) -> i32 {\nbb0:\n  %0 = mul %a0, %a1\n  br bb1\nbb1:\n  %i = phi i32 [0, bb0], [%i1, bb1]\n  %k = add %a0, 3\n  %i1 = add %i, %k\n  %c = icmp slt %i1, %a1\n  condbr %c, bb1, bb2\nbb2:\n  %r = add %0, %i1\n  ret %r\n}\n";
         let mut m = parse_module(text).unwrap();
-        let pm = PassManager::parse("gcm,gcm").unwrap();
+        let pm = PassManager::parse("gcm,gcm", &Unasked).unwrap();
         let runs = pm.run(&mut m, &mut std::io::sink()).unwrap();
         assert!(runs[0].changed, "the first run moves %0 down and %k up");
         assert!(!runs[1].changed);

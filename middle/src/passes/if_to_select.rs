@@ -13,7 +13,7 @@
 //! their only predecessor, no phis, and instructions that may run whichever way the condition
 //! goes: no memory access, call or other effect (division is defined for every input in this
 //! IR, so it cannot trap). An operation whose only user is one of J's phis, and which the
-//! back end can predicate (`cost_model::is_predicable`), costs nothing extra: the select
+//! back end can predicate (`CostModel::is_predicable`), costs nothing extra: the select
 //! computes it under its condition in place of a conditional move (`cmp` and `subeq` for
 //! `if (c == 93) n = n - 1;`, where the branch took `cmp`, `bne` and `sub`). The others run
 //! on both paths where the branch ran one side, so their weighted cost together is at most
@@ -43,10 +43,10 @@
 //! Needs: the CFG. Preserves: behaviour (the CFG changes).
 
 use crate::analysis::alias::{locate, value_held};
-use crate::analysis::{Cfg, ModuleFacts, Preserved};
-use crate::cost_model::{inst_cost, is_predicable};
+use crate::analysis::{Cfg, Preserved};
+use crate::cost_model::CostModel;
 use crate::ir::clamp::unsigned_clamp;
-use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
+use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::remove_blocks::remove_blocks;
 
@@ -68,10 +68,9 @@ const MAX_STORES: usize = 2;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
-    let facts = cx.facts();
     let candidates: Vec<Candidate> = f
         .blocks()
-        .filter_map(|h| candidate(f, cx.id, facts, &cfg, h))
+        .filter_map(|h| candidate(f, cx, &cfg, h))
         .collect();
     for c in &candidates {
         convert(f, c);
@@ -93,13 +92,8 @@ struct Candidate {
     stores: Vec<(Inst, Value)>,
 }
 
-fn candidate(
-    f: &Function,
-    id: FuncId,
-    facts: &ModuleFacts,
-    cfg: &Cfg,
-    h: Block,
-) -> Option<Candidate> {
+fn candidate(f: &Function, cx: &FunctionContext, cfg: &Cfg, h: Block) -> Option<Candidate> {
+    let (id, facts, costs) = (cx.id, cx.facts(), cx.costs);
     let term = f.terminator(h)?;
     let &InstKind::CondBr {
         args: [cond],
@@ -152,8 +146,8 @@ fn candidate(
             if opcode.has_side_effects() || opcode.may_fault() || opcode.is_pinned() {
                 return None;
             }
-            if !is_predicated(f, i, join) {
-                speculated += inst_cost(kind);
+            if !is_predicated(f, costs, i, join) {
+                speculated += costs.inst_cost(kind);
                 chooses |= !matches!(kind, InstKind::Binary { .. });
             }
         }
@@ -172,7 +166,7 @@ fn candidate(
                 return None;
             }
             selects += 1;
-            speculated = speculated.saturating_sub(clamp_saving(f, cond, t, e, &sides));
+            speculated = speculated.saturating_sub(clamp_saving(f, costs, cond, t, e, &sides));
         }
     }
     let budget = if chooses {
@@ -195,7 +189,14 @@ fn candidate(
 /// What the side blocks' instructions cost that a clamp leaves unused: when the select
 /// `cond ? t : e` is a clamp (`ir::clamp`) whose inner select and its comparison stand in a
 /// side block for it alone, the back end computes the clamp in one `usat` instead.
-fn clamp_saving(f: &Function, cond: Value, t: Value, e: Value, sides: &[Block]) -> u32 {
+fn clamp_saving(
+    f: &Function,
+    costs: &dyn CostModel,
+    cond: Value,
+    t: Value,
+    e: Value,
+    sides: &[Block],
+) -> u32 {
     if unsigned_clamp(f, cond, t, e).is_none() {
         return 0;
     }
@@ -210,18 +211,20 @@ fn clamp_saving(f: &Function, cond: Value, t: Value, e: Value, sides: &[Block]) 
     let InstKind::Select { args: [c2, ..] } = *f.kind(inner) else {
         return 0;
     };
-    let compare = only_for_clamp(c2).map_or(0, |c| inst_cost(f.kind(c)));
-    inst_cost(f.kind(inner)) + compare
+    let compare = only_for_clamp(c2).map_or(0, |c| costs.inst_cost(f.kind(c)));
+    costs.inst_cost(f.kind(inner)) + compare
 }
 
 /// Whether the select that replaces a phi of `join` will compute `i` under its condition:
 /// `i` is a predicable operation whose only user is that phi.
-fn is_predicated(f: &Function, i: Inst, join: Block) -> bool {
+fn is_predicated(f: &Function, costs: &dyn CostModel, i: Inst, join: Block) -> bool {
     let &InstKind::Binary { op, .. } = f.kind(i) else {
         return false;
     };
     match f.uses(Value::Inst(i)) {
-        [u] => is_predicable(op) && f.kind(u.inst).is_phi() && f.inst_block(u.inst) == Some(join),
+        [u] => {
+            costs.is_predicable(op) && f.kind(u.inst).is_phi() && f.inst_block(u.inst) == Some(join)
+        }
         _ => false,
     }
 }

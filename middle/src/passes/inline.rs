@@ -5,7 +5,7 @@
 //! a callee has had its own calls inlined before its size is measured and before it is
 //! copied into its callers. A call is never inlined when its callee is `main`, lies in the
 //! caller's own component or is recursive. A call is inlined when the callee's size
-//! (`cost_model::function_size`) is at most `SMALL_CALLEE`, or when it is the callee's only
+//! (`CostModel::function_size`) is at most `SMALL_CALLEE`, or when it is the callee's only
 //! call site in the module, as long as the caller stays within `MAX_CALLER_SIZE` (for an only
 //! call site `MAX_CALLER_SIZE_FOR_ONLY_CALL`) and the module within
 //! `2 * original + MODULE_SLACK`. A function that calls itself, alone in its
@@ -27,7 +27,7 @@
 
 use crate::analysis::memoizable;
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
-use crate::cost_model::function_size;
+use crate::cost_model::CostModel;
 use crate::ir::{Block, Callee, FuncId, Function, Inst, InstKind, Module, Type, Value};
 use crate::passes::ModuleAnalyses;
 use crate::transform::remove_blocks::remove_unreachable;
@@ -72,10 +72,11 @@ const SELF_INLINE_SIZE: u32 = 400;
 const SELF_INLINE_PRESSURE: u32 = 500;
 
 pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
+    let costs = am.costs();
     let facts = am.facts(m);
     let graph = &facts.call_graph;
     let main = m.find_function("main");
-    let mut sizes: Vec<u32> = m.functions.iter().map(function_size).collect();
+    let mut sizes: Vec<u32> = m.functions.iter().map(|f| costs.function_size(f)).collect();
     let mut sites = vec![0u32; m.functions.len()];
     for f in &m.functions {
         for (_, g) in f.calls() {
@@ -90,7 +91,7 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
         if let [g] = scc[..] {
             if graph.is_recursive(g) && Some(g) != main && !memoizable::qualifies(m, &facts, g) {
                 let room = limit.saturating_sub(total);
-                let growth = inline_into_itself(m.function_mut(g), g, room, &mut sites);
+                let growth = inline_into_itself(m.function_mut(g), g, costs, room, &mut sites);
                 sizes[g.index()] += growth;
                 total += growth;
                 changed |= growth > 0;
@@ -130,10 +131,16 @@ pub fn run(m: &mut Module, am: &mut ModuleAnalyses) -> Preserved {
 /// Inlines function `g`, `f`, into itself level by level (see `SELF_INLINE_LEVELS`), growing
 /// by at most `room` machine instructions and counting the calls it copies in `sites`; how
 /// much it grew.
-fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32]) -> u32 {
+fn inline_into_itself(
+    f: &mut Function,
+    g: FuncId,
+    costs: &dyn CostModel,
+    room: u32,
+    sites: &mut [u32],
+) -> u32 {
     let original = f.clone();
     let original_calls: Vec<(Inst, FuncId)> = original.calls().collect();
-    let size = function_size(&original);
+    let size = costs.function_size(&original);
     let original_self_calls = self_calls(&original, g);
     let in_a_loop = any_in_a_loop(&original, &original_self_calls);
     let levels = self_inline_levels(&original, &original_self_calls, in_a_loop, size);
@@ -158,7 +165,7 @@ fn inline_into_itself(f: &mut Function, g: FuncId, room: u32, sites: &mut [u32])
     }
     let branching = original_self_calls.len() > 1 || in_a_loop;
     if let Some(guard) = base_case_guard(&original, g).filter(|_| branching) {
-        let growth = function_size(&guard);
+        let growth = costs.function_size(&guard);
         for call in self_calls(f, g) {
             if size + grown + growth > SELF_INLINE_SIZE || grown + growth > room {
                 break;

@@ -102,7 +102,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         let loops = cx.analyses.loops(f);
         let mut unrolled = false;
         for k in 0..loops.loops.len() {
-            if let Some(s) = blocks_shape(f, &cfg, &loops, k) {
+            if let Some(s) = blocks_shape(f, cx.costs, &cfg, &loops, k) {
                 let added = s.size * (s.trips - 1);
                 if growth + added > MAX_GROWTH {
                     continue;
@@ -110,7 +110,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
                 growth += added;
                 unroll_blocks_fully(f, &loops, k, &s);
                 unrolled = true;
-            } else if let Some(s) = early_exits_shape(f, &cfg, &dom, &loops, k) {
+            } else if let Some(s) = early_exits_shape(f, cx.costs, &cfg, &dom, &loops, k) {
                 let added = s.size * s.rounds;
                 if growth + added > MAX_GROWTH {
                     continue;
@@ -148,7 +148,7 @@ fn unroll_branching_loops(f: &mut Function, cx: &mut FunctionContext, growth: &m
         if loops.loops[k].exits.iter().any(|x| entered.contains(x)) {
             continue;
         }
-        let Some(s) = branching_shape(f, facts, &cfg, &dom, &loops, k) else {
+        let Some(s) = branching_shape(f, facts, cx.costs, &cfg, &dom, &loops, k) else {
             continue;
         };
         let added = s.size * s.factor;
@@ -186,7 +186,7 @@ fn unroll_one_block_loops(f: &mut Function, cx: &mut FunctionContext, growth: &m
     let loops = cx.analyses.loops(f);
     let mut changed = false;
     for k in 0..loops.loops.len() {
-        let Some(s) = shape(f, &cfg, &loops, k) else {
+        let Some(s) = shape(f, cx.costs, &cfg, &loops, k) else {
             continue;
         };
         let added = s.body_size * (s.factor - 1);

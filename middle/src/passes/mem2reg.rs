@@ -23,6 +23,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
 
 #[cfg(test)]
 mod tests {
+    use crate::cost_model::Unasked;
     use crate::ir::{parser::parse_module, printer::print_module};
     use crate::pass_manager::PassManager;
 
@@ -41,7 +42,7 @@ mod tests {
         }
         text.push_str("bb20000:\n  %r = load i32 %v\n  ret %r\n}\n");
         let mut m = parse_module(&text).unwrap();
-        let mut pm = PassManager::parse("mem2reg").unwrap();
+        let mut pm = PassManager::parse("mem2reg", &Unasked).unwrap();
         pm.verify_each = true;
         pm.run(&mut m, &mut std::io::sink()).unwrap();
         let out = print_module(&m);

@@ -24,14 +24,14 @@
 
 use crate::analysis::Preserved;
 use crate::compare_chain::{can_link, Link};
-use crate::cost_model::{inst_cost, inst_latency};
+use crate::cost_model::CostModel;
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::phi_edits::{Edit, PhiEdits};
 use crate::transform::remove_blocks::remove_blocks;
 
-/// The most weighted cost (`cost_model::inst_cost`) of what the second test's block
+/// The most weighted cost (`CostModel::inst_cost`) of what the second test's block
 /// computes besides its comparison: two adds.
 const MAX_SPECULATED: u32 = 2;
 
@@ -46,7 +46,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     }
     let mut changed = false;
     for &h in cfg.rpo() {
-        while let Some(m) = find(f, &preds, h) {
+        while let Some(m) = find(f, cx.costs, &preds, h) {
             preds[m.d.index()] -= 1;
             apply(f, &m);
             changed = true;
@@ -68,7 +68,7 @@ struct Merge {
     inverse: bool,
 }
 
-fn find(f: &Function, preds: &[usize], h: Block) -> Option<Merge> {
+fn find(f: &Function, costs: &dyn CostModel, preds: &[usize], h: Block) -> Option<Merge> {
     if !f.is_in_layout(h) {
         return None;
     }
@@ -77,11 +77,19 @@ fn find(f: &Function, preds: &[usize], h: Block) -> Option<Merge> {
     [(no, yes, Link::Or), (yes, no, Link::And)]
         .into_iter()
         .filter(|&(b, _, _)| preds[b.index()] == 1 && b != h && f.phis(b).next().is_none())
-        .find_map(|(b, d, link)| merge(f, h, c1, b, d, link))
+        .find_map(|(b, d, link)| merge(f, costs, h, c1, b, d, link))
 }
 
 /// The merge of H's test `c1` with B's, where B is H's side to go on and D the other.
-fn merge(f: &Function, h: Block, c1: Value, b: Block, d: Block, link: Link) -> Option<Merge> {
+fn merge(
+    f: &Function,
+    costs: &dyn CostModel,
+    h: Block,
+    c1: Value,
+    b: Block,
+    d: Block,
+    link: Link,
+) -> Option<Merge> {
     let (c2, [yes2, no2]) = f.cond_branch(b)?;
     let c2 = c2.as_inst()?;
     let (e, inverse) = match link {
@@ -107,11 +115,11 @@ fn merge(f: &Function, h: Block, c1: Value, b: Block, d: Block, link: Link) -> O
     let same_values = f
         .phis(d)
         .all(|phi| f.phi_incoming(phi, h) == f.phi_incoming(phi, b));
-    let cheap = speculated_cost(f, b, c2).is_some_and(|c| c <= MAX_SPECULATED);
+    let cheap = speculated_cost(f, costs, b, c2).is_some_and(|c| c <= MAX_SPECULATED);
     if !same_values || !cheap || !can_link(f, c1, link, (pred, x, y), &single) {
         return None;
     }
-    let times = ready_times(f, [h, b]);
+    let times = ready_times(f, costs, [h, b]);
     let ready = |v: Value| v.as_inst().and_then(|i| times.get(&i).copied());
     let in_time = ready(Value::Inst(c2)).unwrap_or(0) <= ready(c1).unwrap_or(0) + MAX_WAIT;
     in_time.then_some(Merge {
@@ -129,7 +137,7 @@ fn merge(f: &Function, h: Block, c1: Value, b: Block, d: Block, link: Link) -> O
 /// What `b`'s instructions other than its terminator and the comparison `c2` cost, if all
 /// of them are arithmetic, which may run whichever way H goes (every integer operation is
 /// defined for every input; no memory access, call or other comparison).
-fn speculated_cost(f: &Function, b: Block, c2: Inst) -> Option<u32> {
+fn speculated_cost(f: &Function, costs: &dyn CostModel, b: Block, c2: Inst) -> Option<u32> {
     let mut cost = 0;
     for i in f.block_insts(b) {
         let kind = f.kind(i);
@@ -139,15 +147,15 @@ fn speculated_cost(f: &Function, b: Block, c2: Inst) -> Option<u32> {
         if !matches!(kind, InstKind::Binary { .. }) {
             return None;
         }
-        cost += inst_cost(kind);
+        cost += costs.inst_cost(kind);
     }
     Some(cost)
 }
 
 /// When each instruction of the blocks `within` (a block and one it dominates) is known,
 /// in cycles from their start, along its longest chain of operands there
-/// (`cost_model::inst_latency`); values from elsewhere are known at the start.
-fn ready_times(f: &Function, within: [Block; 2]) -> FastHashMap<Inst, u32> {
+/// (`CostModel::inst_latency`); values from elsewhere are known at the start.
+fn ready_times(f: &Function, costs: &dyn CostModel, within: [Block; 2]) -> FastHashMap<Inst, u32> {
     let mut known: FastHashMap<Inst, u32> = FastHashMap::default();
     for i in within.into_iter().flat_map(|b| f.block_insts(b)) {
         let kind = f.kind(i);
@@ -156,7 +164,7 @@ fn ready_times(f: &Function, within: [Block; 2]) -> FastHashMap<Inst, u32> {
         }
         let operands = kind.operands().iter();
         let start = operands.filter_map(|a| known.get(&a.as_inst()?)).max();
-        known.insert(i, inst_latency(kind) + start.copied().unwrap_or(0));
+        known.insert(i, costs.inst_latency(kind) + start.copied().unwrap_or(0));
     }
     known
 }

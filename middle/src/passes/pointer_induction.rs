@@ -28,7 +28,7 @@
 
 use crate::analysis::entry_order::less_on_entry;
 use crate::analysis::{Cfg, DomTree, LoopInfo, Preserved};
-use crate::cost_model::{address_reach, inst_size};
+use crate::cost_model::CostModel;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 use crate::transform::arith_writer::ArithWriter;
@@ -60,7 +60,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         let phis: Vec<Inst> = f.phis(lp.header).collect();
         for phi in phis {
             if let Some(ctr) = counter(f, phi, preheader, *latch) {
-                changed |= convert(f, (&loops, &dom, &cfg), &shape, &ctr);
+                changed |= convert(f, cx.costs, (&loops, &dom, &cfg), &shape, &ctr);
             }
         }
     }
@@ -101,6 +101,7 @@ struct OutsideUse {
 /// changed anything.
 fn convert(
     f: &mut Function,
+    costs: &dyn CostModel,
     (loops, dom, cfg): (&LoopInfo, &DomTree, &Cfg),
     shape: &LoopShape,
     ctr: &Counter,
@@ -203,7 +204,7 @@ fn convert(
                 .geps
                 .iter()
                 .any(|&gep| f.uses(Value::Inst(gep)).iter().any(|u| !inside(f, u.inst)));
-            old_cost(f, g) - new_cost(f, shape, ctr, g, used_after)
+            old_cost(f, costs, g) - new_cost(f, costs, shape, ctr, g, used_after)
         })
         .collect();
     let tested = groups
@@ -276,7 +277,7 @@ fn group(found: Vec<(Value, u32, Inst, i32)>) -> Vec<Group> {
 /// What the back end spends per round on a group's addresses: the instructions of each
 /// address it cannot fold into its accesses (an add, and for a stride that is no power of
 /// two the move of the stride and a multiply too).
-fn old_cost(f: &Function, g: &Group) -> i64 {
+fn old_cost(f: &Function, costs: &dyn CostModel, g: &Group) -> i64 {
     let folds = |gep: Inst| {
         g.stride.is_power_of_two()
             && f.uses(Value::Inst(gep))
@@ -293,26 +294,35 @@ fn old_cost(f: &Function, g: &Group) -> i64 {
         .iter()
         .chain(g.others.iter().map(|(gep, _)| gep))
         .filter(|&&gep| !folds(gep))
-        .map(|&gep| i64::from(inst_size(f.kind(gep))))
+        .map(|&gep| i64::from(costs.inst_size(f.kind(gep))))
         .sum()
 }
 
 /// Whether every access through `gep` takes `bytes` more as its immediate offset.
-fn offset_folds(f: &Function, gep: Inst, bytes: i64) -> bool {
-    address_reach(f, Value::Inst(gep)).is_some_and(|r| r.takes(bytes))
+fn offset_folds(f: &Function, costs: &dyn CostModel, gep: Inst, bytes: i64) -> bool {
+    costs
+        .address_reach(f, Value::Inst(gep))
+        .is_some_and(|r| r.takes(bytes))
 }
 
 /// What a group's pointer costs per round: its step, unless an access of the latch at the
 /// pointer itself can take the step as a post-index (not when the pointer is `used_after`
 /// the loop), and an add for each address at another constant whose accesses cannot take
 /// the distance as their offset.
-fn new_cost(f: &Function, shape: &LoopShape, ctr: &Counter, g: &Group, used_after: bool) -> i64 {
+fn new_cost(
+    f: &Function,
+    costs: &dyn CostModel,
+    shape: &LoopShape,
+    ctr: &Counter,
+    g: &Group,
+    used_after: bool,
+) -> i64 {
     let apart = g
         .others
         .iter()
         .filter(|&&(gep, c)| {
             let bytes = i64::from(c - g.offset) * i64::from(g.stride);
-            !offset_folds(f, gep, bytes)
+            !offset_folds(f, costs, gep, bytes)
         })
         .count() as i64;
     let bytes = i64::from(ctr.step) * i64::from(g.stride);

@@ -45,7 +45,7 @@
 use crate::analysis::alias::{call_may_write, in_own_array, locate, may_alias_in, MAPPED_NEAR};
 use crate::analysis::scev::{Invariant, LoopEvolution};
 use crate::analysis::{DomTree, LoopInfo, ModuleFacts, Preserved};
-use crate::cost_model::inst_latency;
+use crate::cost_model::CostModel;
 use crate::fast_hash::FastHashMap;
 use crate::ir::{Block, FuncId, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -56,7 +56,7 @@ use crate::transform::loop_pressure::{self, CORE_REGISTERS};
 /// The most values one loop carries from an iteration to the next.
 const MAX_CARRIED: usize = 8;
 
-/// The longest a value may take, in cycles (`cost_model::inst_latency`), to get from a load
+/// The longest a value may take, in cycles (`CostModel::inst_latency`), to get from a load
 /// to the value a store feeding it stores: carried in a register, that path becomes a chain
 /// from iteration to iteration (`x[k] = (x[k - 1] + ...) / f` would wait on each division).
 const MAX_CARRIED_LATENCY: u32 = 8;
@@ -67,7 +67,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let facts = cx.facts();
     let mut changed = false;
     for k in 0..loops.loops.len() {
-        changed |= common_loads(f, facts, cx.id, &dom, &loops, k);
+        changed |= common_loads(f, facts, cx.costs, cx.id, &dom, &loops, k);
     }
     Preserved::cfg_if(changed)
 }
@@ -84,6 +84,7 @@ struct Access {
 fn common_loads(
     f: &mut Function,
     facts: &ModuleFacts,
+    costs: &dyn CostModel,
     func: FuncId,
     dom: &DomTree,
     loops: &LoopInfo,
@@ -111,7 +112,7 @@ fn common_loads(
     } else {
         Vec::new()
     };
-    let stored = stored_links(f, dom, loops, k, facts, func);
+    let stored = stored_links(f, dom, loops, k, facts, costs, func);
     if chains.is_empty() && stored.is_empty() {
         return false;
     }
@@ -153,6 +154,7 @@ fn stored_links(
     loops: &LoopInfo,
     k: usize,
     facts: &ModuleFacts,
+    costs: &dyn CostModel,
     func: FuncId,
 ) -> Vec<(Access, Value)> {
     let lp = &loops.loops[k];
@@ -214,7 +216,7 @@ fn stored_links(
         let Some(&(store, value, ..)) = feeding else {
             continue;
         };
-        if latency_from(f, loops, k, load, value, &mut FastHashMap::default())
+        if latency_from(f, costs, loops, k, load, value, &mut FastHashMap::default())
             .is_some_and(|l| l > MAX_CARRIED_LATENCY)
         {
             continue;
@@ -363,6 +365,7 @@ fn chains(accesses: &[Access]) -> Vec<Vec<usize>> {
 /// found so far.
 fn latency_from(
     f: &Function,
+    costs: &dyn CostModel,
     loops: &LoopInfo,
     k: usize,
     load: Inst,
@@ -383,9 +386,9 @@ fn latency_from(
         let operands: Vec<Value> = kind.operands().to_vec();
         operands
             .into_iter()
-            .filter_map(|o| latency_from(f, loops, k, load, o, memo))
+            .filter_map(|o| latency_from(f, costs, loops, k, load, o, memo))
             .max()
-            .map(|l| l + inst_latency(kind))
+            .map(|l| l + costs.inst_latency(kind))
     };
     memo.insert(i, answer);
     answer

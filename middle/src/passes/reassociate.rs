@@ -23,7 +23,7 @@
 //! Needs: the loop forest. Preserves: behaviour and the CFG.
 
 use crate::analysis::{LoopInfo, Preserved};
-use crate::cost_model::inst_cost;
+use crate::cost_model::CostModel;
 use crate::fast_hash::FastIndexMap;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::passes::FunctionContext;
@@ -39,7 +39,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
                 continue;
             }
             if node(f, i).is_some() && !is_interior(f, i) {
-                changed |= reassociate(f, &loops, i);
+                changed |= reassociate(f, cx.costs, &loops, i);
             } else if factors(f, i).is_some() && !is_interior_factor(f, i) {
                 changed |= multiply_by_squaring(f, i);
             }
@@ -213,10 +213,10 @@ impl Plan {
     }
 
     /// What the rebuilt tree's instructions cost.
-    fn cost(&self) -> u32 {
+    fn cost(&self, costs: &dyn CostModel) -> u32 {
         let mut cost = 0;
         self.emit(|op, _, _| {
-            cost += inst_cost(&InstKind::Binary {
+            cost += costs.inst_cost(&InstKind::Binary {
                 op,
                 args: [Value::Int(0); 2],
             });
@@ -264,7 +264,7 @@ impl Plan {
 }
 
 /// Rebuilds the tree rooted at `root` if that pays; returns whether it did.
-fn reassociate(f: &mut Function, loops: &LoopInfo, root: Inst) -> bool {
+fn reassociate(f: &mut Function, costs: &dyn CostModel, loops: &LoopInfo, root: Inst) -> bool {
     let c = collect(f, root);
     let leaf_rank = |v: Value| match v.as_inst().and_then(|i| f.inst_block(i)) {
         Some(b) => loops.depth(b),
@@ -275,9 +275,12 @@ fn reassociate(f: &mut Function, loops: &LoopInfo, root: Inst) -> bool {
         Plan::by_depth(&c, leaf_rank, depth),
         Plan::by_coefficient(&c, leaf_rank),
     ];
-    let plan = plans.into_iter().min_by_key(Plan::cost).expect("two plans");
-    let old: u32 = c.nodes.iter().map(|&i| inst_cost(f.kind(i))).sum();
-    let new = plan.cost();
+    let plan = plans
+        .into_iter()
+        .min_by_key(|p| p.cost(costs))
+        .expect("two plans");
+    let old: u32 = c.nodes.iter().map(|&i| costs.inst_cost(f.kind(i))).sum();
+    let new = plan.cost(costs);
     let current = c.order();
     // The constant counts with the shallowest leaves where the plan adds it among them;
     // elsewhere its place is free.

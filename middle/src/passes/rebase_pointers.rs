@@ -19,7 +19,7 @@
 //! Needs: the loop forest. Preserves: behaviour and the CFG.
 
 use crate::analysis::{LoopInfo, Preserved};
-use crate::cost_model::{address_reach, offset_reach, OffsetReach};
+use crate::cost_model::{CostModel, OffsetReach};
 use crate::ir::{Block, Function, Inst, InstKind, IntPred, Type, Value};
 use crate::passes::FunctionContext;
 
@@ -33,7 +33,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         };
         let phis: Vec<Inst> = f.phis(lp.header).collect();
         for phi in phis {
-            if let Some(plan) = plan(f, &loops, k, (phi, preheader, *latch)) {
+            if let Some(plan) = plan(f, cx.costs, &loops, k, (phi, preheader, *latch)) {
                 apply(f, (preheader, lp.header), phi, plan);
                 changed = true;
             }
@@ -69,6 +69,7 @@ struct Plan {
 
 fn plan(
     f: &Function,
+    costs: &dyn CostModel,
     loops: &LoopInfo,
     k: usize,
     (phi, preheader, latch): (Inst, Block, Block),
@@ -102,12 +103,12 @@ fn plan(
             } if u.index == 0 => Offset {
                 reader: Reader::Address(u.inst),
                 bytes: i64::from(c) * i64::from(stride),
-                reach: address_reach(f, Value::Inst(u.inst))?,
+                reach: costs.address_reach(f, Value::Inst(u.inst))?,
             },
             _ => Offset {
                 reader: Reader::Access(u.inst),
                 bytes: 0,
-                reach: offset_reach(f, u.inst, u.index)?,
+                reach: costs.access_reach(f, u.inst, u.index)?,
             },
         });
     }
@@ -124,10 +125,11 @@ fn plan(
             _ => return None,
         }
     }
-    // A float access's offset stays a multiple of 4: so do the groups' centres.
+    // Each offset stays a multiple of its access's step (a word's, at most), as the groups'
+    // centres, multiples of 4, do.
     if offsets
         .iter()
-        .any(|o| o.reach.float && o.bytes % 4 != 0 || i32::try_from(o.bytes).is_err())
+        .any(|o| o.bytes % o.reach.step != 0 || i32::try_from(o.bytes).is_err())
     {
         return None;
     }

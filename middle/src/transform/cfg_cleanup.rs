@@ -380,6 +380,7 @@ fn distinct_successors(f: &Function, b: Block) -> impl Iterator<Item = Block> {
 
 #[cfg(test)]
 mod tests {
+    use crate::cost_model::Unasked;
     use crate::ir::parser::parse_module;
     use crate::ir::printer::print_module;
     use crate::pass_manager::PassManager;
@@ -387,7 +388,7 @@ mod tests {
     /// Runs simplify-cfg once, verifying the IR and the analyses after it.
     fn simplify(input: &str) -> String {
         let mut m = parse_module(input).unwrap();
-        let mut pm = PassManager::parse("simplify-cfg").unwrap();
+        let mut pm = PassManager::parse("simplify-cfg", &Unasked).unwrap();
         pm.verify_each = true;
         pm.run(&mut m, &mut std::io::sink()).unwrap();
         print_module(&m)

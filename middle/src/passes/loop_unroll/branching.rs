@@ -36,6 +36,7 @@ use super::exit_values::{extend_exit_phis, read_through_exit_phis, reads_after_e
 use super::latch_counted::{latch_counted, LatchCounted};
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_UNROLLED};
 use crate::analysis::{Cfg, DomTree, LoopInfo, ModuleFacts};
+use crate::cost_model::CostModel;
 use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, Type, Value};
 use crate::transform::counter_test::{constant_trip_count, CounterTest};
 use crate::transform::loop_frame::{uses_after, Frame};
@@ -92,6 +93,7 @@ pub(super) struct BranchingShape {
 pub(super) fn branching_shape(
     f: &Function,
     facts: &ModuleFacts,
+    costs: &dyn CostModel,
     cfg: &Cfg,
     dom: &DomTree,
     loops: &LoopInfo,
@@ -116,7 +118,7 @@ pub(super) fn branching_shape(
         return None;
     }
     let changing_bound = bound_changes(f, loops, k, bound, ctr.start)?;
-    let size = blocks_size(f, &lp.blocks, false)?;
+    let size = blocks_size(f, costs, &lp.blocks, false)?;
     // A few rounds known at compile time are written out in a row instead.
     let trips = constant_trip_count(ctr.start, bound, ctr.step, inclusive);
     if trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {

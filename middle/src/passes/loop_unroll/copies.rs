@@ -2,7 +2,7 @@
 //! one round's copy of the blocks, where a phi takes a block's value, and the size of the
 //! blocks to copy.
 
-use crate::cost_model::inst_size;
+use crate::cost_model::CostModel;
 use crate::ir::{Block, Function, Inst, InstKind, Value};
 use crate::transform::value_map::{copy_blocks, copy_insts, mapped, ValueMap};
 
@@ -43,7 +43,12 @@ pub(super) fn copy_round(
 
 /// The machine instructions of `blocks` besides phis and branches; `None` when one of them
 /// allocates, or calls where `calls` is false.
-pub(super) fn blocks_size(f: &Function, blocks: &[Block], calls: bool) -> Option<u32> {
+pub(super) fn blocks_size(
+    f: &Function,
+    costs: &dyn CostModel,
+    blocks: &[Block],
+    calls: bool,
+) -> Option<u32> {
     let mut size = 0;
     for &b in blocks {
         for i in f.block_insts(b) {
@@ -53,7 +58,7 @@ pub(super) fn blocks_size(f: &Function, blocks: &[Block], calls: bool) -> Option
                 return None;
             }
             if !kind.is_phi() && !kind.is_terminator() {
-                size += inst_size(kind);
+                size += costs.inst_size(kind);
             }
         }
     }

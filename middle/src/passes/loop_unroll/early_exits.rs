@@ -27,6 +27,7 @@ use super::exit_values::{extend_exit_phis, read_through_exit_phis, reads_after_e
 use super::MAX_FULLY_UNROLLED;
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{Cfg, DomTree, LoopInfo};
+use crate::cost_model::CostModel;
 use crate::ir::{Block, Function, Inst, InstKind, Value};
 use crate::transform::phi_edits::incoming_index;
 use crate::transform::unroll_limit::MAX_FULL_TRIPS;
@@ -49,6 +50,7 @@ pub(super) struct EarlyExits {
 
 pub(super) fn early_exits_shape(
     f: &Function,
+    costs: &dyn CostModel,
     cfg: &Cfg,
     dom: &DomTree,
     loops: &LoopInfo,
@@ -71,7 +73,7 @@ pub(super) fn early_exits_shape(
         c.guard.is_none().then(|| c.count.as_constant()).flatten()
     })?;
     let count = u32::try_from(count).ok().filter(|&n| n <= MAX_FULL_TRIPS)?;
-    let size = blocks_size(f, &lp.blocks, true)?;
+    let size = blocks_size(f, costs, &lp.blocks, true)?;
     if size.max(1) * (count + 1) > MAX_FULLY_UNROLLED {
         return None;
     }

@@ -5,6 +5,7 @@ use super::copies::{blocks_size, copy_round, entry_values, latch_values};
 use super::latch_counted::latch_counted;
 use super::MAX_FULLY_UNROLLED;
 use crate::analysis::{Cfg, LoopInfo};
+use crate::cost_model::CostModel;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::transform::counter_test::constant_trip_count;
 use crate::transform::phi_edits::incoming_index;
@@ -29,6 +30,7 @@ pub(super) struct BlocksShape {
 /// (`latch_counted`, to a constant), its exit entered from its latch alone.
 pub(super) fn blocks_shape(
     f: &Function,
+    costs: &dyn CostModel,
     cfg: &Cfg,
     loops: &LoopInfo,
     k: usize,
@@ -39,7 +41,7 @@ pub(super) fn blocks_shape(
     }
     let trips = constant_trip_count(c.counter.start, c.bound, c.counter.step, c.inclusive)?;
     let blocks = loops.loops[k].blocks.clone();
-    let size = blocks_size(f, &blocks, true)?;
+    let size = blocks_size(f, costs, &blocks, true)?;
     let fits = trips <= MAX_FULL_TRIPS && size.max(1) * trips <= MAX_FULLY_UNROLLED;
     (trips >= 1 && fits).then_some(BlocksShape {
         p: c.p,

@@ -7,7 +7,7 @@ use super::bounds::bound_changes;
 use super::copies::latch_values;
 use super::{MAX_FACTOR_CHANGING_BOUND, MAX_FULLY_UNROLLED, MAX_UNROLLED};
 use crate::analysis::{Cfg, LoopInfo};
-use crate::cost_model::inst_size;
+use crate::cost_model::CostModel;
 use crate::ir::{Block, Function, Inst, InstKind, Type, Value};
 use crate::transform::counter_test::CounterTest;
 use crate::transform::loop_frame::{uses_after, Frame};
@@ -34,7 +34,13 @@ pub(super) struct Shape {
     pub(super) full: bool,
 }
 
-pub(super) fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Option<Shape> {
+pub(super) fn shape(
+    f: &Function,
+    costs: &dyn CostModel,
+    cfg: &Cfg,
+    loops: &LoopInfo,
+    k: usize,
+) -> Option<Shape> {
     let OneBlockLoop {
         p,
         h,
@@ -52,7 +58,7 @@ pub(super) fn shape(f: &Function, cfg: &Cfg, loops: &LoopInfo, k: usize) -> Opti
             return None;
         }
         if !kind.is_phi() && !kind.is_terminator() {
-            body_size += inst_size(kind);
+            body_size += costs.inst_size(kind);
         }
     }
     let full =

@@ -1,9 +1,12 @@
-//! The cost model: its table in the bench model's terms, and its estimates for IR
-//! instructions and functions. (`scripts/test_tools.py` compares the table with llvm-mca.)
+//! The cost model: the Cortex-A72's table in the bench model's terms, and the estimates for
+//! IR instructions and functions it gives the middle end. (`scripts/test_tools.py` compares
+//! the table with llvm-mca.)
 
-use middle::cost_model::{function_size, inst_cost, inst_size, CostClass};
+use backend::cost_model::CostClass;
+use backend::ir_costs::CortexA72;
+use middle::cost_model::{CostModel, OffsetReach};
 use middle::ir::parser::parse_module;
-use middle::ir::{Function, Inst, Module};
+use middle::ir::{Function, Inst, Module, Value};
 
 #[test]
 fn latencies_and_issue_are_the_modelled_cortex_a72_ones() {
@@ -106,7 +109,11 @@ fn instruction_costs_and_sizes() {
     assert_eq!(all.len(), expected.len());
     for (&i, &(cost, size)) in all.iter().zip(&expected) {
         let kind = f.kind(i);
-        assert_eq!((inst_cost(kind), inst_size(kind)), (cost, size), "{kind:?}");
+        assert_eq!(
+            (CortexA72.inst_cost(kind), CortexA72.inst_size(kind)),
+            (cost, size),
+            "{kind:?}"
+        );
     }
 }
 
@@ -126,7 +133,12 @@ bb0:
     let f = &m.functions[0];
     let costs: Vec<(u32, u32)> = insts(f)
         .iter()
-        .map(|&i| (inst_cost(f.kind(i)), inst_size(f.kind(i))))
+        .map(|&i| {
+            (
+                CortexA72.inst_cost(f.kind(i)),
+                CortexA72.inst_size(f.kind(i)),
+            )
+        })
         .collect();
     assert_eq!(costs, [(6, 5), (8, 6), (8, 1), (1, 1)]);
 }
@@ -136,8 +148,45 @@ fn function_size_adds_up_its_instructions() {
     let m = program();
     let f = &m.functions[1];
     assert_eq!(
-        function_size(f),
+        CortexA72.function_size(f),
         1 + 1 + 1 + 2 + 1 + 2 + 2 + 2 + 1 + 3 + 1 + 1 + 1 + 2 + 1 + 1 + 1 + 1 + 1
     );
-    assert_eq!(function_size(&m.functions[0]), 1);
+    assert_eq!(CortexA72.function_size(&m.functions[0]), 1);
+}
+
+#[test]
+fn accesses_reach_the_offsets_their_immediates_take() {
+    let m = parse_module(
+        "func @f(%a0: ptr, %a1: f32) -> i32 {
+bb0:
+  %0 = gep %a0, 2, 4
+  %1 = load i32 %0
+  store %a1, %0
+  %2 = gep %a0, 3, 4
+  %3 = load i32 %2
+  %4 = gep %a0, 4, 4
+  %5 = gep %4, 1, 4
+  ret %3
+}
+",
+    )
+    .unwrap();
+    let f = &m.functions[0];
+    let all = insts(f);
+    let core = OffsetReach { max: 4095, step: 1 };
+    let float = OffsetReach { max: 1020, step: 4 };
+    assert_eq!(CortexA72.access_reach(f, all[1], 0), Some(core));
+    assert_eq!(CortexA72.access_reach(f, all[2], 1), Some(float));
+    assert_eq!(
+        CortexA72.access_reach(f, all[2], 0),
+        None,
+        "the stored value"
+    );
+    // An address both an `ldr` and a `vstr` use reaches what both take.
+    let both = CortexA72.address_reach(f, Value::Inst(all[0])).unwrap();
+    assert_eq!(both, float);
+    assert!(both.takes(-1020) && !both.takes(1022) && !both.takes(1024));
+    let word = CortexA72.address_reach(f, Value::Inst(all[3])).unwrap();
+    assert!(word.takes(-4095) && word.takes(7) && !word.takes(4096));
+    assert_eq!(CortexA72.address_reach(f, Value::Inst(all[5])), None);
 }
