@@ -932,8 +932,11 @@ class Gen:
         if r < 0.35:
             self.two_pointer_loop()
             return
-        if r < 0.55:
+        if r < 0.53:
             self.invariant_memory_loop()
+            return
+        if r < 0.55:
+            self.lane_loop()
             return
         if r < 0.7:
             self.closed_form_loop()
@@ -2025,6 +2028,52 @@ class Gen:
         self.indent -= 1
         self.line("}")
         self.use_result(f"{arr}[0] * 3 + {arr}[{n - 1}] + {arr}[{n // 2}] * 7 + {flag}")
+
+    def lane_loop(self):
+        """A loop loop-vectorize runs four rounds at a time: element-wise arithmetic over
+        local arrays (`c[i] = a[i] * b[i + d] - k`), an update of an array from itself a few
+        elements ahead or behind (`a[i] = a[i + d] + k`: behind by 1 to 3 is a dependence
+        the vectors must not break), the counter itself stored, or a sum carried round to
+        round (sometimes of products large enough to wrap), from a start of 0 to 3 to a
+        bound of 0 to 9 rounds or up to the arrays' length, written out or in a variable;
+        the arrays folded into a checksum after it."""
+        a, b, c, i, acc = self.fresh("s"), self.fresh("s"), self.fresh("s"), self.fresh("i"), self.fresh("v")
+        size = self.r.randint(12, 40)
+        d = self.r.randint(-3, 3)
+        shape = self.pick(["lanes", "lanes", "shifted", "counter", "sum", "sum"])
+        for arr in (a, b, c):
+            values = ", ".join(str(self.r.randint(-50, 50)) for _ in range(self.r.randint(1, size)))
+            self.line(f"int {arr}[{size}] = {{{values}}};")
+        self.line(f"int {acc} = {self.r.randint(-5, 5)};")
+        start = self.r.randint(0, 3)
+        # Subscripts `i + d` stay inside the arrays: `i` from `lo` to below `hi`.
+        lo, hi = max(start, -d), size - max(d, 0)
+        trips = self.pick([self.r.randint(0, 9), hi - lo])
+        end = max(lo, min(hi, lo + trips))
+        self.func.cost += self.multiplier * (end - lo) * 6
+        bound = str(end)
+        if self.chance(0.5):
+            bound = self.fresh("n")
+            self.line(f"int {bound} = {end};")
+        self.line(f"int {i} = {lo};")
+        self.line(f"while ({i} < {bound}) {{")
+        self.indent += 1
+        k = self.r.randint(-9, 9)
+        shifted = f"{i} + {d}" if d >= 0 else f"{i} - {-d}"
+        if shape == "lanes":
+            op1, op2 = self.pick(["+", "-", "*"]), self.pick(["+", "-", "*"])
+            self.line(f"{c}[{i}] = {a}[{i}] {op1} {b}[{shifted}] {op2} {k};")
+        elif shape == "shifted":
+            self.line(f"{a}[{i}] = {a}[{shifted}] * {self.r.randint(-3, 3)} + {b}[{i}] - {k};")
+        elif shape == "counter":
+            self.line(f"{b}[{i}] = {i} * {self.r.randint(-5, 5)} + {a}[{i}];")
+        else:
+            big = self.pick(["", " * 65537", " * 40503"])
+            self.line(f"{acc} = {acc} {self.pick(['+', '-'])} {a}[{i}] * {b}[{shifted}]{big};")
+        self.line(f"{i} = {i} + 1;")
+        self.indent -= 1
+        self.line("}")
+        self.use_result(f"{acc} + {a}[{size - 1}] * 3 + {b}[{size // 2}] - {c}[0] + {a}[0] * 7 + {c}[{size - 2}]")
 
     def cell_neighbours_loop(self):
         """A walk over the cells of a small local grid counting each cell's neighbours, as a
@@ -3682,6 +3731,9 @@ FEATURES = [
     ("a difference and its mirror compared with 1", r"\((\w+) - (\w+) == 1 \|\| \2 - \1 == 1\)"),
     ("pair search from both ends of a sorted array", r"^\s+\w+ w\d+ = w\d+\[i\d+\] \+ w\d+\[i\d+\];\r?\n\s+k\d+ = k\d+ \+ 1;"),
     ("merge of two sorted runs", r"^\s+while \(i\d+ < \d+ && i\d+ < \d+\) \{\r?\n\s+if \(w\d+\[i\d+\] <= w\d+\[i\d+\]\)"),
+    ("element-wise loop over arrays, one a few elements ahead or behind", r"^\s+s\d+\[(i\d+)\] = s\d+\[\1\] [-+*] s\d+\[\1 [-+] \d\] [-+*] -?\d+;"),
+    ("sum of products carried round to round", r"^\s+(v\d+) = \1 [-+] s\d+\[(i\d+)\] \* s\d+\[\2 [-+] \d\]"),
+    ("element-wise update of an array from itself", r"^\s+(s\d+)\[(i\d+)\] = \1\[\2 [-+] \d\] \* -?\d \+ s\d+\[\2\]"),
     ("element compared with its mirror about a point fixed for the loop", r"^\s+while \((i\d+) <= (m\d+)\) \{\r?\n(\s+if [^\n]*\n)?\s+if \(la\d+\[\1\] == la\d+\[\2 - \1\]\)"),
 ]
 
