@@ -29,23 +29,27 @@
 //!   loop that they read is a splat, built once in PV;
 //! - a sum carried round to round (`s = s + x`, `s = s - x`) keeps a vector of four
 //!   partial sums, lane 0 starting from `s`'s first value and the others from 0, reduced
-//!   after the vector loop: wrapping addition gives the same sum in any order.
+//!   after the vector loop: wrapping addition gives the same sum in any order; a running
+//!   maximum or minimum (`if (x > m) m = x;`, a select by then) keeps four, each lane
+//!   starting from `m`'s first value (`reductions`).
 //!
 //! Anything else (float arithmetic, whose lanes flush subnormals as scalar code does not;
-//! divisions; compares and selects; calls; other carried values) leaves the loop scalar.
+//! divisions; other compares and selects; calls; other carried values) leaves the loop
+//! scalar.
 //! So do accesses that rounds less than four apart could reorder (`dependences`): a store
 //! to `a[i + 1]` read as `a[i]` a round later. Where only the run knows how far apart two
 //! accesses are (two array parameters), P tests it, and the original loop runs every round
 //! when they are too close.
 //!
 //! The loop vectorises when it is worth it: its trip count, when known, is at least 8, and
-//! it stores or sums.
+//! it stores or reduces.
 //!
 //! Needs: loop-simplified loops (preheaders, one latch), the loop forest, scalar evolution.
 //! Preserves: behaviour (the CFG changes).
 
 mod dependences;
 mod plan;
+mod reductions;
 mod widen;
 
 use crate::analysis::Preserved;

@@ -2,9 +2,10 @@
 //! instructions there (the module above lists them).
 
 use super::dependences::{independent, Access};
+use super::reductions::{reduction, Reduction};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{LoopInfo, ModuleFacts};
-use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value, VectorOp};
+use crate::ir::{BinaryOp, FuncId, Function, Inst, InstKind, Type, Value, VectorOp};
 use crate::transform::loop_frame::uses_after;
 use crate::transform::one_block_loop::OneBlockLoop;
 
@@ -13,6 +14,8 @@ use crate::transform::one_block_loop::OneBlockLoop;
 pub(super) enum Role {
     /// What only the exit test reads: the vector loop has its own.
     Control,
+    /// The compare of a running minimum or maximum, which its lane-wise step replaces.
+    Replaced,
     /// A value that steps by `step` each round, computed for lane 0.
     Uniform { step: i32 },
     /// `vload` of consecutive elements.
@@ -21,14 +24,8 @@ pub(super) enum Role {
     Store,
     /// A lane-wise operation.
     Lanes(VectorOp),
-    /// The step of a carried sum: lane-wise on the vector of partial sums.
-    Sum(VectorOp),
-}
-
-/// A carried sum: the header phi and its stepped value, `phi + x` or `phi - x`.
-pub(super) struct Sum {
-    pub(super) phi: Inst,
-    pub(super) next: Inst,
+    /// The step of a reduction: lane-wise on the vector of partial results.
+    Reduction(VectorOp),
 }
 
 pub(super) struct Plan {
@@ -37,7 +34,7 @@ pub(super) struct Plan {
     pub(super) counter: Inst,
     /// The body in order, each instruction with its role.
     pub(super) body: Vec<(Inst, Role)>,
-    pub(super) sums: Vec<Sum>,
+    pub(super) reductions: Vec<Reduction>,
     /// The values of the loop used after it that take the last lane (loads and lane-wise
     /// results).
     pub(super) last_lanes: Vec<Inst>,
@@ -61,14 +58,15 @@ pub(super) fn plan(
     else {
         return None;
     };
-    let mut sums = Vec::new();
+    let mut reductions = Vec::new();
     for phi in f.phis(h) {
         if phi != counter {
-            sums.push(sum(f, h, phi)?);
+            reductions.push(reduction(f, h, phi)?);
         }
     }
     let mut scev = LoopEvolution::new(f, loops, k)?;
     let control = control_insts(f, &shape);
+    let compares: Vec<Inst> = reductions.iter().filter_map(|r| r.compare).collect();
     let mut body = Vec::new();
     let mut accesses = Vec::new();
     let mut work = false;
@@ -79,9 +77,11 @@ pub(super) fn plan(
         }
         let role = if control.contains(&i) {
             Role::Control
-        } else if let Some(s) = sums.iter().find(|s| s.next == i) {
+        } else if compares.contains(&i) {
+            Role::Replaced
+        } else if let Some(r) = reductions.iter().find(|r| r.next == i) {
             work = true;
-            sum_role(f, s)?
+            Role::Reduction(r.step)
         } else {
             role(f, &mut scev, i, &mut accesses)?
         };
@@ -100,19 +100,19 @@ pub(super) fn plan(
                 let lanes = v
                     .as_inst()
                     .and_then(role_of)
-                    .is_some_and(|r| matches!(r, Role::Load | Role::Lanes(_) | Role::Sum(_)));
+                    .is_some_and(|r| matches!(r, Role::Load | Role::Lanes(_) | Role::Reduction(_)));
                 if lanes {
                     return None;
                 }
             }
         }
     }
-    let last_lanes = values_after(f, &shape, counter, &sums, &role_of)?;
+    let last_lanes = values_after(f, &shape, counter, &reductions, &role_of)?;
     Some(Plan {
         shape,
         counter,
         body,
-        sums,
+        reductions,
         last_lanes,
         checks,
     })
@@ -141,43 +141,6 @@ fn control_insts(f: &Function, shape: &OneBlockLoop) -> Vec<Inst> {
         }
     }
     control
-}
-
-/// A header phi `s` carried as `s + x` or `s - x`, read by nothing else in the loop.
-fn sum(f: &Function, h: Block, phi: Inst) -> Option<Sum> {
-    if f.inst(phi).ty != Type::I32 {
-        return None;
-    }
-    let next = f.phi_incoming(phi, h)?.as_inst()?;
-    let InstKind::Binary { op, args: [a, b] } = *f.kind(next) else {
-        return None;
-    };
-    let carried = match op {
-        BinaryOp::Add => a == Value::Inst(phi) || b == Value::Inst(phi),
-        BinaryOp::Sub => a == Value::Inst(phi) && b != Value::Inst(phi),
-        _ => false,
-    };
-    let phi_users: Vec<Inst> = f.uses(Value::Inst(phi)).iter().map(|u| u.inst).collect();
-    // The stepped sum goes back to the phi, and may be read after the loop.
-    let next_in_loop = f
-        .uses(Value::Inst(next))
-        .iter()
-        .filter(|u| f.inst_block(u.inst) == Some(h) && u.inst != phi)
-        .count();
-    (carried && f.inst_block(next) == Some(h) && phi_users == [next] && next_in_loop == 0)
-        .then_some(Sum { phi, next })
-}
-
-fn sum_role(f: &Function, s: &Sum) -> Option<Role> {
-    match *f.kind(s.next) {
-        InstKind::Binary {
-            op: BinaryOp::Add, ..
-        } => Some(Role::Sum(VectorOp::Add)),
-        InstKind::Binary {
-            op: BinaryOp::Sub, ..
-        } => Some(Role::Sum(VectorOp::Sub)),
-        _ => None,
-    }
 }
 
 /// The role of an instruction that is neither control nor a sum's step, recording the
@@ -245,14 +208,14 @@ fn consecutive(scev: &mut LoopEvolution, addr: Value, store: bool) -> Option<Acc
     })
 }
 
-/// The values of the loop read after it: the stepped counter and sums (which the frame and
+/// The values of the loop read after it: the stepped counter and reductions (which the frame and
 /// the reductions give), and loads and lane-wise results, which take their last lane.
 /// `None` when another one is (a value for lane 0 only, a phi).
 fn values_after(
     f: &Function,
     shape: &OneBlockLoop,
     counter: Inst,
-    sums: &[Sum],
+    reductions: &[Reduction],
     role_of: &dyn Fn(Inst) -> Option<Role>,
 ) -> Option<Vec<Inst>> {
     let h = shape.h;
@@ -266,10 +229,10 @@ fn values_after(
     }
     let mut last_lanes = Vec::new();
     for v in read {
-        if v == shape.next || sums.iter().any(|s| s.next == v) || last_lanes.contains(&v) {
+        if v == shape.next || reductions.iter().any(|r| r.next == v) || last_lanes.contains(&v) {
             continue;
         }
-        if v == counter || sums.iter().any(|s| s.phi == v) {
+        if v == counter || reductions.iter().any(|r| r.phi == v) {
             return None;
         }
         match role_of(v)? {

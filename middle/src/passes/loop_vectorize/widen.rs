@@ -5,7 +5,7 @@ use super::dependences::Access;
 use super::plan::{Plan, Role};
 use super::LANES;
 use crate::fast_hash::FastHashMap;
-use crate::ir::{Block, Function, Inst, InstKind, IntPred, ReduceOp, Type, Value, VectorOp};
+use crate::ir::{Block, Function, Inst, InstKind, IntPred, Type, Value, VectorOp};
 use crate::transform::arith_writer::ArithWriter;
 use crate::transform::loop_frame::{uses_after, Frame};
 use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
@@ -52,12 +52,24 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
     let counter = w.f.append_inst(v, empty_phi(), Type::I32);
     w.scalar.insert(plan.counter, Value::Inst(counter));
     w.steps.insert(plan.counter, 1);
-    for sum in &plan.sums {
+    for r in &plan.reductions {
         let phi = w.f.append_inst(v, empty_phi(), Type::V4I32);
-        w.vector.insert(sum.phi, Value::Inst(phi));
+        w.vector.insert(r.phi, Value::Inst(phi));
     }
     for &(i, role) in &plan.body {
-        w.widen(i, role);
+        match role {
+            Role::Reduction(op) => {
+                let r = plan
+                    .reductions
+                    .iter()
+                    .find(|r| r.next == i)
+                    .expect("a reduction");
+                let args = [w.vector[&r.phi], w.lanes(r.x)];
+                let lanes = w.append(InstKind::VBinary { op, args }, op.ty());
+                w.vector.insert(i, lanes);
+            }
+            _ => w.widen(i, role),
+        }
     }
     let stepped = w.append(
         InstKind::binary(
@@ -77,16 +89,20 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
     );
     w.f.add_phi_incoming(counter, s.init, pv);
     w.f.add_phi_incoming(counter, stepped, v);
-    for sum in &plan.sums {
-        let first = w.f.phi_incoming(sum.phi, p).expect("from the preheader");
-        let zeros = w.splat(Value::Int(0));
-        let start = InstKind::InsertLane {
-            lane: 0,
-            args: [zeros, first],
+    for r in &plan.reductions {
+        let first = w.f.phi_incoming(r.phi, p).expect("from the preheader");
+        let start = if r.starts_in_every_lane() {
+            w.splat(first)
+        } else {
+            let zeros = w.splat(Value::Int(0));
+            let start = InstKind::InsertLane {
+                lane: 0,
+                args: [zeros, first],
+            };
+            Value::Inst(w.f.append_inst(pv, start, Type::V4I32))
         };
-        let start = Value::Inst(w.f.append_inst(pv, start, Type::V4I32));
-        let phi = w.vector[&sum.phi].as_inst().expect("a vector phi");
-        let last = w.vector[&sum.next];
+        let phi = w.vector[&r.phi].as_inst().expect("a vector phi");
+        let last = w.vector[&r.next];
         w.f.add_phi_incoming(phi, start, pv);
         w.f.add_phi_incoming(phi, last, v);
     }
@@ -95,12 +111,12 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
     // C: what each value the loop hands on is after the vector loop.
     let mut at = ValueMap::default();
     at.insert(s.next, stepped);
-    for sum in &plan.sums {
+    for r in &plan.reductions {
         let reduce = InstKind::Reduce {
-            op: ReduceOp::Add,
-            args: [w.vector[&sum.next]],
+            op: r.combine,
+            args: [w.vector[&r.next]],
         };
-        at.insert(sum.next, Value::Inst(w.f.append_inst(c, reduce, Type::I32)));
+        at.insert(r.next, Value::Inst(w.f.append_inst(c, reduce, Type::I32)));
     }
     for &x in &plan.last_lanes {
         let ty = w.f.inst(x).ty;
@@ -165,7 +181,7 @@ struct Widener<'f> {
     scalar: ValueMap,
     /// How much each of those steps per round.
     steps: FastHashMap<Inst, i32>,
-    /// The vector of each lane-wise value (and the sums' phis), in V.
+    /// The vector of each lane-wise value (and the reductions' phis), in V.
     vector: FastHashMap<Inst, Value>,
     /// The splat of each value fixed for the loop, in PV.
     splats: FastHashMap<Value, Value>,
@@ -181,7 +197,7 @@ impl Widener<'_> {
     fn widen(&mut self, i: Inst, role: Role) {
         let ty = self.f.inst(i).ty;
         match role {
-            Role::Control => {}
+            Role::Control | Role::Replaced => {}
             Role::Uniform { step } => {
                 let kind = mapped_kind(self.f, i, &self.scalar);
                 let copy = self.append(kind, ty);
@@ -205,7 +221,8 @@ impl Widener<'_> {
                 let addr = mapped(addr, &self.scalar);
                 self.append(InstKind::VStore { args: [x, addr] }, Type::Void);
             }
-            Role::Lanes(op) | Role::Sum(op) => {
+            Role::Reduction(_) => unreachable!("reductions are widened with their phis"),
+            Role::Lanes(op) => {
                 let [a, b] = self.f.kind(i).operands() else {
                     unreachable!("a binary operation");
                 };
