@@ -12,9 +12,9 @@
 //!
 //! Needs: virtual registers. Preserves: behaviour.
 
-use crate::mir::dominators::Dominators;
 use crate::mir::loops::loop_depths;
 use crate::mir::*;
+use middle::analysis::{Cfg, DomTree};
 use middle::fast_hash::FastHashMap;
 
 pub fn run(mf: &mut MFunction) {
@@ -23,7 +23,7 @@ pub fn run(mf: &mut MFunction) {
     if builds.is_empty() {
         return;
     }
-    let dom = Dominators::new(mf);
+    let dom = DomTree::new(&Cfg::new(mf));
     let mut renamed: FastHashMap<Reg, Reg> = FastHashMap::default();
     for (value, sites) in builds {
         let mut blocks: Vec<MBlockId> = sites.iter().map(|&(b, _)| b).collect();

@@ -60,8 +60,8 @@ fn timed<T>(what: &str, run: impl FnOnce() -> T) -> T {
 fn ten_thousand_nested_loops() {
     let f = nested_loops(DEPTH);
     let cfg = timed("nested loops: cfg", || Cfg::new(&f));
-    let dom = timed("nested loops: dominator tree", || DomTree::new(&f, &cfg));
-    let li = timed("nested loops: loop info", || LoopInfo::new(&f, &cfg, &dom));
+    let dom = timed("nested loops: dominator tree", || DomTree::new(&cfg));
+    let li = timed("nested loops: loop info", || LoopInfo::new(&cfg, &dom));
     let pdom = timed("nested loops: post-dominator tree", || {
         PostDomTree::new(&f, &cfg)
     });
@@ -84,8 +84,8 @@ fn ten_thousand_nested_loops() {
 fn ten_thousand_nested_ifs() {
     let f = nested_ifs(DEPTH);
     let cfg = timed("nested ifs: cfg", || Cfg::new(&f));
-    let dom = timed("nested ifs: dominator tree", || DomTree::new(&f, &cfg));
-    let li = timed("nested ifs: loop info", || LoopInfo::new(&f, &cfg, &dom));
+    let dom = timed("nested ifs: dominator tree", || DomTree::new(&cfg));
+    let li = timed("nested ifs: loop info", || LoopInfo::new(&cfg, &dom));
     let pdom = timed("nested ifs: post-dominator tree", || {
         PostDomTree::new(&f, &cfg)
     });

@@ -14,7 +14,7 @@ fn function(text: &str) -> Function {
 
 fn loops_of(f: &Function) -> LoopInfo {
     let cfg = Cfg::new(f);
-    LoopInfo::new(f, &cfg, &DomTree::new(f, &cfg))
+    LoopInfo::new(&cfg, &DomTree::new(&cfg))
 }
 
 fn blocks(ids: &[u32]) -> Vec<Block> {
@@ -251,8 +251,8 @@ fn loops_match_brute_force_on_random_graphs() {
         let n = 2 + rng.below(25);
         let f = random_function(&mut rng, n);
         let cfg = Cfg::new(&f);
-        let dom = DomTree::new(&f, &cfg);
-        let li = LoopInfo::new(&f, &cfg, &dom);
+        let dom = DomTree::new(&cfg);
+        let li = LoopInfo::new(&cfg, &dom);
         let expected = brute_force(&f, &cfg, &dom);
         assert_eq!(li.loops.len(), expected.len(), "round {round}");
         seen_loops += expected.len();

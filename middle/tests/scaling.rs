@@ -74,7 +74,7 @@ fn dominators_match_their_definition_on_random_graphs() {
         let n = 2 + rng.below(30);
         let m = parse_module(&random_cfg(&mut rng, n)).unwrap();
         let f = &m.functions[0];
-        let dom = DomTree::new(f, &Cfg::new(f));
+        let dom = DomTree::new(&Cfg::new(f));
         let blocks: Vec<Block> = f.blocks().collect();
         for &b in &blocks {
             let reachable = reachable_avoiding(f, b, None);

@@ -42,8 +42,8 @@ use middle::ir::{BinaryOp, Block, Function, GlobalId, Inst, InstKind, Module, Ty
 
 pub fn select(m: &Module, f: &Function) -> MFunction {
     let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
-    let loops = LoopInfo::new(f, &cfg, &dom);
+    let dom = DomTree::new(&cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
     // Value ranges tell dividends that are never negative: only divisions by constants
     // ask, so functions without them skip the analysis.
     let divides = f.all_insts().any(|i| {

@@ -2,9 +2,12 @@
 //! order in which they are emitted. Reordering the layout never renumbers a branch. Each
 //! block keeps its successor list; whoever builds or changes a block's terminator keeps
 //! `succs` in step (`MFunction::recompute_succs` rebuilds them from the terminators, and
-//! the verifier checks that they agree).
+//! the verifier checks that they agree). As a `Graph`, a function is its blocks in storage
+//! order with the stored successors, so the IR's control-flow analyses (`Cfg`, `DomTree`,
+//! `LoopInfo`) run on it.
 
 use super::{MInst, Reg, RegClass, Role, Slot, VReg};
+use middle::analysis::{Graph, Node};
 use middle::fast_hash::FastHashSet;
 
 /// A block of a machine function: its index in the function's block storage.
@@ -17,6 +20,16 @@ impl MBlockId {
 
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+}
+
+impl Node for MBlockId {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    fn from_index(index: usize) -> MBlockId {
+        MBlockId(index as u32)
     }
 }
 
@@ -255,5 +268,26 @@ impl MFunction {
                 _ => None,
             })
             .collect()
+    }
+}
+
+/// Blocks in storage order, the entry first, over their stored successor lists.
+impl Graph for MFunction {
+    type Node = MBlockId;
+
+    fn capacity(&self) -> usize {
+        self.blocks.len()
+    }
+
+    fn entry(&self) -> Option<MBlockId> {
+        (!self.blocks.is_empty()).then_some(MBlockId::ENTRY)
+    }
+
+    fn nodes(&self) -> impl Iterator<Item = MBlockId> + '_ {
+        self.block_ids()
+    }
+
+    fn successors(&self, b: MBlockId) -> &[MBlockId] {
+        self.succs(b)
     }
 }

@@ -1,15 +1,11 @@
 //! Loops of machine blocks, for spill costs: nesting depths and estimated execution
-//! frequencies. A loop is natural: an edge `b -> h` where `h` dominates `b` makes `h` a
-//! header, whose loop holds every block that reaches such a `b` without passing through `h`
-//! (edges to one header make one loop); a block's depth is the number of loops holding it.
-//! The depths are those of the IR's loop analysis (`middle::analysis::LoopInfo`) on the
-//! same graph, found in time near-linear in its size rather than in the sum of the loops'
-//! sizes: headers are visited innermost first, and each loop, once found, is merged into
-//! its header (union-find), so that an enclosing loop's backward walk steps over it in one
-//! step.
+//! frequencies. The loops are the IR's loop forest (`middle::analysis::LoopInfo`) found on
+//! the machine function's graph (`Graph for MFunction`): natural loops, one per header,
+//! nested; a block's depth is the number of loops holding it. `LoopNest` names each loop
+//! by its header block.
 
-use super::dominators::Dominators;
 use super::{MBlockId, MFunction, MInst, Reg, Role};
+use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::fast_hash::FastHashMap;
 
 /// The loop nesting depth of each block (0 outside loops and for unreachable blocks).
@@ -19,127 +15,62 @@ pub fn loop_depths(mf: &MFunction) -> Vec<u32> {
 
 /// Which loops hold each block.
 pub struct LoopNest {
-    /// The header of the innermost loop holding each block.
-    innermost: Vec<Option<MBlockId>>,
-    /// The header of the loop enclosing each header's loop.
-    parent: Vec<Option<MBlockId>>,
-    /// The depth of each header's loop (1 for an outermost loop).
-    header_depth: Vec<u32>,
+    forest: LoopInfo<MBlockId>,
+    /// How many blocks the function has.
+    blocks: usize,
 }
 
 impl LoopNest {
     pub fn new(mf: &MFunction) -> LoopNest {
-        let n = mf.blocks.len();
-        let dom = Dominators::new(mf);
-        let preds = mf.preds();
-        // The representative of each block: the header of the outermost loop found so far
-        // that holds it, else the block itself.
-        let mut merged: Vec<u32> = (0..n as u32).collect();
-        fn find(merged: &mut [u32], b: usize) -> usize {
-            let mut root = b;
-            while merged[root] as usize != root {
-                root = merged[root] as usize;
-            }
-            let mut x = b;
-            while merged[x] as usize != root {
-                let next = merged[x] as usize;
-                merged[x] = root as u32;
-                x = next;
-            }
-            root
-        }
-        // The header of the innermost loop holding each block, and the enclosing loop's
-        // header of each header.
-        let mut innermost: Vec<Option<MBlockId>> = vec![None; n];
-        let mut parent: Vec<Option<MBlockId>> = vec![None; n];
-        let mut in_body = vec![u32::MAX; n];
-        let mut headers = Vec::new();
-        let order = dom.preorder();
-        for &h in order.iter().rev() {
-            let latches: Vec<MBlockId> = preds[h.index()]
-                .iter()
-                .copied()
-                .filter(|&p| dom.dominates(h, p))
-                .collect();
-            if latches.is_empty() {
-                continue;
-            }
-            headers.push(h);
-            innermost[h.index()] = Some(h);
-            in_body[h.index()] = h.0;
-            let mut work: Vec<MBlockId> = Vec::new();
-            let mut body = Vec::new();
-            for l in latches {
-                let r = find(&mut merged, l.index());
-                if in_body[r] != h.0 {
-                    in_body[r] = h.0;
-                    work.push(MBlockId(r as u32));
-                }
-            }
-            while let Some(b) = work.pop() {
-                body.push(b);
-                for &p in &preds[b.index()] {
-                    if !dom.is_reachable(p) {
-                        continue;
-                    }
-                    let r = find(&mut merged, p.index());
-                    if in_body[r] != h.0 {
-                        in_body[r] = h.0;
-                        work.push(MBlockId(r as u32));
-                    }
-                }
-            }
-            for b in body {
-                if innermost[b.index()] == Some(b) {
-                    parent[b.index()] = Some(h);
-                } else {
-                    innermost[b.index()] = Some(h);
-                }
-                merged[b.index()] = h.0;
-            }
-        }
-        // Enclosing headers come later in `headers` (found outer after inner).
-        let mut header_depth = vec![0u32; n];
-        for &h in headers.iter().rev() {
-            header_depth[h.index()] = parent[h.index()].map_or(1, |p| header_depth[p.index()] + 1);
-        }
+        let cfg = Cfg::new(mf);
         LoopNest {
-            innermost,
-            parent,
-            header_depth,
+            forest: LoopInfo::new(&cfg, &DomTree::new(&cfg)),
+            blocks: mf.blocks.len(),
         }
     }
 
     /// The loop nesting depth of each block (0 outside loops and for unreachable blocks).
     pub fn depths(&self) -> Vec<u32> {
-        self.innermost
-            .iter()
-            .map(|h| h.map_or(0, |h| self.header_depth[h.index()]))
+        (0..self.blocks as u32)
+            .map(|b| self.forest.depth(MBlockId(b)))
             .collect()
+    }
+
+    /// The loop whose header is `b`, by index in the forest.
+    fn headed_by(&self, b: MBlockId) -> Option<usize> {
+        self.forest
+            .innermost(b)
+            .filter(|&k| self.forest.loops[k].header == b)
+    }
+
+    pub fn is_header(&self, b: MBlockId) -> bool {
+        self.headed_by(b).is_some()
     }
 
     /// The header of every loop, in storage order.
     pub fn headers(&self) -> impl Iterator<Item = MBlockId> + '_ {
-        self.innermost
-            .iter()
-            .enumerate()
-            .filter(|&(b, h)| h.is_some_and(|h| h.index() == b))
-            .map(|(b, _)| MBlockId(b as u32))
+        (0..self.blocks as u32)
+            .map(MBlockId)
+            .filter(|&b| self.is_header(b))
     }
 
     /// The header of the loop enclosing the loop whose header is `header`, if any.
     pub fn parent(&self, header: MBlockId) -> Option<MBlockId> {
-        self.parent[header.index()]
+        let parent = self.forest.loops[self.headed_by(header)?].parent?;
+        Some(self.forest.loops[parent].header)
     }
 
     /// The headers of the loops holding `b`, innermost first.
     pub fn loops_of(&self, b: MBlockId) -> impl Iterator<Item = MBlockId> + '_ {
-        std::iter::successors(self.innermost[b.index()], |h| self.parent[h.index()])
+        let loops = &self.forest.loops;
+        std::iter::successors(self.forest.innermost(b), |&k| loops[k].parent)
+            .map(|k| loops[k].header)
     }
 
     /// Whether the loop whose header is `header` holds block `b`.
     pub fn contains(&self, header: MBlockId, b: MBlockId) -> bool {
-        self.loops_of(b).any(|h| h == header)
+        self.headed_by(header)
+            .is_some_and(|k| self.forest.contains(k, b))
     }
 
     /// The outermost loop that holds `from` but not `to`, if the edge leaves a loop.
@@ -168,7 +99,6 @@ const ROUNDS: f64 = 10.0;
 pub fn block_frequencies(mf: &MFunction, nest: &LoopNest) -> Vec<f64> {
     let n = mf.blocks.len();
     let data = tests_data(mf);
-    let is_header = |b: MBlockId| nest.innermost[b.index()] == Some(b);
     // The share of a round of the innermost enclosing loop (or of the call) that reaches
     // each block, at most 1.
     let mut reach = vec![0.0f64; n];
@@ -180,10 +110,10 @@ pub fn block_frequencies(mf: &MFunction, nest: &LoopNest) -> Vec<f64> {
     }
     for b in mf.postorder().into_iter().rev() {
         let share = reach[b.index()].min(1.0);
-        freq[b.index()] = match nest.innermost[b.index()] {
+        freq[b.index()] = match nest.loops_of(b).next() {
             Some(h) if h == b => {
                 entered[b.index()] = share;
-                match nest.parent[b.index()] {
+                match nest.parent(b) {
                     Some(outer) => freq[outer.index()] * ROUNDS * share,
                     None => ROUNDS,
                 }
@@ -192,14 +122,14 @@ pub fn block_frequencies(mf: &MFunction, nest: &LoopNest) -> Vec<f64> {
             None => 1.0,
         };
         // A header starts a round of its own loop.
-        let passed = if is_header(b) { 1.0 } else { share };
+        let passed = if nest.is_header(b) { 1.0 } else { share };
         let inside = mf
             .succs(b)
             .iter()
             .filter(|&&s| nest.left(b, s).is_none())
             .count();
         for &s in mf.succs(b) {
-            if is_header(s) && nest.contains(s, b) {
+            if nest.is_header(s) && nest.contains(s, b) {
                 continue;
             }
             reach[s.index()] += match nest.left(b, s) {

@@ -1,9 +1,8 @@
 //! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks of
 //! machine functions, with a text form for dumps that parses back, a structural verifier,
-//! and the loop nesting depths and dominators of blocks.
+//! and the loop nesting depths and frequencies of blocks.
 
 mod cond;
-pub mod dominators;
 pub mod frame_placement;
 mod function;
 mod inst;

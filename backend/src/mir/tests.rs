@@ -244,7 +244,7 @@ fn loop_depths_agree_with_the_ir_loop_analysis() {
     for m in &modules {
         for (f, mf) in selected(m) {
             let cfg = Cfg::new(&f);
-            let loops = LoopInfo::new(&f, &cfg, &DomTree::new(&f, &cfg));
+            let loops = LoopInfo::new(&cfg, &DomTree::new(&cfg));
             let expected: Vec<u32> = f.blocks().map(|b| loops.depth(b)).collect();
             assert_eq!(loop_depths(&mf), expected, "{mf}");
             let stored: Vec<u32> = mf.blocks.iter().map(|b| b.loop_depth).collect();

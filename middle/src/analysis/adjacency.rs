@@ -1,19 +1,19 @@
-//! Lists of blocks, one per block, kept in one flat array (compressed sparse rows): a whole
-//! graph costs two allocations rather than one or two per block, which matters for functions
+//! Lists of nodes, one per node, kept in one flat array (compressed sparse rows): a whole
+//! graph costs two allocations rather than one or two per node, which matters for functions
 //! of tens of thousands of blocks.
 
-use crate::ir::Block;
+use super::graph::Node;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Adjacency {
-    /// The list of block `b` is `items[start[b]..start[b + 1]]`.
+pub struct Adjacency<N> {
+    /// The list of node `b` is `items[start[b]..start[b + 1]]`.
     start: Vec<u32>,
-    items: Vec<Block>,
+    items: Vec<N>,
 }
 
-impl Adjacency {
-    /// The lists of `n` blocks from (owner, item) pairs, each list in the pairs' order.
-    pub fn from_pairs(n: usize, pairs: impl Iterator<Item = (Block, Block)> + Clone) -> Self {
+impl<N: Node> Adjacency<N> {
+    /// The lists of `n` nodes from (owner, item) pairs, each list in the pairs' order.
+    pub fn from_pairs(n: usize, pairs: impl Iterator<Item = (N, N)> + Clone) -> Self {
         let mut start = vec![0u32; n + 1];
         for (owner, _) in pairs.clone() {
             start[owner.index() + 1] += 1;
@@ -22,7 +22,7 @@ impl Adjacency {
             start[i + 1] += start[i];
         }
         let mut next = start.clone();
-        let mut items = vec![Block(0); start[n] as usize];
+        let mut items = vec![N::from_index(0); start[n] as usize];
         for (owner, item) in pairs {
             let slot = &mut next[owner.index()];
             items[*slot as usize] = item;
@@ -31,7 +31,7 @@ impl Adjacency {
         Adjacency { start, items }
     }
 
-    pub fn get(&self, b: Block) -> &[Block] {
+    pub fn get(&self, b: N) -> &[N] {
         &self.items[self.start[b.index()] as usize..self.start[b.index() + 1] as usize]
     }
 }

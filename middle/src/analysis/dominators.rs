@@ -1,12 +1,14 @@
-//! The dominator tree, from the immediate dominators that `semi_nca` computes. Each block
-//! also gets its depth in the tree and pre/post DFS numbers, so `dominates` is two
-//! comparisons. `walk_scoped` visits the tree with state that each block extends for the
-//! blocks it dominates (value tables, known facts).
+//! The dominator tree of a `Cfg` (the IR's or machine IR's), from the immediate dominators
+//! that `semi_nca` computes. Each block also gets its depth in the tree and pre/post DFS
+//! numbers, so `dominates` is two comparisons. `walk_scoped` visits the tree with state
+//! that each block extends for the blocks it dominates (value tables, known facts). Blocks
+//! unreachable from the entry dominate and are dominated by nothing.
 
 use super::adjacency::Adjacency;
 use super::cfg::Cfg;
+use super::graph::Node;
 use super::semi_nca::immediate_dominators;
-use crate::ir::{Block, Function};
+use crate::ir::Block;
 
 const NONE: u32 = u32::MAX;
 
@@ -20,23 +22,26 @@ pub trait ScopedState {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct DomTree {
+pub struct DomTree<N = Block> {
     idom: Vec<u32>,
-    children: Adjacency,
+    /// Each block's children, in reverse post-order.
+    children: Adjacency<N>,
     level: Vec<u32>,
     pre: Vec<u32>,
     post: Vec<u32>,
     /// Blocks in dominator-tree pre-order.
-    preorder: Vec<Block>,
+    preorder: Vec<N>,
 }
 
-impl DomTree {
-    pub fn new(f: &Function, cfg: &Cfg) -> DomTree {
-        let n = f.block_capacity();
+impl<N: Node> DomTree<N> {
+    pub fn new(cfg: &Cfg<N>) -> DomTree<N> {
+        let n = cfg.capacity();
         let rpo = cfg.rpo();
-        let idom = immediate_dominators(cfg, n);
-        // Children in reverse post-order.
-        let edges = rpo.iter().skip(1).map(|&b| (Block(idom[b.index()]), b));
+        let idom = immediate_dominators(cfg);
+        let edges = rpo
+            .iter()
+            .skip(1)
+            .map(|&b| (N::from_index(idom[b.index()] as usize), b));
         let children = Adjacency::from_pairs(n, edges);
         let mut tree = DomTree {
             idom,
@@ -53,7 +58,7 @@ impl DomTree {
     }
 
     /// Assigns levels and DFS numbers with an explicit stack.
-    fn number(&mut self, entry: Block) {
+    fn number(&mut self, entry: N) {
         let mut counter = 0;
         let mut post_counter = 0;
         let mut stack = vec![(entry, 0usize)];
@@ -78,37 +83,37 @@ impl DomTree {
     }
 
     /// The immediate dominator; `None` for the entry and unreachable blocks.
-    pub fn idom(&self, b: Block) -> Option<Block> {
+    pub fn idom(&self, b: N) -> Option<N> {
         let i = self.idom[b.index()];
-        (i != NONE && i != b.0).then_some(Block(i))
+        (i != NONE && i as usize != b.index()).then(|| N::from_index(i as usize))
     }
 
-    pub fn children(&self, b: Block) -> &[Block] {
+    pub fn children(&self, b: N) -> &[N] {
         self.children.get(b)
     }
 
     /// Depth in the tree (the entry is 0).
-    pub fn level(&self, b: Block) -> u32 {
+    pub fn level(&self, b: N) -> u32 {
         self.level[b.index()]
     }
 
-    pub fn is_reachable(&self, b: Block) -> bool {
+    pub fn is_reachable(&self, b: N) -> bool {
         self.pre[b.index()] != NONE
     }
 
     /// The position of a reachable block in the tree's pre-order.
-    pub fn preorder_number(&self, b: Block) -> u32 {
+    pub fn preorder_number(&self, b: N) -> u32 {
         self.pre[b.index()]
     }
 
     /// Whether `a` dominates `b` (every block dominates itself). False for unreachable blocks.
-    pub fn dominates(&self, a: Block, b: Block) -> bool {
+    pub fn dominates(&self, a: N, b: N) -> bool {
         let (pa, pb) = (self.pre[a.index()], self.pre[b.index()]);
         pa != NONE && pb != NONE && pa <= pb && self.post[b.index()] <= self.post[a.index()]
     }
 
     /// Reachable blocks in dominator-tree pre-order (every block after its dominators).
-    pub fn preorder(&self) -> &[Block] {
+    pub fn preorder(&self) -> &[N] {
         &self.preorder
     }
 
@@ -117,9 +122,9 @@ impl DomTree {
     /// subtree is done.
     pub fn walk_scoped<S: ScopedState>(
         &self,
-        entry: Block,
+        entry: N,
         state: &mut S,
-        mut visit: impl FnMut(&mut S, Block),
+        mut visit: impl FnMut(&mut S, N),
     ) {
         // (block, None) enters the block; (block, Some(mark)) leaves its subtree.
         let mut stack = vec![(entry, None)];
@@ -135,7 +140,7 @@ impl DomTree {
     }
 
     /// The nearest common dominator of two reachable blocks.
-    pub fn common_dominator(&self, mut a: Block, b: Block) -> Block {
+    pub fn common_dominator(&self, mut a: N, b: N) -> N {
         while !self.dominates(a, b) {
             match self.idom(a) {
                 Some(p) => a = p,

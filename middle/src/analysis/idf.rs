@@ -9,13 +9,14 @@
 //! query: a query costs what it visits, not the size of the function (deeply nested loops
 //! would otherwise make the walks quadratic).
 
+use super::graph::Node;
 use super::{Cfg, DomTree};
 use crate::ir::Block;
 use std::collections::BinaryHeap;
 
-pub struct IdfCalculator<'a> {
-    cfg: &'a Cfg,
-    dom: &'a DomTree,
+pub struct IdfCalculator<'a, N: Node = Block> {
+    cfg: &'a Cfg<N>,
+    dom: &'a DomTree<N>,
     /// For each reachable block, the smallest dominator-tree level among the targets of the
     /// edges leaving blocks of its subtree.
     reach: Vec<u32>,
@@ -26,8 +27,9 @@ pub struct IdfCalculator<'a> {
     stamp: u32,
 }
 
-impl<'a> IdfCalculator<'a> {
-    pub fn new(cfg: &'a Cfg, dom: &'a DomTree, capacity: usize) -> Self {
+impl<'a, N: Node> IdfCalculator<'a, N> {
+    pub fn new(cfg: &'a Cfg<N>, dom: &'a DomTree<N>) -> Self {
+        let capacity = cfg.capacity();
         let mut reach = vec![u32::MAX; capacity];
         for &b in dom.preorder().iter().rev() {
             let edges = cfg.succs(b).iter().map(|&s| dom.level(s));
@@ -48,15 +50,15 @@ impl<'a> IdfCalculator<'a> {
     /// `live_in` holds, in dominator-tree pre-order. `defs` must be reachable blocks.
     pub fn iterated_frontier(
         &mut self,
-        defs: &[Block],
-        is_def: impl Fn(Block) -> bool,
-        mut live_in: impl FnMut(Block) -> bool,
-    ) -> Vec<Block> {
+        defs: &[N],
+        is_def: impl Fn(N) -> bool,
+        mut live_in: impl FnMut(N) -> bool,
+    ) -> Vec<N> {
         let (cfg, dom) = (self.cfg, self.dom);
         self.stamp += 1;
         let stamp = self.stamp;
         // Max-heap on (level, pre-order number): deepest blocks first.
-        let mut queue: BinaryHeap<(u32, u32, Block)> = defs
+        let mut queue: BinaryHeap<(u32, u32, N)> = defs
             .iter()
             .map(|&b| (dom.level(b), dom.preorder_number(b), b))
             .collect();

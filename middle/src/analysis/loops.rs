@@ -1,4 +1,5 @@
-//! Natural loops and their nesting, from the function's `Cfg` and `DomTree`: every back edge
+//! Natural loops and their nesting, from a function's `Cfg` and `DomTree` (the IR's, or
+//! machine IR's through the same `Graph` trait): every back edge
 //! `b -> h` (where `h` dominates `b`) makes `h` a loop header whose body is every block that
 //! reaches `b` without passing through `h`; back edges to one header form one loop.
 //!
@@ -15,17 +16,18 @@
 //! Exits and exiting blocks cost what they list: each edge leaving loops is charged to
 //! every loop it leaves.
 
+use super::graph::Node;
 use super::{Cfg, DomTree};
 use crate::ir::{Block, Function, Inst, Value};
 
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Loop {
-    pub header: Block,
+pub struct Loop<N = Block> {
+    pub header: N,
     /// The blocks whose innermost loop this is, in reverse post-order (the header first).
     /// `LoopInfo::blocks_of` gives every block of the loop, inner loops' included.
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<N>,
     /// The innermost enclosing loop, by index.
     pub parent: Option<usize>,
     /// The loops directly inside this one, by ascending index.
@@ -34,33 +36,33 @@ pub struct Loop {
     pub depth: u32,
     /// The predecessors of the header inside the loop (sources of back edges), in the
     /// order of the header's predecessors.
-    pub latches: Vec<Block>,
+    pub latches: Vec<N>,
     /// Blocks outside the loop with a predecessor inside, in reverse post-order.
-    pub exits: Vec<Block>,
+    pub exits: Vec<N>,
     /// Blocks inside the loop with a successor outside, in reverse post-order.
-    pub exiting: Vec<Block>,
+    pub exiting: Vec<N>,
     /// The header's only predecessor outside the loop (unreachable predecessors count), when
     /// its only successor is the header.
-    pub preheader: Option<Block>,
+    pub preheader: Option<N>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct LoopInfo {
+pub struct LoopInfo<N = Block> {
     /// Loops by header in dominator-tree pre-order: a loop comes after the loops around it.
-    pub loops: Vec<Loop>,
+    pub loops: Vec<Loop<N>>,
     /// The innermost loop of each block, `NONE` outside loops.
     innermost: Vec<u32>,
     /// Every loop's blocks: loop `k`'s are `body[range[k].0..range[k].1]`, its own blocks
     /// first, then its children's ranges in order.
-    body: Vec<Block>,
+    body: Vec<N>,
     range: Vec<(u32, u32)>,
     /// The position of each block in `body`, `NONE` outside loops.
     position: Vec<u32>,
 }
 
-impl LoopInfo {
-    pub fn new(f: &Function, cfg: &Cfg, dom: &DomTree) -> LoopInfo {
-        let n = f.block_capacity();
+impl<N: Node> LoopInfo<N> {
+    pub fn new(cfg: &Cfg<N>, dom: &DomTree<N>) -> LoopInfo<N> {
+        let n = cfg.capacity();
         let (mut loops, innermost) = discover(cfg, dom, n);
         for &b in cfg.rpo() {
             if innermost[b.index()] != NONE {
@@ -123,9 +125,9 @@ impl LoopInfo {
     }
 
     /// Charges every edge to each loop it leaves.
-    fn find_exits(&mut self, cfg: &Cfg) {
+    fn find_exits(&mut self, cfg: &Cfg<N>) {
         let count = self.loops.len();
-        let mut exits: Vec<Vec<Block>> = (0..count).map(|_| Vec::new()).collect();
+        let mut exits: Vec<Vec<N>> = (0..count).map(|_| Vec::new()).collect();
         for &u in cfg.rpo() {
             for &v in cfg.succs(u) {
                 let mut k = self.innermost(u);
@@ -145,7 +147,7 @@ impl LoopInfo {
         }
     }
 
-    fn find_preheaders(&mut self, cfg: &Cfg) {
+    fn find_preheaders(&mut self, cfg: &Cfg<N>) {
         for k in 0..self.loops.len() {
             let h = self.loops[k].header;
             let mut outside = cfg.preds(h).iter().filter(|&&p| !self.contains(k, p));
@@ -158,35 +160,37 @@ impl LoopInfo {
     }
 
     /// How many loops contain `b` (0 outside any loop).
-    pub fn depth(&self, b: Block) -> u32 {
+    pub fn depth(&self, b: N) -> u32 {
         self.innermost(b).map_or(0, |k| self.loops[k].depth)
     }
 
     /// The innermost loop containing `b`, by index.
-    pub fn innermost(&self, b: Block) -> Option<usize> {
+    pub fn innermost(&self, b: N) -> Option<usize> {
         let k = self.innermost[b.index()];
         (k != NONE).then_some(k as usize)
     }
 
     /// Every block of loop `k`, the header first.
-    pub fn blocks_of(&self, k: usize) -> &[Block] {
+    pub fn blocks_of(&self, k: usize) -> &[N] {
         let (start, end) = self.range[k];
         &self.body[start as usize..end as usize]
     }
 
     /// Whether `b` existed when the loops were found (a pass that adds blocks while it
     /// walks the loops must not ask about newer ones).
-    pub fn knows(&self, b: Block) -> bool {
+    pub fn knows(&self, b: N) -> bool {
         b.index() < self.innermost.len()
     }
 
     /// Whether loop `k` contains `b`, in constant time.
-    pub fn contains(&self, k: usize, b: Block) -> bool {
+    pub fn contains(&self, k: usize, b: N) -> bool {
         let (start, end) = self.range[k];
         let pos = self.position[b.index()];
         pos != NONE && start <= pos && pos < end
     }
+}
 
+impl LoopInfo<Block> {
     /// Whether instruction `i` of `f` lies in loop `k`.
     pub fn holds(&self, f: &Function, k: usize, i: Inst) -> bool {
         f.inst_block(i).is_some_and(|b| self.contains(k, b))
@@ -201,15 +205,15 @@ impl LoopInfo {
 
 /// Finds the loops (headers, parents, latches) and each block's innermost loop, numbering
 /// loops by their headers' dominator-tree pre-order.
-fn discover(cfg: &Cfg, dom: &DomTree, n: usize) -> (Vec<Loop>, Vec<u32>) {
-    let mut loops: Vec<Loop> = Vec::new();
+fn discover<N: Node>(cfg: &Cfg<N>, dom: &DomTree<N>, n: usize) -> (Vec<Loop<N>>, Vec<u32>) {
+    let mut loops: Vec<Loop<N>> = Vec::new();
     let mut innermost = vec![NONE; n];
     // For each loop, its parent once known, and a union-find link towards the outermost
     // loop found so far around it.
     let mut top: Vec<u32> = Vec::new();
     let mut stack = Vec::new();
     for &h in dom.preorder().iter().rev() {
-        let latches: Vec<Block> = cfg
+        let latches: Vec<N> = cfg
             .preds(h)
             .iter()
             .copied()
@@ -234,7 +238,7 @@ fn discover(cfg: &Cfg, dom: &DomTree, n: usize) -> (Vec<Loop>, Vec<u32>) {
                 continue;
             }
             top[sub as usize] = l;
-            let sub_loop: &mut Loop = &mut loops[sub as usize];
+            let sub_loop: &mut Loop<N> = &mut loops[sub as usize];
             sub_loop.parent = Some(l as usize);
             let sub_header = sub_loop.header;
             stack.extend(

@@ -77,7 +77,7 @@ impl FunctionAnalysis for DomTree {
     const NAME: &'static str = "dominator tree";
     const CFG_SHAPED: bool = true;
     fn compute(f: &Function, analyses: &mut FunctionAnalyses) -> Self {
-        DomTree::new(f, &analyses.get::<Cfg>(f))
+        DomTree::new(&analyses.get::<Cfg>(f))
     }
 }
 
@@ -94,7 +94,7 @@ impl FunctionAnalysis for LoopInfo {
     const CFG_SHAPED: bool = true;
     fn compute(f: &Function, analyses: &mut FunctionAnalyses) -> Self {
         let cfg = analyses.get::<Cfg>(f);
-        LoopInfo::new(f, &cfg, &analyses.get::<DomTree>(f))
+        LoopInfo::new(&cfg, &analyses.get::<DomTree>(f))
     }
 }
 

@@ -6,13 +6,15 @@
 //! is quadratic: there a loop header with thousands of `continue` predecessors walks the
 //! tree from each of them on every pass.
 
+use super::graph::Node;
 use super::Cfg;
 
 const NONE: u32 = u32::MAX;
 
-/// The immediate dominator of each block, by block index: the entry's is itself, and
-/// unreachable blocks have `u32::MAX`.
-pub fn immediate_dominators(cfg: &Cfg, capacity: usize) -> Vec<u32> {
+/// The immediate dominator's index of each node, by node index: the entry's is itself, and
+/// unreachable nodes have `u32::MAX`.
+pub fn immediate_dominators<N: Node>(cfg: &Cfg<N>) -> Vec<u32> {
+    let capacity = cfg.capacity();
     let mut result = vec![NONE; capacity];
     let Some(&entry) = cfg.rpo().first() else {
         return result;
@@ -68,7 +70,7 @@ pub fn immediate_dominators(cfg: &Cfg, capacity: usize) -> Vec<u32> {
         idom[w] = d;
     }
     for (v, &b) in vertex.iter().enumerate() {
-        result[b.index()] = vertex[idom[v] as usize].0;
+        result[b.index()] = vertex[idom[v] as usize].index() as u32;
     }
     result
 }

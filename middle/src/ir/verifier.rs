@@ -78,7 +78,7 @@ impl Verifier<'_> {
         if !cfg.preds(entry).is_empty() {
             self.error(None, "the entry block has predecessors");
         }
-        let dom = DomTree::new(f, &cfg);
+        let dom = DomTree::new(&cfg);
         // The position of each instruction of the layout in its block.
         let mut position = vec![NOT_PLACED; f.inst_capacity()];
         for b in f.blocks() {

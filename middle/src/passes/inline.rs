@@ -260,7 +260,7 @@ fn self_inline_levels(f: &Function, self_calls: &[Inst], in_a_loop: bool, size: 
         return SELF_INLINE_LEVELS;
     }
     let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
+    let dom = DomTree::new(&cfg);
     let across = self_calls
         .iter()
         .map(|&call| live_across(f, &cfg, &dom, call))
@@ -281,8 +281,8 @@ fn self_calls(f: &Function, g: FuncId) -> Vec<Inst> {
 /// Whether one of `calls` sits in a loop of `f`.
 fn any_in_a_loop(f: &Function, calls: &[Inst]) -> bool {
     let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
-    let loops = LoopInfo::new(f, &cfg, &dom);
+    let dom = DomTree::new(&cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
     calls
         .iter()
         .any(|&call| f.inst_block(call).is_some_and(|b| loops.depth(b) > 0))

@@ -77,7 +77,7 @@ impl Versions {
             changes[b.index()] = true;
         }
         let mut merges = vec![false; f.block_capacity()];
-        let mut idf = IdfCalculator::new(cfg, dom, f.block_capacity());
+        let mut idf = IdfCalculator::new(cfg, dom);
         for b in idf.iterated_frontier(&changing, |b| changes[b.index()], |_| true) {
             merges[b.index()] = true;
         }

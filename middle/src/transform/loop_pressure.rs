@@ -122,8 +122,8 @@ bb2:
         let m = parse_module(&text).expect("the test IR parses");
         let f = &m.functions[0];
         let cfg = Cfg::new(f);
-        let dom = DomTree::new(f, &cfg);
-        let loops = LoopInfo::new(f, &cfg, &dom);
+        let dom = DomTree::new(&cfg);
+        let loops = LoopInfo::new(&cfg, &dom);
         peak(f, &loops, 0)
     }
 

@@ -197,7 +197,7 @@ impl<'a> Promoter<'a> {
     fn run(mut self) {
         let (cfg, dom) = (self.cfg, self.dom);
         let capacity = self.f.block_capacity();
-        let mut idf = IdfCalculator::new(cfg, dom, capacity);
+        let mut idf = IdfCalculator::new(cfg, dom);
         let mut liveness = VarLiveness::new(cfg, dom, capacity);
         for k in 0..self.allocas.len() {
             self.place_phis(k, &mut idf, &mut liveness);
