@@ -1,16 +1,19 @@
-//! Writing GNU `as` text: functions with prologue and epilogue, stack offsets resolved, and
-//! the data of globals and format strings.
+//! Writing GNU `as` text: functions with prologue and epilogue, and the data of globals
+//! and format strings. Instructions are written by `mir::inst_text`, the printer the text
+//! form of machine IR shares, in the syntax `Asm`: stack offsets resolved, blocks by their
+//! labels, pseudo-instructions expanded.
 
 use crate::frame::Frame;
 use crate::global_layout::{GlobalLayout, ALIGN};
 use crate::imm::is_operand2;
 use crate::isel::string_label;
 use crate::mir::frame_placement::frame_up_at_start;
+use crate::mir::inst_text::{write_inst, Syntax};
 use crate::mir::*;
 use crate::symbols::symbol;
 use middle::ir::printer::escape_bytes;
 use middle::ir::{Module, Type};
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 pub const HEADER: &str = "\t.arch armv7ve\n\t.fpu vfpv4\n\t.syntax unified\n\t.arm\n";
 
@@ -18,8 +21,13 @@ pub struct Emitter {
     out: String,
 }
 
-fn label(func: usize, block: MBlockId) -> String {
-    format!(".L{func}_{}", block.0)
+/// The label of a block: `.L<function number>_<block number>`.
+struct Label(usize, MBlockId);
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, ".L{}_{}", self.0, (self.1).0)
+    }
 }
 
 impl Emitter {
@@ -74,12 +82,23 @@ impl Emitter {
             self.prologue(&frame);
         }
         for (position, &b) in mf.layout.iter().enumerate() {
-            let _ = writeln!(self.out, "{}:", label(index, b));
+            let _ = writeln!(self.out, "{}:", Label(index, b));
             let next = mf.layout.get(position + 1).copied();
-            let mut framed = up[b.index()];
+            let mut asm = Asm {
+                em: self,
+                func: index,
+                frame: &frame,
+                framed: up[b.index()],
+            };
             for inst in &mf.block(b).insts {
-                framed |= matches!(inst, MInst::Prologue);
-                self.inst(index, next, inst, &frame, framed);
+                asm.framed |= matches!(inst, MInst::Prologue);
+                match inst {
+                    // A branch to the block laid out next falls through.
+                    MInst::B { target } if Some(*target) == next => {}
+                    _ => {
+                        let _ = write_inst(&mut asm, inst);
+                    }
+                }
             }
         }
         self.line(format_args!(".size {sym}, .-{sym}"));
@@ -143,11 +162,7 @@ impl Emitter {
     /// `writeback` made them with offsets that encode.
     fn mem_operand(&mut self, addr: Addr, frame: &Frame, float: bool) -> String {
         let Some((base, off)) = frame.base_offset(addr) else {
-            return match addr {
-                Addr::Index(b, i, 0) => format!("[{b}, {i}]"),
-                Addr::Index(b, i, s) => format!("[{b}, {i}, lsl #{s}]"),
-                _ => addr.to_string(),
-            };
+            return addr.to_string();
         };
         if !frame.is_far(addr, float) {
             return if off == 0 {
@@ -166,163 +181,6 @@ impl Emitter {
         } else {
             self.load_imm("ip", off as u32);
             format!("[{base}, ip]")
-        }
-    }
-
-    /// A load or store (`ldr`, `str`, `vldr`, `vstr`) of `r`.
-    fn memory(&mut self, mnemonic: &str, r: Reg, addr: Addr, frame: &Frame) {
-        let m = self.mem_operand(addr, frame, mnemonic.starts_with('v'));
-        self.line(format_args!("{mnemonic} {}, {m}", r));
-    }
-
-    /// Writes one instruction of function `func`; `next` is the block after this one in
-    /// the layout, to which a branch falls through; `framed` tells whether the frame is up
-    /// (a return without it is a plain `bx lr`).
-    fn inst(
-        &mut self,
-        func: usize,
-        next: Option<MBlockId>,
-        inst: &MInst,
-        frame: &Frame,
-        framed: bool,
-    ) {
-        match inst {
-            MInst::Mov { cond, rd, src } => {
-                let c = cond.map_or("", Cond::name);
-                self.line(format_args!("mov{c} {}, {}", rd, src));
-            }
-            MInst::Mvn { rd, src } => self.line(format_args!("mvn {}, {}", rd, src)),
-            MInst::Movw { rd, imm } => self.line(format_args!("movw {}, #{imm}", rd)),
-            MInst::Movt { rd, imm } => self.line(format_args!("movt {}, #{imm}", rd)),
-            MInst::LoadSym { rd, sym } => {
-                self.line(format_args!("movw {}, #:lower16:{sym}", rd));
-                self.line(format_args!("movt {}, #:upper16:{sym}", rd));
-            }
-            MInst::Alu {
-                cond,
-                op,
-                rd,
-                rn,
-                src,
-            } => {
-                let c = cond.map_or("", Cond::name);
-                self.line(format_args!("{}{c} {}, {}, {}", op.name(), rd, rn, src))
-            }
-            MInst::AluS { op, rd, rn, src } => {
-                self.line(format_args!("{}s {}, {}, {}", op.name(), rd, rn, src))
-            }
-            MInst::Mul { rd, rn, rm } => self.line(format_args!("mul {}, {}, {}", rd, rn, rm)),
-            MInst::Smmul { rd, rn, rm } => self.line(format_args!("smmul {}, {}, {}", rd, rn, rm)),
-            MInst::Usat { rd, bits, rn } => {
-                self.line(format_args!("usat {}, #{}, {}", rd, bits, rn))
-            }
-            MInst::Rbit { rd, rm } => self.line(format_args!("rbit {}, {}", rd, rm)),
-            MInst::Clz { rd, rm } => self.line(format_args!("clz {}, {}", rd, rm)),
-            MInst::Mla { rd, rn, rm, ra } => {
-                self.line(format_args!("mla {}, {}, {}, {}", rd, rn, rm, ra))
-            }
-            MInst::Mls { rd, rn, rm, ra } => {
-                self.line(format_args!("mls {}, {}, {}, {}", rd, rn, rm, ra))
-            }
-            MInst::SDiv { rd, rn, rm } => self.line(format_args!("sdiv {}, {}, {}", rd, rn, rm)),
-            MInst::Cmp { cond, rn, src } => {
-                let c = cond.map_or("", Cond::name);
-                self.line(format_args!("cmp{c} {}, {}", rn, src))
-            }
-            MInst::Cmn { cond, rn, src } => {
-                let c = cond.map_or("", Cond::name);
-                self.line(format_args!("cmn{c} {}, {}", rn, src))
-            }
-            MInst::Tst { cond, rn, src } => {
-                let c = cond.map_or("", Cond::name);
-                self.line(format_args!("tst{c} {}, {}", rn, src))
-            }
-            MInst::Ldr { cond, rd: r, addr } => {
-                let mnemonic = format!("ldr{}", cond.map_or("", Cond::name));
-                self.memory(&mnemonic, *r, *addr, frame);
-            }
-            MInst::Str { cond, rs: r, addr } => {
-                let mnemonic = format!("str{}", cond.map_or("", Cond::name));
-                self.memory(&mnemonic, *r, *addr, frame);
-            }
-            MInst::VLdr { sd: r, addr } => self.memory("vldr", *r, *addr, frame),
-            MInst::VStr { ss: r, addr } => self.memory("vstr", *r, *addr, frame),
-            MInst::Ldm { .. } | MInst::Stm { .. } | MInst::VLdm { .. } | MInst::VStm { .. } => {
-                self.line(inst)
-            }
-            MInst::SlotAddr { rd, slot, offset } => {
-                let off = frame.slot_offset(*slot) as i32 + offset;
-                self.add_imm(&rd.to_string(), "sp", off);
-            }
-            MInst::VBin { op, sd, sn, sm } => {
-                self.line(format_args!("{} {}, {}, {}", op.name(), sd, sn, sm))
-            }
-            MInst::VMla { sd, sn, sm } => {
-                self.line(format_args!("vmla.f32 {}, {}, {}", sd, sn, sm))
-            }
-            MInst::VNeg { sd, sm } => self.line(format_args!("vneg.f32 {}, {}", sd, sm)),
-            MInst::VMovIf { cond, sd, sm } => {
-                self.line(format_args!("vmov{}.f32 {}, {}", cond.name(), sd, sm))
-            }
-            MInst::VMovImm { sd, bits } => self.line(format_args!(
-                "vmov.f32 {}, #{:?}",
-                sd,
-                f32::from_bits(*bits)
-            )),
-            MInst::VMovFromCore { sd, rn } => self.line(format_args!("vmov {}, {}", sd, rn)),
-            MInst::VMovToCore { rd, sn } => self.line(format_args!("vmov {}, {}", rd, sn)),
-            MInst::VCvtToFloat { sd, sm } => self.line(format_args!("vcvt.f32.s32 {}, {}", sd, sm)),
-            MInst::VCvtToInt { sd, sm } => self.line(format_args!("vcvt.s32.f32 {}, {}", sd, sm)),
-            MInst::VCmp { sn, sm } => {
-                self.line(format_args!("vcmp.f32 {}, {}", sn, sm));
-                self.line("vmrs APSR_nzcv, fpscr");
-            }
-            MInst::VCmpZero { sn } => {
-                self.line(format_args!("vcmp.f32 {}, #0", sn));
-                self.line("vmrs APSR_nzcv, fpscr");
-            }
-            MInst::VToDoubleCore { lo, hi, sm } => {
-                self.line(format_args!("vcvt.f64.f32 d16, {}", sm));
-                self.line(format_args!("vmov {}, {}, d16", lo, hi));
-            }
-            MInst::Copy { dst, src } => {
-                if dst != src {
-                    let op = match dst.phys().map(PReg::class) {
-                        Some(RegClass::Float) => "vmov.f32",
-                        _ => "mov",
-                    };
-                    self.line(format_args!("{op} {}, {}", dst, src));
-                }
-            }
-            MInst::JumpTable {
-                index,
-                table,
-                label: table_label,
-                targets,
-                default,
-            } => {
-                self.line(format_args!("cmp {index}, #{}", targets.len() - 1));
-                self.line(format_args!("ldrls pc, [{table}, {index}, lsl #2]"));
-                self.line(format_args!("b {}", label(func, *default)));
-                let _ = writeln!(self.out, "{table_label}:");
-                for &t in targets {
-                    self.line(format_args!(".word {}", label(func, t)));
-                }
-            }
-            MInst::B { target } => {
-                if Some(*target) != next {
-                    self.line(format_args!("b {}", label(func, *target)));
-                }
-            }
-            MInst::BCond { cond, target } => {
-                self.line(format_args!("b{} {}", cond.name(), label(func, *target)))
-            }
-            MInst::Bl { sym, .. } => self.line(format_args!("bl {sym}")),
-            MInst::Prologue => self.prologue(frame),
-            MInst::Ret { .. } if !framed => self.line("bx lr"),
-            MInst::TailCall { sym, .. } if !framed => self.line(format_args!("b {sym}")),
-            MInst::Ret { .. } => self.epilogue(frame, None),
-            MInst::TailCall { sym, .. } => self.epilogue(frame, Some(sym)),
         }
     }
 
@@ -361,6 +219,85 @@ impl Emitter {
                 self.line(format_args!(".asciz \"{}\"", escape_bytes(s)));
             }
         }
+    }
+}
+
+/// One function's instructions as assembly: stack slots resolved with its frame, blocks
+/// by their labels, and pseudo-instructions expanded.
+struct Asm<'a> {
+    em: &'a mut Emitter,
+    /// The function's number, which its blocks' labels carry.
+    func: usize,
+    frame: &'a Frame,
+    /// Whether the frame is up (a return without it is a plain `bx lr`).
+    framed: bool,
+}
+
+impl Syntax for Asm<'_> {
+    type Label = Label;
+    type Address = String;
+    const ASSEMBLY: bool = true;
+
+    fn line(&mut self, text: fmt::Arguments) -> fmt::Result {
+        self.em.line(text);
+        Ok(())
+    }
+
+    fn label(&self, b: MBlockId) -> Label {
+        Label(self.func, b)
+    }
+
+    fn address(&mut self, addr: Addr, float: bool) -> String {
+        self.em.mem_operand(addr, self.frame, float)
+    }
+
+    fn expand(&mut self, inst: &MInst) -> Option<fmt::Result> {
+        let (em, frame) = (&mut *self.em, self.frame);
+        match inst {
+            MInst::LoadSym { rd, sym } => {
+                em.line(format_args!("movw {rd}, #:lower16:{sym}"));
+                em.line(format_args!("movt {rd}, #:upper16:{sym}"));
+            }
+            MInst::SlotAddr { rd, slot, offset } => {
+                let off = frame.slot_offset(*slot) as i32 + offset;
+                em.add_imm(&rd.to_string(), "sp", off);
+            }
+            MInst::Copy { dst, src } => {
+                if dst != src {
+                    let op = match dst.phys().map(PReg::class) {
+                        Some(RegClass::Float) => "vmov.f32",
+                        _ => "mov",
+                    };
+                    em.line(format_args!("{op} {dst}, {src}"));
+                }
+            }
+            MInst::VToDoubleCore { lo, hi, sm } => {
+                em.line(format_args!("vcvt.f64.f32 d16, {sm}"));
+                em.line(format_args!("vmov {lo}, {hi}, d16"));
+            }
+            MInst::JumpTable {
+                index,
+                table,
+                label,
+                targets,
+                default,
+            } => {
+                em.line(format_args!("cmp {index}, #{}", targets.len() - 1));
+                em.line(format_args!("ldrls pc, [{table}, {index}, lsl #2]"));
+                em.line(format_args!("b {}", Label(self.func, *default)));
+                let _ = writeln!(em.out, "{label}:");
+                for &t in targets {
+                    em.line(format_args!(".word {}", Label(self.func, t)));
+                }
+            }
+            MInst::Prologue => em.prologue(frame),
+            MInst::Ret { .. } if !self.framed => em.line("bx lr"),
+            MInst::TailCall { sym, .. } if !self.framed => em.line(format_args!("b {sym}")),
+            MInst::Ret { .. } => em.epilogue(frame, None),
+            MInst::TailCall { sym, .. } => em.epilogue(frame, Some(sym)),
+            _ => return None,
+        }
+        Some(Ok(()))
     }
 }
 

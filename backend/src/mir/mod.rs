@@ -1,11 +1,13 @@
 //! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks of
-//! machine functions, with a text form for dumps that parses back, a structural verifier,
-//! and the loop nesting depths and frequencies of blocks.
+//! machine functions, with one printer of instructions (for assembly and for a text form
+//! of dumps that parses back), a structural verifier, and the loop nesting depths and
+//! frequencies of blocks.
 
 mod cond;
 pub mod frame_placement;
 mod function;
 mod inst;
+pub mod inst_text;
 pub mod loops;
 pub mod operand_classes;
 mod operands;
