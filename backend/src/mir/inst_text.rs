@@ -286,3 +286,7 @@ impl fmt::Display for BlockTransfer<'_> {
         )
     }
 }
+
+#[cfg(test)]
+#[path = "inst_text_tests.rs"]
+mod tests;
