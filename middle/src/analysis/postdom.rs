@@ -1,6 +1,6 @@
-//! The post-dominator tree: dominators of the reverse CFG, computed by Lengauer and Tarjan's
-//! algorithm (simple version, path compression: O(m log n)) with explicit stacks. Needs the
-//! function and its `Cfg`; covers the blocks reachable from the entry.
+//! The post-dominator tree: dominators of the reverse CFG, computed by the dominator tree's
+//! Semi-NCA algorithm (`semi_nca::by_number`) over a depth-first numbering of the reverse
+//! CFG. Needs the function and its `Cfg`; covers the blocks reachable from the entry.
 //!
 //! A virtual exit joins every block ending in `ret`. Blocks that cannot reach a `ret`
 //! (infinite loops and what only leads into them) are handled as LLVM handles its extra
@@ -12,6 +12,7 @@
 //! to it are `exit_predecessors()`; its children in the tree are `roots()`.
 
 use super::cfg::Cfg;
+use super::semi_nca;
 use crate::ir::{Block, Function, InstKind};
 
 const NONE: u32 = u32::MAX;
@@ -35,8 +36,16 @@ pub struct PostDomTree {
 impl PostDomTree {
     pub fn new(f: &Function, cfg: &Cfg) -> PostDomTree {
         let n = f.block_capacity();
-        let graph = ReverseDfs::new(f, cfg, n);
-        let idom = graph.immediate_dominators(cfg);
+        let mut graph = ReverseDfs::new(f, cfg, n);
+        let parent = std::mem::take(&mut graph.parent);
+        // Predecessors in the reverse CFG: the block's successors, and the virtual exit.
+        let idom = semi_nca::by_number(parent, |w| {
+            let b = graph.vertex[w] as usize;
+            let exit = graph.from_exit[b].then_some(0);
+            let succs = cfg.succs(Block(b as u32)).iter();
+            exit.into_iter()
+                .chain(succs.map(|s| graph.number[s.index()]))
+        });
         let mut ipdom = vec![NONE; n];
         let mut children: Vec<Vec<Block>> = (0..n).map(|_| Vec::new()).collect();
         let mut roots = Vec::new();
@@ -225,74 +234,4 @@ impl ReverseDfs {
         self.vertex.push(b.0);
         self.parent.push(parent);
     }
-
-    /// Lengauer-Tarjan over DFS numbers: the immediate dominator (in the reverse CFG) of
-    /// each DFS number, 0 being the virtual exit.
-    fn immediate_dominators(&self, cfg: &Cfg) -> Vec<u32> {
-        let count = self.vertex.len();
-        let mut semi: Vec<u32> = (0..count as u32).collect();
-        let mut label: Vec<u32> = (0..count as u32).collect();
-        let mut ancestor = vec![NONE; count];
-        let mut idom = vec![0u32; count];
-        // The vertices whose semidominator is each vertex, as linked lists.
-        let mut bucket = vec![NONE; count];
-        let mut next_in_bucket = vec![NONE; count];
-        let mut path = Vec::new();
-        for w in (1..count).rev() {
-            let b = self.vertex[w] as usize;
-            // Predecessors in the reverse CFG: the block's successors, and the virtual exit.
-            let exit = self.from_exit[b].then_some(0);
-            let succs = cfg
-                .succs(Block(b as u32))
-                .iter()
-                .map(|s| self.number[s.index()]);
-            for v in exit.into_iter().chain(succs) {
-                let u = eval(v, &mut ancestor, &mut label, &semi, &mut path);
-                if semi[u as usize] < semi[w] {
-                    semi[w] = semi[u as usize];
-                }
-            }
-            let s = semi[w] as usize;
-            next_in_bucket[w] = bucket[s];
-            bucket[s] = w as u32;
-            let p = self.parent[w];
-            ancestor[w] = p;
-            let mut v = std::mem::replace(&mut bucket[p as usize], NONE);
-            while v != NONE {
-                let u = eval(v, &mut ancestor, &mut label, &semi, &mut path);
-                idom[v as usize] = if semi[u as usize] < semi[v as usize] {
-                    u
-                } else {
-                    p
-                };
-                v = next_in_bucket[v as usize];
-            }
-        }
-        for w in 1..count {
-            if idom[w] != semi[w] {
-                idom[w] = idom[idom[w] as usize];
-            }
-        }
-        idom
-    }
-}
-
-/// The vertex with the least semidominator on the compressed path above `v`.
-fn eval(v: u32, ancestor: &mut [u32], label: &mut [u32], semi: &[u32], path: &mut Vec<u32>) -> u32 {
-    if ancestor[v as usize] == NONE {
-        return v;
-    }
-    let mut x = v;
-    while ancestor[ancestor[x as usize] as usize] != NONE {
-        path.push(x);
-        x = ancestor[x as usize];
-    }
-    while let Some(y) = path.pop() {
-        let a = ancestor[y as usize] as usize;
-        if semi[label[a] as usize] < semi[label[y as usize] as usize] {
-            label[y as usize] = label[a];
-        }
-        ancestor[y as usize] = ancestor[a];
-    }
-    label[v as usize]
 }

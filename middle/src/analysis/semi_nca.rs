@@ -4,7 +4,8 @@
 //! ancestor of its depth-first parent, in the tree built so far, not numbered above its
 //! semidominator. Near-linear where the iterative algorithm of Cooper, Harvey and Kennedy
 //! is quadratic: there a loop header with thousands of `continue` predecessors walks the
-//! tree from each of them on every pass.
+//! tree from each of them on every pass. `by_number` is the algorithm over any
+//! depth-first numbering: the post-dominator tree runs it on the reverse graph.
 
 use super::graph::Node;
 use super::Cfg;
@@ -40,7 +41,23 @@ pub fn immediate_dominators<N: Node>(cfg: &Cfg<N>) -> Vec<u32> {
             stack.push((s, 0));
         }
     }
-    let n = vertex.len();
+    let idom = by_number(parent, |w| {
+        cfg.preds(vertex[w]).iter().map(|p| number[p.index()])
+    });
+    for (v, &b) in vertex.iter().enumerate() {
+        result[b.index()] = vertex[idom[v] as usize].index() as u32;
+    }
+    result
+}
+
+/// The immediate dominator of each vertex of a depth-first numbering, by number (the root,
+/// 0, is its own), given each vertex's parent in the depth-first tree and the numbers of
+/// its predecessors (`u32::MAX` for those outside the numbering, which are ignored).
+pub fn by_number<I: IntoIterator<Item = u32>>(
+    parent: Vec<u32>,
+    preds: impl Fn(usize) -> I,
+) -> Vec<u32> {
+    let n = parent.len();
     let mut forest = Forest {
         semi: (0..n as u32).collect(),
         label: (0..n as u32).collect(),
@@ -48,8 +65,7 @@ pub fn immediate_dominators<N: Node>(cfg: &Cfg<N>) -> Vec<u32> {
         path: Vec::new(),
     };
     for w in (1..n).rev() {
-        for &p in cfg.preds(vertex[w]) {
-            let v = number[p.index()];
+        for v in preds(w) {
             if v == NONE {
                 continue;
             }
@@ -69,10 +85,7 @@ pub fn immediate_dominators<N: Node>(cfg: &Cfg<N>) -> Vec<u32> {
         }
         idom[w] = d;
     }
-    for (v, &b) in vertex.iter().enumerate() {
-        result[b.index()] = vertex[idom[v] as usize].index() as u32;
-    }
-    result
+    idom
 }
 
 /// The forest of processed vertices, each linked to its depth-first parent.
