@@ -284,6 +284,51 @@ bb0:
 }
 
 #[test]
+fn a_match_refused_in_its_written_order_is_tried_commuted() {
+    let m = parse_module(
+        "\
+func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = lshr %a0, 40
+  %1 = lshr %a1, 3
+  %2 = add %1, %0
+  ret %2
+}
+",
+    )
+    .unwrap();
+    let f = &m.functions[0];
+    // Both operands are shifts by a constant; only one by less than 32 is taken, and it
+    // is the left one, which the written order binds to X.
+    let shifted = add(var(A), binary(OP, var(X), int_const(C1))).commute();
+    let by_less_than_32 = |b: &Bindings| (0..32).contains(&b.int(C1));
+    let written = matches(f, value(f, 2), &shifted).unwrap();
+    assert_eq!(written.int(C1), 40);
+    let taken = matches_if(f, value(f, 2), &shifted, &by_less_than_32).unwrap();
+    assert_eq!((taken.value(X), taken.int(C1)), (Value::Param(1), 3));
+    assert_eq!(taken.value(A), value(f, 0));
+    assert!(matches_if(f, value(f, 0), &shifted, &|_| false).is_none());
+}
+
+#[test]
+fn operand_variables_and_rebinding() {
+    let m = input();
+    let f = &m.functions[0];
+    let p = add(one_use(bind(Y, add(var(X), int_const(C1)))), int_const(C2));
+    assert_eq!(p.operand_vars(), vec![Y, C2]);
+    assert_eq!(fneg(var(X)).operand_vars(), vec![X]);
+    assert_eq!(add(any(), var(B)).operand_vars(), vec![B]);
+    let mut b = matches(f, value(f, 5), &p).unwrap();
+    assert_eq!(b.value(Y), value(f, 4));
+    b.rebind(Y, Value::Param(1));
+    assert_eq!((b.value(Y), b.value(X)), (Value::Param(1), Value::Param(0)));
+    // A user's own variable numbers start after the named ones.
+    let own = Var::new(10);
+    let b = matches(f, value(f, 5), &bind(own, any())).unwrap();
+    assert_eq!(b.value(own), value(f, 5));
+}
+
+#[test]
 fn one_use_fails_on_shared_values() {
     let m = input();
     let f = &m.functions[0];

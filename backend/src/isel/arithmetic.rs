@@ -1,80 +1,150 @@
-//! Integer and float operations: additions and subtractions (with immediates that only
-//! their negation encodes, and shifts folded in as the flexible second operand), masks,
-//! right shifts, casts, and an offset of a counter taken from its next value.
+//! Integer and float operations: the rules for every binary operation (those that fold an
+//! operand first: a product into `vmla.f32`, `mla` or `mls`, a quotient into its addition,
+//! a shift into an add or sub as its flexible second operand), additions and subtractions
+//! (with immediates that only their negation encodes), masks, right shifts, casts, and an
+//! offset of a counter taken from its next value.
 
+use super::matcher::{Match, Rule};
 use super::Selector;
 use crate::imm::is_operand2;
 use crate::mir::*;
+use middle::ir::pattern::*;
 use middle::ir::{BinaryOp, CastOp, Function, Inst, InstKind, Value};
 
+/// The product a multiply-accumulate folds.
+pub(super) const PRODUCT: Var = Var::new(10);
+
+/// The quotient an addition folds.
+pub(super) const QUOTIENT: Var = Var::new(11);
+
+/// The shift an add or sub folds as its shifted register.
+const SHIFT: Var = Var::new(12);
+
+/// The rules of the binary operations, in the order they are tried: the forms that fold an
+/// operand before the plain operations.
+pub(super) fn rules() -> Vec<Rule> {
+    folding_rules().into_iter().chain(plain_rules()).collect()
+}
+
+/// The operations that fold a product, a quotient or a shift.
+fn folding_rules() -> Vec<Rule> {
+    let product = || one_use(bind(PRODUCT, mul(var(X), var(Y))));
+    let shift = || one_use(bind(SHIFT, binary(OP, var(X), int_const(C1))));
+    vec![
+        Rule::new(
+            "vmla.f32",
+            fadd(var(A), one_use(bind(PRODUCT, fmul(var(X), var(Y))))),
+        )
+        .when(|s, m| s.accumulates_float_product(m))
+        .folding(PRODUCT)
+        .emits(|s, m| s.float_multiply_accumulate(m)),
+        Rule::new(
+            "add-quotient",
+            add(var(A), one_use(bind(QUOTIENT, sdiv(var(X), int_const(C1))))).commute(),
+        )
+        .when(|s, m| s.adds_quotient(m))
+        .folding(QUOTIENT)
+        .emits(|s, m| s.quotient_added(m)),
+        Rule::new("mla", add(var(A), product()))
+            .when(|s, m| s.accumulates_product(m))
+            .folding(PRODUCT)
+            .emits(|s, m| s.multiply_accumulate(m, false)),
+        Rule::new("mla-left", add(product(), var(A)))
+            .when(|s, m| s.accumulates_product(m) && !s.is_plain_product(m.value(A), m.root))
+            .folding(PRODUCT)
+            .emits(|s, m| s.multiply_accumulate(m, false)),
+        Rule::new("mls", sub(var(A), product()))
+            .when(|s, m| s.accumulates_product(m))
+            .folding(PRODUCT)
+            .emits(|s, m| s.multiply_accumulate(m, true)),
+        Rule::new("add-shifted", add(var(A), shift()).commute())
+            .when(shifts_once)
+            .folding(SHIFT)
+            .emits(|s, m| s.with_shifted(m, AluOp::Add)),
+        Rule::new("sub-shifted", sub(var(A), shift()))
+            .when(shifts_once)
+            .folding(SHIFT)
+            .emits(|s, m| s.with_shifted(m, AluOp::Sub)),
+        Rule::new("rsb-shifted", sub(shift(), var(A)))
+            .when(shifts_once)
+            .folding(SHIFT)
+            .emits(|s, m| s.with_shifted(m, AluOp::Rsb)),
+    ]
+}
+
+/// Each operation on its operands' registers (or immediates).
+fn plain_rules() -> Vec<Rule> {
+    let (a, b) = (var(A), var(B));
+    vec![
+        Rule::new("vadd.f32", fadd(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Add)),
+        Rule::new("vsub.f32", fsub(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Sub)),
+        Rule::new("vmul.f32", fmul(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Mul)),
+        Rule::new("vdiv.f32", fdiv(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Div)),
+        Rule::new("add-after-next", add(var(X), int_const(C1)))
+            .when(|s, m| s.offset_from_next_value(m.root).is_some() && !s.is_predicated(m.root))
+            .emits(|s, m| s.add_after_next(m)),
+        Rule::new("add", add(a.clone(), b.clone()))
+            .emits(|s, m| s.add_or_sub(m.dst(), BinaryOp::Add, m.value(A), m.value(B))),
+        Rule::new("sub", sub(a.clone(), b.clone()))
+            .emits(|s, m| s.add_or_sub(m.dst(), BinaryOp::Sub, m.value(A), m.value(B))),
+        Rule::new("and", and(a.clone(), b.clone()))
+            .emits(|s, m| s.and(m.dst(), m.value(A), m.value(B))),
+        Rule::new("lsr", lshr(a.clone(), b.clone()))
+            .emits(|s, m| s.shift_right(m.dst(), BinaryOp::LShr, m.value(A), m.value(B))),
+        Rule::new("asr", ashr(a.clone(), b.clone()))
+            .emits(|s, m| s.shift_right(m.dst(), BinaryOp::AShr, m.value(A), m.value(B))),
+        Rule::new("mul", mul(a.clone(), b.clone()))
+            .emits(|s, m| s.mul(m.dst(), m.value(A), m.value(B))),
+        Rule::new("sdiv", sdiv(a.clone(), b.clone())).emits(|s, m| s.division(m, false)),
+        Rule::new("srem", srem(a, b)).emits(|s, m| s.division(m, true)),
+    ]
+}
+
+/// Whether the shift `SHIFT` of the match is one the add or sub takes as its shifted
+/// register: a right shift by a constant or a multiplication by a power of two, when the
+/// other operand `A` is none (of two shifted operands only one can fold: neither does).
+fn shifts_once(s: &Selector, m: &Match) -> bool {
+    shift_parts(s.f, m.value(SHIFT)).is_some() && shift_parts(s.f, m.value(A)).is_none()
+}
+
 impl Selector<'_> {
-    /// Binary operation `i`, `a op b`, into its register. A division by a constant knows
-    /// whether it is on a recurrence and whether its dividend is never negative; an offset
-    /// of a counter after its next value is taken from that (`offset_from_next_value`).
-    pub(super) fn binary_inst(&mut self, i: Inst, op: BinaryOp, a: Value, b: Value) {
-        let rd = self.def(i);
-        let by_constant = matches!(op, BinaryOp::SDiv | BinaryOp::SRem) && b.is_constant();
-        self.recurrent = by_constant && self.is_on_recurrence(i);
-        self.nonnegative = by_constant && self.never_negative(a);
-        match self.offset_from_next_value(i) {
-            Some((next, c)) => self.binary(rd, BinaryOp::Add, next, Value::Int(c)),
-            None => self.binary(rd, op, a, b),
-        }
-        self.recurrent = false;
-        self.nonnegative = false;
+    /// `a vop b`, a float operation, into the match's register.
+    fn vfp(&mut self, m: &Match, op: VOp) {
+        let (sn, sm) = (self.reg(m.value(A)), self.reg(m.value(B)));
+        self.emit(MInst::VBin {
+            op,
+            sd: m.dst(),
+            sn,
+            sm,
+        });
     }
 
-    /// `rd = a op b`; `op` is one instruction (after any constants it needs) when
-    /// `ir_costs::is_predicable` holds, the last one emitted.
-    pub(super) fn binary(&mut self, rd: Reg, op: BinaryOp, a: Value, b: Value) {
-        let vop = match op {
-            BinaryOp::FAdd => Some(VOp::Add),
-            BinaryOp::FSub => Some(VOp::Sub),
-            BinaryOp::FMul => Some(VOp::Mul),
-            BinaryOp::FDiv => Some(VOp::Div),
-            _ => None,
-        };
-        if let Some(m) = b.as_inst().filter(|&m| {
-            op == BinaryOp::FAdd && self.skipped[m.index()] && self.is_folded_float_mul(m)
-        }) {
-            self.float_multiply_accumulate(rd, a, m);
-            return;
-        }
-        if let Some(vop) = vop {
-            let (sn, sm) = (self.reg(a), self.reg(b));
-            self.emit(MInst::VBin {
-                op: vop,
-                sd: rd,
-                sn,
-                sm,
-            });
-            return;
-        }
-        if let Some((other, div)) = self.division_added(op, a, b) {
-            self.quotient_added(rd, other, div);
-            return;
-        }
-        if let Some((acc, m)) = self.multiply_accumulate(op, a, b) {
-            self.multiply_accumulate_into(rd, op, acc, m);
-            return;
-        }
-        match op {
-            BinaryOp::Add | BinaryOp::Sub => self.add_or_sub(rd, op, a, b),
-            BinaryOp::And => self.and(rd, a, b),
-            BinaryOp::LShr | BinaryOp::AShr => self.shift_right(rd, op, a, b),
-            BinaryOp::Mul => self.mul(rd, a, b),
-            BinaryOp::SDiv => self.sdiv(rd, a, b),
-            BinaryOp::SRem => self.srem(rd, a, b),
-            _ => unreachable!("float operations handled above"),
-        }
+    /// `rd = a alu (x shift #k)`, the shift `SHIFT` of `x` folded as the shifted register.
+    fn with_shifted(&mut self, m: &Match, op: AluOp) {
+        let rn = self.reg(m.value(A));
+        let (x, shift, amount) = shift_parts(self.f, m.value(SHIFT)).expect("a folded shift");
+        let src = Operand2::Shifted(self.reg(x), shift, amount);
+        self.emit(MInst::Alu {
+            cond: None,
+            op,
+            rd: m.dst(),
+            rn,
+            src,
+        });
+    }
+
+    /// `x + c` as an offset of the next value of the phi `x` (`offset_from_next_value`).
+    fn add_after_next(&mut self, m: &Match) {
+        let (next, c) = self
+            .offset_from_next_value(m.root)
+            .expect("an addition after the next value");
+        self.add_or_sub(m.dst(), BinaryOp::Add, next, Value::Int(c));
     }
 
     /// `rd = a + b` or `a - b`.
     fn add_or_sub(&mut self, rd: Reg, op: BinaryOp, a: Value, b: Value) {
-        // The operand that can be the flexible second one goes right: a shift folded
-        // into this instruction, else a constant.
-        let swap = self.shift_of(a).is_some()
-            || (a.is_constant() && !b.is_constant() && self.shift_of(b).is_none());
+        // A constant goes right, as the flexible second operand.
+        let swap = a.is_constant() && !b.is_constant();
         let (alu, a, b) = match (op, swap) {
             (BinaryOp::Add, true) => (AluOp::Add, b, a),
             (BinaryOp::Sub, true) => (AluOp::Rsb, b, a),
@@ -99,10 +169,7 @@ impl Selector<'_> {
             _ => (alu, b),
         };
         let rn = self.reg(a);
-        let src = match self.shift_of(b) {
-            Some((x, shift, amount)) => Operand2::Shifted(self.reg(x), shift, amount),
-            None => self.op2(b),
-        };
+        let src = self.op2(b);
         self.emit(MInst::Alu {
             cond: None,
             op: alu,
@@ -162,10 +229,9 @@ impl Selector<'_> {
             return None;
         };
         let block = f.inst_block(i)?;
+        // `next` is the phi's, so in a register of its own.
         args.iter().find_map(|&next| {
-            let n = next
-                .as_inst()
-                .filter(|&n| n != i && !self.skipped[n.index()])?;
+            let n = next.as_inst().filter(|&n| n != i)?;
             let InstKind::Binary {
                 op: BinaryOp::Add,
                 args: [y, Value::Int(c2)],
@@ -177,34 +243,6 @@ impl Selector<'_> {
                 && f.block_insts(block).take_while(|&k| k != i).any(|k| k == n);
             (y == x && before).then(|| (next, c.wrapping_sub(c2)))
         })
-    }
-
-    /// A shift (a right shift by a constant, or a multiplication by a power of two) whose
-    /// only user is an addition or subtraction, which takes it as its shifted-register
-    /// operand (`add rd, rn, rm, lsr #k`, `sub rd, rn, rm, lsl #k`).
-    pub(super) fn is_folded_shift(&self, i: Inst) -> bool {
-        let f = self.f;
-        let v = Value::Inst(i);
-        if shift_parts(f, v).is_none() {
-            return false;
-        }
-        // Of two shifted operands only one can fold: neither does.
-        match f.uses(v) {
-            [u] => match *f.kind(u.inst) {
-                InstKind::Binary {
-                    op: BinaryOp::Add | BinaryOp::Sub,
-                    args: [a, b],
-                } => shift_parts(f, if a == v { b } else { a }).is_none(),
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
-    /// The source and shift of `v` when it is a shift folded into its user.
-    fn shift_of(&self, v: Value) -> Option<(Value, Shift, u8)> {
-        v.as_inst().filter(|i| self.skipped[i.index()])?;
-        shift_parts(self.f, v)
     }
 
     pub(super) fn cast(&mut self, i: Inst, op: CastOp, a: Value) {

@@ -2,9 +2,12 @@
 //! (`const_division`), a quotient added once folded into its addition, and what value
 //! ranges and recurrences tell about the sign correction.
 
+use super::arithmetic::QUOTIENT;
+use super::matcher::Match;
 use super::Selector;
 use crate::const_division::{self, DivPlan};
 use crate::mir::*;
+use middle::ir::pattern::{A, B, C1, X};
 use middle::ir::{BinaryOp, Inst, InstKind, Value};
 
 /// How many operations may stand between a value and the phi it comes back to round its
@@ -18,7 +21,7 @@ const MAX_RECURRENCE_OPERANDS: usize = 1024;
 
 impl Selector<'_> {
     /// `rd = a / b`: by a constant as `const_division` plans it, else `sdiv`.
-    pub(super) fn sdiv(&mut self, rd: Reg, a: Value, b: Value) {
+    fn sdiv(&mut self, rd: Reg, a: Value, b: Value) {
         match (a.is_constant(), b.as_int().and_then(const_division::plan)) {
             (false, Some(plan)) => {
                 let x = self.reg(a);
@@ -32,7 +35,7 @@ impl Selector<'_> {
     }
 
     /// `rd = a % b`: 0 by 1 or -1, else `a - (a / b) * b` as `mls` after the quotient.
-    pub(super) fn srem(&mut self, rd: Reg, a: Value, b: Value) {
+    fn srem(&mut self, rd: Reg, a: Value, b: Value) {
         if !a.is_constant() && matches!(b, Value::Int(1 | -1)) {
             self.emit(MInst::Mov {
                 cond: None,
@@ -63,22 +66,34 @@ impl Selector<'_> {
         });
     }
 
-    /// `rd = other + x / d` for the folded division `div` of `x` by `d`
-    /// (`is_folded_division`): the product's two shifted operands added in turn.
-    pub(super) fn quotient_added(&mut self, rd: Reg, other: Value, div: Inst) {
-        let InstKind::Binary {
-            args: [x, Value::Int(d)],
-            ..
-        } = *self.f.kind(div)
-        else {
-            unreachable!("a folded division by a constant");
-        };
+    /// `a / b` or, when `remainder`, `a % b` into the match's register. By a constant, the
+    /// division knows whether it is on a recurrence and whether its dividend is never
+    /// negative.
+    pub(super) fn division(&mut self, m: &Match, remainder: bool) {
+        let (a, b) = (m.value(A), m.value(B));
+        let by_constant = b.is_constant();
+        self.recurrent = by_constant && self.is_on_recurrence(m.root);
+        self.nonnegative = by_constant && self.never_negative(a);
+        if remainder {
+            self.srem(m.dst(), a, b);
+        } else {
+            self.sdiv(m.dst(), a, b);
+        }
+        self.recurrent = false;
+        self.nonnegative = false;
+    }
+
+    /// `rd = a + x / d`, the quotient `QUOTIENT` of `x` by the constant `d` folded
+    /// (`adds_quotient`): the product's two shifted operands added in turn.
+    pub(super) fn quotient_added(&mut self, m: &Match) {
+        let (other, x, d) = (m.value(A), m.value(X), m.int(C1));
         let Some(DivPlan::Magic {
             magic, add, shift, ..
         }) = const_division::plan(d)
         else {
             unreachable!("a folded division by a magic number");
         };
+        let rd = m.dst();
         let nonnegative = d > 0 && self.never_negative(x);
         let x = self.reg(x);
         let t = self.magic_product(x, magic, add);
@@ -272,39 +287,18 @@ impl Selector<'_> {
         t
     }
 
-    /// A division by a constant with a magic multiplier whose only use is an addition in its
-    /// block: the addition takes the quotient as two shifted operands of the product `t`,
-    /// `other + (t asr s) + (t lsr 31)`, which saves the quotient's own instruction (the
-    /// shift keeps `t`'s sign, the bit the correction adds). The addition's other operand
-    /// must be a plain value (no multiplication or shift of its own to fold).
-    pub(super) fn is_folded_division(&self, i: Inst) -> bool {
+    /// Whether the root `a + x / d` adds its quotient `QUOTIENT` (used only there, `d` a
+    /// constant with a magic multiplier) as two shifted operands of the product `t`,
+    /// `a + (t asr s) + (t lsr 31)`, which saves the quotient's own instruction (the shift
+    /// keeps `t`'s sign, the bit the correction adds): in the division's block, not under a
+    /// select's condition, `a` a plain value (no multiplication or shift of its own to fold).
+    pub(super) fn adds_quotient(&self, m: &Match) -> bool {
         let f = self.f;
-        let InstKind::Binary {
-            op: BinaryOp::SDiv,
-            args: [x, Value::Int(d)],
-        } = *f.kind(i)
-        else {
-            return false;
-        };
-        if x.is_constant()
-            || !matches!(
-                const_division::plan(d),
-                Some(DivPlan::Magic { shift: 1.., .. })
-            )
-        {
-            return false;
-        }
-        let [u] = f.uses(Value::Inst(i)) else {
-            return false;
-        };
-        let InstKind::Binary {
-            op: BinaryOp::Add,
-            args,
-        } = *f.kind(u.inst)
-        else {
-            return false;
-        };
-        let other = args[1 - u.index as usize];
+        let magic = matches!(
+            const_division::plan(m.int(C1)),
+            Some(DivPlan::Magic { shift: 1.., .. })
+        );
+        let other = m.value(A);
         let plain = match other {
             Value::Inst(j) => !matches!(
                 f.kind(j),
@@ -315,27 +309,12 @@ impl Selector<'_> {
             ),
             _ => !other.is_constant(),
         };
-        plain
-            && other != Value::Inst(i)
-            && f.inst_block(u.inst) == f.inst_block(i)
-            && !self.is_predicated(u.inst)
-    }
-
-    /// For `a + b` with a folded division as one operand: the other operand and the
-    /// division.
-    pub(super) fn division_added(&self, op: BinaryOp, a: Value, b: Value) -> Option<(Value, Inst)> {
-        if op != BinaryOp::Add {
-            return None;
-        }
-        let folded = |v: Value| {
-            v.as_inst()
-                .filter(|i| self.skipped[i.index()] && self.is_folded_division(*i))
-        };
-        match (folded(a), folded(b)) {
-            (_, Some(d)) => Some((a, d)),
-            (Some(d), None) => Some((b, d)),
-            (None, None) => None,
-        }
+        magic
+            && !m.value(X).is_constant()
+            && plain
+            && other != m.value(QUOTIENT)
+            && f.inst_block(m.root) == f.inst_block(m.inst(QUOTIENT))
+            && !self.is_predicated(m.root)
     }
 
     /// Whether value ranges show that `v` is never negative.

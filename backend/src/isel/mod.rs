@@ -21,6 +21,7 @@ mod compares;
 mod control;
 mod division;
 mod globals;
+mod matcher;
 mod multiplication;
 mod operands;
 mod selects;
@@ -34,6 +35,7 @@ use crate::mir::loops::{block_frequencies, LoopNest};
 use crate::mir::*;
 use crate::symbols::symbol;
 use compares::Compared;
+use matcher::Match;
 use middle::analysis::ranges::Ranges;
 use middle::analysis::{Cfg, DomTree, LoopInfo};
 use middle::compare_chain::{link, plan, Form};
@@ -41,6 +43,14 @@ use middle::fast_hash::FastHashMap;
 use middle::ir::{BinaryOp, Block, Function, GlobalId, Inst, InstKind, Module, Type, Value};
 
 pub fn select(m: &Module, f: &Function) -> MFunction {
+    with_selector(m, f, |mut s| {
+        s.run();
+        s.mf
+    })
+}
+
+/// Runs `body` on a selector for `f`, set up with the analyses it needs.
+fn with_selector<R>(m: &Module, f: &Function, body: impl FnOnce(Selector) -> R) -> R {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(&cfg);
     let loops = LoopInfo::new(&cfg, &dom);
@@ -50,7 +60,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         matches!(*f.kind(i), InstKind::Binary { op: BinaryOp::SDiv | BinaryOp::SRem, args: [_, b] } if b.is_constant())
     });
     let ranges = divides.then(|| Ranges::new(f, &cfg));
-    let mut s = Selector {
+    let s = Selector {
         m,
         f,
         mf: MFunction::new(symbol(&f.name), f.name == "main"),
@@ -60,6 +70,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         allocas: vec![None; f.inst_capacity()],
         skipped: vec![false; f.inst_capacity()],
         selected: vec![false; f.inst_capacity()],
+        matches: vec![None; f.inst_capacity()],
         global_regs: vec![None; m.globals.len()],
         layout: GlobalLayout::new(m),
         anchors: [None; 3],
@@ -84,8 +95,7 @@ pub fn select(m: &Module, f: &Function) -> MFunction {
         chains: vec![None; f.inst_capacity()],
         chain_flags: None,
     };
-    s.run();
-    s.mf
+    body(s)
 }
 
 fn class_of(t: Type) -> RegClass {
@@ -113,6 +123,8 @@ struct Selector<'a> {
     skipped: Vec<bool>,
     /// The instructions emitted so far, by index.
     selected: Vec<bool>,
+    /// The rule that selects each instruction (`matcher`), by index.
+    matches: Vec<Option<Match>>,
     /// The register holding the address of each global used more than once, set in the
     /// entry block (rematerialised at its uses if it is spilled), by global index.
     global_regs: Vec<Option<Reg>>,
@@ -177,9 +189,7 @@ impl Selector<'_> {
     /// anchors, what folds into what, each block in turn, then the hoisted constants and
     /// the blocks' loop depths and frequencies.
     fn run(&mut self) {
-        self.create_blocks_and_registers();
-        self.choose_anchors();
-        self.mark_folded();
+        self.prepare();
         for b in self.f.blocks().collect::<Vec<_>>() {
             self.select_block(b);
         }
@@ -191,6 +201,14 @@ impl Selector<'_> {
             block.loop_depth = depth;
             block.frequency = frequency;
         }
+    }
+
+    /// Registers and stack objects for the function's values, the section anchors, and
+    /// what folds into what.
+    fn prepare(&mut self) {
+        self.create_blocks_and_registers();
+        self.choose_anchors();
+        self.mark_folded();
     }
 
     /// A machine block per block, a virtual register per parameter and per instruction
@@ -234,11 +252,7 @@ impl Selector<'_> {
             if self.chains[i.index()].is_some()
                 || self.is_fused_compare(i)
                 || self.is_folded_gep(i)
-                || self.is_folded_shift(i)
                 || self.is_folded_negation(i)
-                || self.is_folded_mul(i)
-                || self.is_folded_float_mul(i)
-                || self.is_folded_division(i)
                 || self.is_predicated(i)
                 || self.is_clamp_inner(i)
                 || self.is_tested_mask(i)
@@ -249,6 +263,7 @@ impl Selector<'_> {
                 self.skipped[store.select.index()] = true;
             }
         }
+        self.match_rules();
     }
 
     /// Selects block `b`: the entry receives the parameters and takes the global
@@ -305,7 +320,7 @@ impl Selector<'_> {
                 args: [base, index],
                 stride,
             } => self.gep(i, base, index, stride),
-            InstKind::Binary { op, args: [a, b] } => self.binary_inst(i, op, a, b),
+            InstKind::Binary { .. } => self.emit_match(i),
             InstKind::FNeg { args: [a] } => {
                 let sm = self.reg(a);
                 let sd = self.def(i);

@@ -1,9 +1,11 @@
 //! Multiplications: by constants near powers of two as shifts and shift-adds, and products
 //! added or subtracted once as multiply-accumulates (`mla`, `mls`, `vmla.f32`).
 
-use super::arithmetic::shift_parts;
+use super::arithmetic::{shift_parts, PRODUCT};
+use super::matcher::Match;
 use super::Selector;
 use crate::mir::*;
+use middle::ir::pattern::{A, X, Y};
 use middle::ir::{BinaryOp, Inst, InstKind, Value};
 
 impl Selector<'_> {
@@ -37,142 +39,83 @@ impl Selector<'_> {
         self.emit(MInst::Mul { rd, rn, rm });
     }
 
-    /// `rd = a + x * y` for the folded float multiplication `m` of `x` and `y`
-    /// (`is_folded_float_mul`): `vmla.f32` on a copy of `a`.
-    pub(super) fn float_multiply_accumulate(&mut self, rd: Reg, a: Value, m: Inst) {
-        let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
-            unreachable!("a folded multiplication");
-        };
-        let (sn, sm, acc) = (self.reg(x), self.reg(y), self.reg(a));
+    /// `rd = a + x * y`, the product `PRODUCT` of `x` and `y` folded
+    /// (`accumulates_float_product`): `vmla.f32` on a copy of `a`.
+    pub(super) fn float_multiply_accumulate(&mut self, m: &Match) {
+        let (sn, sm, acc) = (
+            self.reg(m.value(X)),
+            self.reg(m.value(Y)),
+            self.reg(m.value(A)),
+        );
+        let rd = m.dst();
         self.emit(MInst::Copy { dst: rd, src: acc });
         self.emit(MInst::VMla { sd: rd, sn, sm });
     }
 
-    /// `rd = acc op x * y` for the folded multiplication `m` of `x` and `y`
-    /// (`multiply_accumulate`), `op` an addition or subtraction: `mla` or `mls`.
-    pub(super) fn multiply_accumulate_into(&mut self, rd: Reg, op: BinaryOp, acc: Value, m: Inst) {
-        let InstKind::Binary { args: [x, y], .. } = *self.f.kind(m) else {
-            unreachable!("a folded multiplication");
-        };
-        let (rn, rm, ra) = (self.reg(x), self.reg(y), self.reg(acc));
-        self.emit(if op == BinaryOp::Add {
-            MInst::Mla { rd, rn, rm, ra }
-        } else {
+    /// `rd = a + x * y`, or `a - x * y` when `subtract`, the product `PRODUCT` of `x` and
+    /// `y` folded (`accumulates_product`): `mla` or `mls`.
+    pub(super) fn multiply_accumulate(&mut self, m: &Match, subtract: bool) {
+        let (rn, rm, ra) = (
+            self.reg(m.value(X)),
+            self.reg(m.value(Y)),
+            self.reg(m.value(A)),
+        );
+        let rd = m.dst();
+        self.emit(if subtract {
             MInst::Mls { rd, rn, rm, ra }
+        } else {
+            MInst::Mla { rd, rn, rm, ra }
         });
     }
 
-    /// A multiplication whose only user is an addition or subtraction in its block, which
-    /// computes both as one multiply-accumulate (`mla`, or `mls` for `x - a*b`). Not when the
-    /// multiplication is a shift or shift-and-add anyway (cheaper than `mla`), when the other
-    /// operand folds as a shift, or when the user is computed under a select's condition.
-    pub(super) fn is_folded_mul(&self, i: Inst) -> bool {
+    /// Whether the root, adding its product `PRODUCT` (used only there) to `A` or
+    /// subtracting it from `A`, computes both as one multiply-accumulate: in the product's
+    /// block, not when the product is a shift or shift-and-add anyway (cheaper than `mla`),
+    /// when `A` folds as a shift, or when the root is computed under a select's condition.
+    pub(super) fn accumulates_product(&self, m: &Match) -> bool {
         let f = self.f;
-        let InstKind::Binary {
-            op: BinaryOp::Mul,
-            args: [x, y],
-        } = *f.kind(i)
-        else {
-            return false;
-        };
         let by_constant = |v: Value| {
             v.as_int()
                 .is_some_and(|c| shift_and_add(c as u32).is_some())
         };
-        if by_constant(x) || by_constant(y) {
-            return false;
-        }
-        let v = Value::Inst(i);
-        let [u] = f.uses(v) else {
-            return false;
-        };
-        let InstKind::Binary { op, args: [a, b] } = *f.kind(u.inst) else {
-            return false;
-        };
-        let other = if u.index == 0 { b } else { a };
-        let is_plain_mul = |w: Value| {
-            w.as_inst().is_some_and(|j| {
-                matches!(
-                    f.kind(j),
-                    InstKind::Binary {
-                        op: BinaryOp::Mul,
-                        ..
-                    }
-                ) && f.uses(w).len() == 1
-                    && f.inst_block(j) == f.inst_block(u.inst)
-            })
-        };
-        let position_ok = match op {
-            BinaryOp::Add => u.index == 1 || !is_plain_mul(other),
-            BinaryOp::Sub => u.index == 1,
-            _ => false,
-        };
-        position_ok
-            && f.inst_block(u.inst) == f.inst_block(i)
-            && shift_parts(f, other).is_none()
-            && !self.is_predicated(u.inst)
+        !by_constant(m.value(X))
+            && !by_constant(m.value(Y))
+            && f.inst_block(m.inst(PRODUCT)) == f.inst_block(m.root)
+            && shift_parts(f, m.value(A)).is_none()
+            && !self.is_predicated(m.root)
     }
 
-    /// For `a op b` with a folded multiplication as one operand: the other operand (the
-    /// accumulator) and the multiplication.
-    pub(super) fn multiply_accumulate(
-        &self,
-        op: BinaryOp,
-        a: Value,
-        b: Value,
-    ) -> Option<(Value, Inst)> {
-        if !matches!(op, BinaryOp::Add | BinaryOp::Sub) {
-            return None;
-        }
-        let folded = |v: Value| {
-            v.as_inst()
-                .filter(|i| self.skipped[i.index()] && self.is_folded_mul(*i))
-        };
-        if let Some(m) = folded(b) {
-            return Some((a, m));
-        }
-        match (op, folded(a)) {
-            (BinaryOp::Add, Some(m)) => Some((b, m)),
-            _ => None,
-        }
+    /// Whether `w` is a multiplication used only by `user`, in its block: of two such
+    /// operands of an addition, the right one is accumulated.
+    pub(super) fn is_plain_product(&self, w: Value, user: Inst) -> bool {
+        let f = self.f;
+        w.as_inst().is_some_and(|j| {
+            matches!(
+                f.kind(j),
+                InstKind::Binary {
+                    op: BinaryOp::Mul,
+                    ..
+                }
+            ) && f.uses(w).len() == 1
+                && f.inst_block(j) == f.inst_block(user)
+        })
     }
 
-    /// A float multiplication whose only use is the right operand of an addition in its
-    /// block, `a + x * y`: the addition is `vmla.f32` on a copy of `a`. VFP's `vmla` rounds
-    /// the product before adding it, so it computes exactly what `vmul` and `vadd a, p` do,
-    /// the NaN an addition of two NaNs gives included (the accumulator's: the product must
-    /// be the right operand). `a - x * y` stays two instructions: `vmls` adds the negated
-    /// product, and a NaN product would come out with its sign flipped (`x - inf * 0`
-    /// prints `-nan` where `vsub` gives `nan`).
+    /// Whether the root `a + x * y` adds its float product `PRODUCT` (used only there, and
+    /// on the right) as `vmla.f32` on a copy of `a`: in the product's block, `a` an
+    /// accumulator that `forwards_into` it. VFP's `vmla` rounds the product before adding
+    /// it, so it computes exactly what `vmul` and `vadd a, p` do, the NaN an addition of two
+    /// NaNs gives included (the accumulator's: the product must be the right operand).
+    /// `a - x * y` stays two instructions: `vmls` adds the negated product, and a NaN
+    /// product would come out with its sign flipped (`x - inf * 0` prints `-nan` where
+    /// `vsub` gives `nan`).
     ///
     /// The A72 forwards only a multiply-accumulate's result into the accumulator of the
     /// next one (4 cycles); an accumulator that a `vadd`, `vsub` or `vmul` computes waits
     /// the whole 9 cycles, where `vadd` would take 5, so such an addition stays `vadd`.
-    pub(super) fn is_folded_float_mul(&self, i: Inst) -> bool {
+    pub(super) fn accumulates_float_product(&self, m: &Match) -> bool {
         let f = self.f;
-        let is_fmul = |i: Inst| {
-            matches!(
-                f.kind(i),
-                InstKind::Binary {
-                    op: BinaryOp::FMul,
-                    ..
-                }
-            )
-        };
-        if !is_fmul(i) {
-            return false;
-        }
-        let [u] = f.uses(Value::Inst(i)) else {
-            return false;
-        };
-        let InstKind::Binary {
-            op: BinaryOp::FAdd,
-            args: [acc, _],
-        } = *f.kind(u.inst)
-        else {
-            return false;
-        };
-        u.index == 1 && f.inst_block(u.inst) == f.inst_block(i) && self.forwards_into(acc)
+        f.inst_block(m.inst(PRODUCT)) == f.inst_block(m.root) && self.forwards_into(m.value(A))
     }
 
     /// Whether `acc` reaches a multiply-accumulate as its accumulator without waiting on

@@ -3,12 +3,13 @@
 //! stores of a select as conditional stores.
 
 use super::compares::float_conds;
+use super::matcher::Match;
 use super::Selector;
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::ir_costs;
 use crate::mir::*;
 use middle::ir::clamp::unsigned_clamp;
-use middle::ir::{BinaryOp, Block, Inst, InstKind, Type, Value};
+use middle::ir::{Block, Inst, InstKind, Type, Value};
 
 /// How many uses of an operand `value_under` looks through for a select made before.
 const MAX_USES_SEEN: usize = 16;
@@ -92,9 +93,6 @@ impl Selector<'_> {
         let (Some(op_inst), Some(block)) = (predicated, f.inst_block(sel)) else {
             return self.value_into(rd, v, cond);
         };
-        let InstKind::Binary { op, args: [x, y] } = *f.kind(op_inst) else {
-            return self.value_into(rd, v, cond);
-        };
         let selected_before = |o: Value| {
             f.uses(o)
                 .iter()
@@ -108,13 +106,21 @@ impl Selector<'_> {
                 })
                 .map_or(o, Value::Inst)
         };
-        let (x, y) = (selected_before(x), selected_before(y));
-        self.operation_into(rd, op, x, y, cond);
+        let m = self
+            .predicated_match(op_inst)
+            .computed_into(rd, selected_before);
+        self.operation_into(&m, cond);
     }
 
-    /// `x op y`, a predicable operation, computed into `rd` under `cond` if given.
-    fn operation_into(&mut self, rd: Reg, op: BinaryOp, x: Value, y: Value, cond: Option<Cond>) {
-        self.binary(rd, op, x, y);
+    /// The match of the predicated operation `i`.
+    fn predicated_match(&self, i: Inst) -> Match {
+        self.matched(i)
+            .expect("a rule selects a predicated operation")
+    }
+
+    /// A predicable operation's match computed under `cond` if given.
+    fn operation_into(&mut self, m: &Match, cond: Option<Cond>) {
+        m.emit(self);
         match self.cur.last_mut() {
             Some(MInst::Alu { cond: c, .. } | MInst::Mov { cond: c, .. }) => *c = cond,
             _ => unreachable!("a predicable operation ends in alu or mov"),
@@ -125,10 +131,9 @@ impl Selector<'_> {
     /// it, anything else moved.
     fn value_into(&mut self, rd: Reg, v: Value, cond: Option<Cond>) {
         if let Some(i) = v.as_inst().filter(|i| self.skipped[i.index()]) {
-            if let InstKind::Binary { op, args: [x, y] } = *self.f.kind(i) {
-                self.operation_into(rd, op, x, y, cond);
-                return;
-            }
+            let m = self.predicated_match(i).computed_into(rd, |x| x);
+            self.operation_into(&m, cond);
+            return;
         }
         match (cond, self.op2(v)) {
             (None, Operand2::Reg(src)) => self.emit(MInst::Copy { dst: rd, src }),

@@ -38,6 +38,15 @@ use super::types::Type;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Var(u8);
 
+impl Var {
+    /// The variable numbered `n` (below `VARS`): the named ones below take 0 to 9, the
+    /// rest are free for a user's own names.
+    pub const fn new(n: u8) -> Var {
+        assert!((n as usize) < VARS, "a pattern variable beyond VARS");
+        Var(n)
+    }
+}
+
 pub const A: Var = Var(0);
 pub const B: Var = Var(1);
 pub const C: Var = Var(2);
@@ -51,7 +60,8 @@ pub const OP: Var = Var(8);
 /// Conventionally binds a comparison predicate.
 pub const PRED: Var = Var(9);
 
-const VARS: usize = 10;
+/// How many variables a pattern may bind.
+pub const VARS: usize = 16;
 
 /// An operation or predicate a pattern requires (`Is`) or binds (`Bind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,6 +249,26 @@ impl Pattern {
         }
     }
 
+    /// The variables bound to the root's own operands (directly or through `one_use`), in
+    /// operand order; operands the pattern does not bind have none.
+    pub fn operand_vars(&self) -> Vec<Var> {
+        fn var_of(p: &Pattern) -> Option<Var> {
+            match p {
+                Pattern::Bind(v, _) | Pattern::IntConst(v) | Pattern::FloatConst(v) => Some(*v),
+                Pattern::OneUse(sub) => var_of(sub),
+                _ => None,
+            }
+        }
+        match self {
+            Pattern::Bind(_, sub) | Pattern::OneUse(sub) => sub.operand_vars(),
+            Pattern::Binary { args, .. } | Pattern::Icmp { args, .. } => {
+                args.iter().filter_map(var_of).collect()
+            }
+            Pattern::FNeg(sub) | Pattern::Cast(_, sub) => var_of(sub).into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Also match with the operands swapped when the matched operation is commutative.
     pub fn commute(self) -> Pattern {
         match self {
@@ -327,6 +357,11 @@ impl Bindings {
         }
     }
 
+    /// Binds `v` to the value `x`, in place of whatever it was bound to.
+    pub fn rebind(&mut self, v: Var, x: Value) {
+        self.slots[v.0 as usize] = Some(Bound::Value(x));
+    }
+
     /// The value bound to `v`, if any.
     pub fn get(&self, v: Var) -> Option<Value> {
         match self.slots[v.0 as usize] {
@@ -368,6 +403,17 @@ impl Bindings {
 
 /// Matches value `v` of `f` against `p`; the bindings of the first match found.
 pub fn matches(f: &Function, v: Value, p: &Pattern) -> Option<Bindings> {
+    matches_if(f, v, p, &|_| true)
+}
+
+/// Matches value `v` of `f` against `p`; the bindings of the first match found that
+/// `accept` takes (a commuted match is tried when the written one is not taken).
+pub fn matches_if(
+    f: &Function,
+    v: Value,
+    p: &Pattern,
+    accept: &dyn Fn(&Bindings) -> bool,
+) -> Option<Bindings> {
     if let Some(root) = p.root_opcode() {
         if v.as_inst().map(|i| f.kind(i).opcode()) != Some(root) {
             return None;
@@ -375,7 +421,7 @@ pub fn matches(f: &Function, v: Value, p: &Pattern) -> Option<Bindings> {
     }
     let mut goals = Goals::default();
     goals.push(v, p);
-    solve(f, goals, Bindings::default())
+    solve(f, goals, Bindings::default(), accept)
 }
 
 /// At most how many goals a match has pending: as many as its pattern has nodes.
@@ -414,9 +460,15 @@ impl<'p> Goals<'p> {
     }
 }
 
-/// Matches every (value, pattern) goal, the last first; a commutable operation tries the
-/// written order with all remaining goals before the swapped one.
-fn solve(f: &Function, mut goals: Goals, mut b: Bindings) -> Option<Bindings> {
+/// Matches every (value, pattern) goal, the last first, to bindings `accept` takes; a
+/// commutable operation tries the written order with all remaining goals before the
+/// swapped one.
+fn solve(
+    f: &Function,
+    mut goals: Goals,
+    mut b: Bindings,
+    accept: &dyn Fn(&Bindings) -> bool,
+) -> Option<Bindings> {
     while let Some((v, p)) = goals.pop() {
         let kind = v.as_inst().map(|i| f.kind(i));
         let ok = match (p, kind) {
@@ -451,7 +503,7 @@ fn solve(f: &Function, mut goals: Goals, mut b: Bindings) -> Option<Bindings> {
                     let mut written = goals;
                     written.push(y, &args[1]);
                     written.push(x, &args[0]);
-                    if let Some(found) = solve(f, written, b) {
+                    if let Some(found) = solve(f, written, b, accept) {
                         return Some(found);
                     }
                     goals.push(x, &args[1]);
@@ -494,7 +546,7 @@ fn solve(f: &Function, mut goals: Goals, mut b: Bindings) -> Option<Bindings> {
             return None;
         }
     }
-    Some(b)
+    accept(&b).then_some(b)
 }
 
 /// A condition on a match beyond its shape.

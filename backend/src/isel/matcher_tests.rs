@@ -1,0 +1,95 @@
+//! The matcher: which rule selects each instruction, what the rules fold, and the tables'
+//! own consistency.
+
+use super::{Match, RULES};
+use crate::isel::with_selector;
+use middle::ir::parser::parse_module;
+use middle::ir::{Type, Value};
+
+/// For each instruction with a result of the first function of `ir`, in layout order: the
+/// rule that selects it and whether it is folded into its users.
+fn rules_of(ir: &str) -> Vec<(&'static str, bool)> {
+    let m = parse_module(ir).expect("the test IR parses");
+    let f = &m.functions[0];
+    with_selector(&m, f, |mut s| {
+        s.prepare();
+        f.all_insts()
+            .filter(|&i| f.inst(i).ty != Type::Void)
+            .map(|i| {
+                let rule = s.matched(i).map_or("", |m: Match| m.rule.name);
+                (rule, s.skipped[i.index()])
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn the_tables_name_each_rule_once_and_every_rule_emits() {
+    assert!(RULES.rules.len() > 10);
+    assert!(RULES.rules.iter().all(|r| r.emit.is_some()));
+}
+
+#[test]
+fn a_rule_folding_an_operand_is_the_only_one_its_user_takes() {
+    let rules = rules_of(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = lshr %a0, 3
+  %1 = sub %0, %a1
+  %2 = mul %a0, %a1
+  %3 = add %1, %2
+  %4 = lshr %a1, 2
+  %5 = add %4, %4
+  ret %5
+}
+",
+    );
+    assert_eq!(
+        rules,
+        [
+            // Folded into %1, selected by its own rule all the same.
+            ("lsr", true),
+            ("rsb-shifted", false),
+            ("mul", true),
+            ("mla", false),
+            // Used twice by one addition: no shift folds.
+            ("lsr", false),
+            ("add", false),
+        ]
+    );
+}
+
+#[test]
+fn a_predicated_operation_reads_its_operands_as_the_select_gives_them() {
+    let m = parse_module(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = add %a0, %a1
+  ret %0
+}
+",
+    )
+    .expect("the test IR parses");
+    let f = &m.functions[0];
+    with_selector(&m, f, |mut s| {
+        s.prepare();
+        let add = f.all_insts().next().expect("an addition");
+        let rd = s.new_vreg(crate::mir::RegClass::Int);
+        let read = |v: Value| {
+            if v == Value::Param(0) {
+                Value::Int(7)
+            } else {
+                v
+            }
+        };
+        let m = s.matched(add).expect("a rule").computed_into(rd, read);
+        assert_eq!(m.dst(), rd);
+        assert_eq!(
+            [
+                m.value(middle::ir::pattern::A),
+                m.value(middle::ir::pattern::B)
+            ],
+            [Value::Int(7), Value::Param(1)]
+        );
+    });
+}
