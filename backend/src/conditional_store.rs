@@ -15,7 +15,6 @@ use middle::ir::{Function, Inst, InstKind, Type, Value};
 /// A store to emit under a condition: it stores `new` where `cond` is `when`.
 #[derive(Clone, Copy)]
 pub struct ConditionalStore {
-    pub select: Inst,
     pub cond: Value,
     pub when: bool,
     pub new: Value,
@@ -49,10 +48,5 @@ pub fn conditional_store(f: &Function, store: Inst) -> Option<ConditionalStore> 
     } else {
         return None;
     };
-    Some(ConditionalStore {
-        select,
-        cond,
-        when,
-        new,
-    })
+    Some(ConditionalStore { cond, when, new })
 }

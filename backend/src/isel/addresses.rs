@@ -167,12 +167,8 @@ impl Selector<'_> {
         }
     }
 
-    /// Store `i` of `x` to `p`, under a condition where it stores a select (`conditional_store`).
-    pub(super) fn store(&mut self, i: Inst, x: Value, p: Value) {
-        if let Some(store) = self.conditional_store(i) {
-            self.store_under(store, p);
-            return;
-        }
+    /// A store of `x` to `p`.
+    pub(super) fn store(&mut self, x: Value, p: Value) {
         let rs = self.reg(x);
         if self.f.value_type(x) == Type::F32 {
             let addr = self.addr(p, true);

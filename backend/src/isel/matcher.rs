@@ -13,7 +13,7 @@
 //! folded ones too (an operation a select computes under its condition is emitted by its
 //! own rule, into the select's register).
 
-use super::{arithmetic, Selector};
+use super::{arithmetic, selects, Selector};
 use crate::mir::Reg;
 use middle::ir::pattern::{matches_if, Bindings, Pattern, Var};
 use middle::ir::{Inst, Opcode, Value};
@@ -22,16 +22,21 @@ use std::sync::LazyLock;
 /// What else a match must satisfy, beyond its pattern's shape.
 pub(super) type Guard = fn(&Selector, &Match) -> bool;
 
+/// Whether a rule folds the operand instruction its variable is bound to.
+pub(super) type FoldIf = fn(&Selector, Inst) -> bool;
+
 /// Emits the machine code of a match.
 pub(super) type Emit = fn(&mut Selector, &Match);
 
+#[derive(Clone)]
 pub(super) struct Rule {
     name: &'static str,
     /// The IR the rule covers, rooted at the instruction it selects.
     pattern: Pattern,
     guard: Option<Guard>,
-    /// The variables bound to operand instructions that the rule computes itself.
-    folds: Vec<Var>,
+    /// The variables bound to operand instructions that the rule computes itself, where
+    /// their conditions hold.
+    folds: Vec<(Var, Option<FoldIf>)>,
     /// The variables bound to the root's own operands (`Pattern::operand_vars`).
     operands: Vec<Var>,
     /// Set by `emits`, which every rule of the tables calls.
@@ -61,7 +66,13 @@ impl Rule {
 
     /// The rule, folding the instruction bound to `v` into the root.
     pub fn folding(mut self, v: Var) -> Rule {
-        self.folds.push(v);
+        self.folds.push((v, None));
+        self
+    }
+
+    /// The rule, folding the instruction bound to `v` into the root where `fold` holds of it.
+    pub fn folding_where(mut self, v: Var, fold: FoldIf) -> Rule {
+        self.folds.push((v, Some(fold)));
         self
     }
 
@@ -115,11 +126,10 @@ impl Match {
     }
 
     /// Whether the match folds instruction `i`.
-    fn folds(&self, i: Inst) -> bool {
-        self.rule
-            .folds
-            .iter()
-            .any(|&v| self.bindings.get(v) == Some(Value::Inst(i)))
+    fn folds(&self, s: &Selector, i: Inst) -> bool {
+        self.rule.folds.iter().any(|&(v, fold)| {
+            self.bindings.get(v) == Some(Value::Inst(i)) && fold.is_none_or(|fold| fold(s, i))
+        })
     }
 
     /// The match computing its value into `rd`, reading `read(x)` for each operand `x` of
@@ -141,7 +151,10 @@ struct RuleTable {
     by_root: Vec<Vec<usize>>,
 }
 
-static RULES: LazyLock<RuleTable> = LazyLock::new(|| RuleTable::new(arithmetic::rules()));
+/// The tables of every concern; a store of a select under its condition (`selects`) comes
+/// before the plain store.
+static RULES: LazyLock<RuleTable> =
+    LazyLock::new(|| RuleTable::new([arithmetic::rules(), selects::rules()].concat()));
 
 impl RuleTable {
     fn new(rules: Vec<Rule>) -> RuleTable {
@@ -178,7 +191,7 @@ impl Selector<'_> {
             let folded = !uses.is_empty()
                 && uses
                     .iter()
-                    .all(|u| self.matches[u.inst.index()].is_some_and(|m| m.folds(i)));
+                    .all(|u| self.matches[u.inst.index()].is_some_and(|m| m.folds(self, i)));
             if folded {
                 self.skipped[i.index()] = true;
             }

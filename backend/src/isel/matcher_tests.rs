@@ -93,3 +93,27 @@ bb0:
         );
     });
 }
+
+#[test]
+fn a_select_folds_what_it_computes_under_its_condition_and_a_clamp_its_inner_select() {
+    let rules = rules_of(
+        "func @f(%a0: i32, %a1: i32) -> i32 {
+bb0:
+  %0 = icmp sgt %a0, 255
+  %1 = icmp slt %a0, 0
+  %2 = select i32 %1, 0, %a0
+  %3 = select i32 %0, 255, %2
+  %4 = sub %a1, 1
+  %5 = icmp eq %a1, 93
+  %6 = select i32 %5, %4, %a1
+  %7 = add %3, %6
+  ret %7
+}
+",
+    );
+    assert_eq!(
+        rules[2..5],
+        [("select", true), ("usat-else", false), ("sub", true)]
+    );
+    assert_eq!(rules[6], ("select", false));
+}

@@ -253,14 +253,9 @@ impl Selector<'_> {
                 || self.is_fused_compare(i)
                 || self.is_folded_gep(i)
                 || self.is_folded_negation(i)
-                || self.is_predicated(i)
-                || self.is_clamp_inner(i)
                 || self.is_tested_mask(i)
             {
                 self.skipped[i.index()] = true;
-            }
-            if let Some(store) = self.conditional_store(i) {
-                self.skipped[store.select.index()] = true;
             }
         }
         self.match_rules();
@@ -315,7 +310,10 @@ impl Selector<'_> {
         match data.kind {
             InstKind::Alloca { .. } | InstKind::Phi { .. } => {}
             InstKind::Load { args: [p] } => self.load(i, p),
-            InstKind::Store { args: [x, p] } => self.store(i, x, p),
+            InstKind::Store { args: [x, p] } => match self.matched(i) {
+                Some(_) => self.emit_match(i),
+                None => self.store(x, p),
+            },
             InstKind::Gep {
                 args: [base, index],
                 stride,
@@ -335,7 +333,7 @@ impl Selector<'_> {
             }
             InstKind::Icmp { .. } | InstKind::Fcmp { .. } => self.truth_value(i),
             InstKind::Cast { op, args: [a] } => self.cast(i, op, a),
-            InstKind::Select { args: [c, a, b] } => self.select(i, c, a, b),
+            InstKind::Select { .. } => self.emit_match(i),
             InstKind::Call { callee, args } => self.call(i, &callee, &args),
             InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. } => {
                 unreachable!("terminators are selected separately")

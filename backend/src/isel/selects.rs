@@ -1,15 +1,17 @@
-//! Selects: a copy of one value and a conditional move of the other, which of them first,
-//! operations only a select uses computed under its condition, clamps as `usat`, and
-//! stores of a select as conditional stores.
+//! Selects: their rules, a copy of one value and a conditional move of the other, which of
+//! them first, operations only a select uses computed under its condition (folded into
+//! it), clamps as `usat` (the inner select folded), and stores of a select as conditional
+//! stores (the select folded).
 
 use super::compares::float_conds;
-use super::matcher::Match;
+use super::matcher::{Match, Rule};
 use super::Selector;
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::ir_costs;
 use crate::mir::*;
 use middle::ir::clamp::unsigned_clamp;
-use middle::ir::{Block, Inst, InstKind, Type, Value};
+use middle::ir::pattern::*;
+use middle::ir::{Block, Inst, InstKind, Opcode, Type, Value};
 
 /// How many uses of an operand `value_under` looks through for a select made before.
 const MAX_USES_SEEN: usize = 16;
@@ -20,32 +22,82 @@ const MAX_LIVENESS_BLOCKS: usize = 64;
 /// How many joins' phis may stand between a select and the loop phi it keeps (`is_carried`).
 const MAX_JOINS: usize = 3;
 
+/// The select a conditional store stores.
+const STORED: Var = Var::new(13);
+
+/// The rules of selects, and of stores of a select under its condition.
+pub(super) fn rules() -> Vec<Rule> {
+    let clamped = || bind(A, opcode(Opcode::Select));
+    vec![
+        Rule::new("vmov.f32-select", select(var(C), var(A), var(B)))
+            .when(|s, m| s.f.inst(m.root).ty == Type::F32)
+            .emits(|s, m| s.float_select(m)),
+        Rule::new("usat", select(var(C), clamped(), var(B)))
+            .when(|s, m| s.clamp(m).is_some())
+            .folding(A)
+            .emits(|s, m| s.usat(m)),
+        Rule::new("usat-else", select(var(C), var(B), clamped()))
+            .when(|s, m| s.clamp(m).is_some())
+            .folding(A)
+            .emits(|s, m| s.usat(m)),
+        Rule::new("select", select(var(C), var(A), var(B)))
+            .folding_where(A, |s, i| s.is_predicated(i))
+            .folding_where(B, |s, i| s.is_predicated(i))
+            .emits(|s, m| s.int_select(m)),
+        Rule::new(
+            "str-conditional",
+            store(bind(STORED, select(any(), any(), any())), var(X)),
+        )
+        .when(|s, m| s.conditional_store(m.root).is_some())
+        .folding(STORED)
+        .emits(|s, m| s.store_under(m)),
+    ]
+}
+
 impl Selector<'_> {
+    /// A float select: `vmov` of the false value (a copy), then `vmov<cond>.f32` of the
+    /// true one.
+    fn float_select(&mut self, m: &Match) {
+        let rd = m.dst();
+        let (sa, sb) = (self.reg(m.value(A)), self.reg(m.value(B)));
+        self.emit(MInst::Copy { dst: rd, src: sb });
+        for cond in self.condition(m.value(C)) {
+            self.emit(MInst::VMovIf {
+                cond,
+                sd: rd,
+                sm: sa,
+            });
+        }
+    }
+
+    /// The value clamped and the bit count where the root, a select, clamps its value
+    /// into `0..=2^k - 1` (`ir::clamp`).
+    fn clamp(&self, m: &Match) -> Option<(Value, u8)> {
+        let InstKind::Select { args: [c, a, b] } = *self.f.kind(m.root) else {
+            return None;
+        };
+        unsigned_clamp(self.f, c, a, b)
+    }
+
+    /// A clamp into `0..=2^k - 1`: `usat`, which does the inner select's work too.
+    fn usat(&mut self, m: &Match) {
+        let (x, bits) = self.clamp(m).expect("a clamp");
+        let rn = self.reg(x);
+        self.emit(MInst::Usat {
+            rd: m.dst(),
+            bits,
+            rn,
+        });
+    }
+
     /// The false value `b` into the result's register, then the true value `a` under the
     /// condition `c`: `mov rd, b` (a copy, which allocation may coalesce away) and
     /// `mov<cond> rd, a`. A value computed by a predicated operation is computed right
     /// there instead, into the result's register: `if (x == 93) n = n - 1;` becomes
     /// `cmp` and `subeq`.
-    pub(super) fn select(&mut self, i: Inst, c: Value, a: Value, b: Value) {
-        let rd = self.def(i);
-        if self.f.inst(i).ty == Type::F32 {
-            // `vmov` of the false value (a copy), then `vmov<cond>.f32` of the true one.
-            let (sa, sb) = (self.reg(a), self.reg(b));
-            self.emit(MInst::Copy { dst: rd, src: sb });
-            for cond in self.condition(c) {
-                self.emit(MInst::VMovIf {
-                    cond,
-                    sd: rd,
-                    sm: sa,
-                });
-            }
-            return;
-        }
-        if let Some((x, bits)) = unsigned_clamp(self.f, c, a, b) {
-            let rn = self.reg(x);
-            self.emit(MInst::Usat { rd, bits, rn });
-            return;
-        }
+    fn int_select(&mut self, m: &Match) {
+        let (i, rd) = (m.root, m.dst());
+        let (c, a, b) = (m.value(C), m.value(A), m.value(B));
         // The loop's own value first, which saves a copy on the way back to its phi, or a
         // value computed from it where it dies (`d = min(d + 2, m)`: the sum takes the
         // phi's register, then the select's); else the value that can share the select's
@@ -271,25 +323,9 @@ impl Selector<'_> {
         }
     }
 
-    /// The inner select of a clamp (`ir::clamp`) that is its only user: the clamp's `usat`
-    /// does its work.
-    pub(super) fn is_clamp_inner(&self, i: Inst) -> bool {
-        let f = self.f;
-        if !matches!(f.kind(i), InstKind::Select { .. }) {
-            return false;
-        }
-        match f.uses(Value::Inst(i)) {
-            [u] => match *f.kind(u.inst) {
-                InstKind::Select { args: [c, a, b] } => unsigned_clamp(f, c, a, b).is_some(),
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
     /// A store under a condition (see `conditional_store`), with its one flag test: the
     /// select's condition, or its opposite when the new value is the select's false one.
-    pub(super) fn conditional_store(&self, i: Inst) -> Option<ConditionalStore> {
+    fn conditional_store(&self, i: Inst) -> Option<ConditionalStore> {
         let store = conditional_store(self.f, i)?;
         (!self.has_two_conditions(store.cond)).then_some(store)
     }
@@ -302,10 +338,14 @@ impl Selector<'_> {
         })
     }
 
-    /// `str<cond> new, [p]`; a predicated operation that computes `new` for the select
+    /// `str<cond> new, [p]` for the store of a select under its condition
+    /// (`conditional_store`); a predicated operation that computes `new` for the select
     /// alone runs under the same condition.
-    pub(super) fn store_under(&mut self, store: ConditionalStore, p: Value) {
-        let addr = self.addr(p, false);
+    fn store_under(&mut self, m: &Match) {
+        let store = self
+            .conditional_store(m.root)
+            .expect("a store under a condition");
+        let addr = self.addr(m.value(X), false);
         let predicated = store.new.as_inst().is_some_and(|i| self.skipped[i.index()]);
         let held = (!predicated).then(|| self.reg(store.new));
         let test = self.condition(store.cond)[0];

@@ -109,6 +109,14 @@ pub enum Pattern {
         args: Box<[Pattern; 2]>,
     },
     Cast(CastOp, Box<Pattern>),
+    /// Any other instruction of `opcode` whose operands match `args`, one each, in order
+    /// (what instruction selection matches: selects, memory accesses, branches).
+    Inst {
+        opcode: Opcode,
+        args: Box<[Pattern]>,
+    },
+    /// An instruction of `opcode`, whatever its operands.
+    Opcode(Opcode),
     /// Only in results: `op` applied to two bound constants.
     Fold(Sel<BinaryOp>, Var, Var),
 }
@@ -198,6 +206,46 @@ pub fn cast(op: CastOp, a: Pattern) -> Pattern {
     Pattern::Cast(op, Box::new(a))
 }
 
+/// An instruction of `opcode` with as many operands as `args`, matching them in order;
+/// not for the operations with builders of their own, which it does not match.
+pub fn inst(opcode: Opcode, args: Vec<Pattern>) -> Pattern {
+    Pattern::Inst {
+        opcode,
+        args: args.into_boxed_slice(),
+    }
+}
+
+/// An instruction of `opcode`, whatever its operands.
+pub fn opcode(opcode: Opcode) -> Pattern {
+    Pattern::Opcode(opcode)
+}
+
+pub fn select(c: Pattern, a: Pattern, b: Pattern) -> Pattern {
+    inst(Opcode::Select, vec![c, a, b])
+}
+
+pub fn load(p: Pattern) -> Pattern {
+    inst(Opcode::Load, vec![p])
+}
+
+pub fn store(x: Pattern, p: Pattern) -> Pattern {
+    inst(Opcode::Store, vec![x, p])
+}
+
+/// `getelementptr base, index` of any stride.
+pub fn gep(base: Pattern, index: Pattern) -> Pattern {
+    inst(Opcode::Gep, vec![base, index])
+}
+
+/// A float comparison of any predicate.
+pub fn fcmp(a: Pattern, b: Pattern) -> Pattern {
+    inst(Opcode::Fcmp, vec![a, b])
+}
+
+pub fn cond_br(c: Pattern) -> Pattern {
+    inst(Opcode::CondBr, vec![c])
+}
+
 /// In a result: the constant `op` computes from the constants bound to `a` and `b`.
 pub fn fold(op: impl Into<Sel<BinaryOp>>, a: Var, b: Var) -> Pattern {
     Pattern::Fold(op.into(), a, b)
@@ -215,6 +263,7 @@ impl Pattern {
             Pattern::FNeg(_) => Some(Opcode::FNeg),
             Pattern::Icmp { .. } => Some(Opcode::Icmp),
             Pattern::Cast(op, _) => Some(op.opcode()),
+            Pattern::Inst { opcode, .. } | Pattern::Opcode(opcode) => Some(*opcode),
             _ => None,
         }
     }
@@ -240,11 +289,13 @@ impl Pattern {
             Pattern::Binary { args, .. } | Pattern::Icmp { args, .. } => {
                 args[0].nodes() + args[1].nodes()
             }
+            Pattern::Inst { args, .. } => args.iter().map(Pattern::nodes).sum(),
             Pattern::Any
             | Pattern::Int(_)
             | Pattern::Float(_)
             | Pattern::IntConst(_)
             | Pattern::FloatConst(_)
+            | Pattern::Opcode(_)
             | Pattern::Fold(..) => 0,
         }
     }
@@ -265,6 +316,7 @@ impl Pattern {
                 args.iter().filter_map(var_of).collect()
             }
             Pattern::FNeg(sub) | Pattern::Cast(_, sub) => var_of(sub).into_iter().collect(),
+            Pattern::Inst { args, .. } => args.iter().filter_map(var_of).collect(),
             _ => Vec::new(),
         }
     }
@@ -539,6 +591,17 @@ fn solve(
                 goals.push(x, sub);
                 *op == actual
             }
+            (Pattern::Inst { opcode, args }, Some(kind)) => {
+                let operands = kind.operands();
+                let fits = kind.opcode() == *opcode && operands.len() == args.len();
+                if fits {
+                    for (&x, p) in operands.iter().zip(args.iter()).rev() {
+                        goals.push(x, p);
+                    }
+                }
+                fits
+            }
+            (Pattern::Opcode(opcode), Some(kind)) => kind.opcode() == *opcode,
             (Pattern::Fold(..), _) => panic!("fold() only appears in a rule's result"),
             _ => false,
         };
