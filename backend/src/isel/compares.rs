@@ -1,18 +1,50 @@
-//! Comparisons: fused into the branches and selects that use them (the flags they leave
-//! read again), compared again in each block that tests them, chains of comparisons
-//! tested in place, masks tested with `tst`, and truth values made into registers.
+//! Comparisons: their rules (masks tested with `tst`, the mask folded, and chains of
+//! comparisons tested in place, their comparisons folded), comparisons fused into the
+//! branches and selects that use them (the flags they leave read again), compared again in
+//! each block that tests them, and truth values made into registers.
 
+use super::matcher::{Match, Rule};
 use super::Selector;
 use crate::imm::is_operand2;
 use crate::mir::*;
 use middle::compare_chain::{link, Form, Link};
+use middle::ir::pattern::*;
 use middle::ir::{BinaryOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value};
 
+/// The mask `x & m` that a comparison with 0 tests in place.
+const MASK: Var = Var::new(14);
+
+/// The rules of comparisons, and of the selects that link them into chains.
+pub(super) fn rules() -> Vec<Rule> {
+    let masked = || one_use(bind(MASK, and(any(), any())));
+    vec![
+        Rule::new("tst", icmp(PRED, masked(), int(0)))
+            .when(|s, m| s.tests_mask(m))
+            .folding(MASK)
+            .emits(|s, m| s.truth_value(m.root)),
+        Rule::new("tst-swapped", icmp(PRED, int(0), masked()))
+            .when(|s, m| s.tests_mask(m))
+            .folding(MASK)
+            .emits(|s, m| s.truth_value(m.root)),
+        Rule::new("cmp", icmp(PRED, any(), any())).emits(|s, m| s.truth_value(m.root)),
+        Rule::new("vcmp", fcmp(any(), any())).emits(|s, m| s.truth_value(m.root)),
+        Rule::new("chain", select(var(C), var(A), var(B)))
+            .when(|s, m| s.chains[m.root.index()].is_some())
+            .folding_where(C, |s, c| s.is_tested_in_place(c))
+            .folding_where(A, |s, c| s.is_tested_in_place(c))
+            .folding_where(B, |s, c| s.is_tested_in_place(c))
+            .emits(|s, m| s.truth_value(m.root)),
+    ]
+}
+
 impl Selector<'_> {
-    /// Comparison `i` as a truth value in its register: 0, then 1 under the conditions it
-    /// holds under.
-    pub(super) fn truth_value(&mut self, i: Inst) {
-        let conds = self.compare(i);
+    /// Comparison or chain `i` as a truth value in its register: 0, then 1 under the
+    /// conditions it holds under.
+    fn truth_value(&mut self, i: Inst) {
+        let conds = match self.chains[i.index()].clone() {
+            Some(plan) => vec![self.chain(Value::Inst(i), &plan)],
+            None => self.compare(i),
+        };
         let rd = self.def(i);
         self.emit(MInst::Mov {
             cond: None,
@@ -174,31 +206,16 @@ impl Selector<'_> {
         }
     }
 
-    /// `x & mask` whose only user is a comparison of it with 0 for equality in its block:
-    /// the comparison tests the bits in place (`tst x, #mask`) and the `and` needs no
-    /// register.
-    pub(super) fn is_tested_mask(&self, i: Inst) -> bool {
+    /// Whether the root, a comparison of the mask `x & m` (used only there) with 0 for
+    /// equality, in the mask's block, tests the bits in place (`tst x, #m`), so that the
+    /// `and` needs no register.
+    fn tests_mask(&self, m: &Match) -> bool {
         let f = self.f;
-        if !matches!(
-            f.kind(i),
-            InstKind::Binary {
-                op: BinaryOp::And,
-                ..
-            }
-        ) {
-            return false;
-        }
-        match f.uses(Value::Inst(i)) {
-            [u] => {
-                f.inst_block(u.inst) == f.inst_block(i)
-                    && matches!(*f.kind(u.inst), InstKind::Icmp { pred: IntPred::Eq | IntPred::Ne, args }
-                        if args.contains(&Value::Int(0)))
-            }
-            _ => false,
-        }
+        matches!(m.pred(PRED), IntPred::Eq | IntPred::Ne)
+            && f.inst_block(m.inst(MASK)) == f.inst_block(m.root)
     }
 
-    /// `(x, mask)` when comparing `a` with `b` tests a mask (`is_tested_mask`) against 0.
+    /// `(x, mask)` when comparing `a` with `b` tests a mask against 0 (`tests_mask`).
     fn tested_mask(&self, a: Value, b: Value) -> Option<(Value, Value)> {
         let i = a.as_inst().filter(|i| self.skipped[i.index()])?;
         match (self.f.kind(i), b) {
@@ -217,11 +234,18 @@ impl Selector<'_> {
         }
     }
 
+    /// Whether the truth value `c` is tested where it is used, by the rules of the branches,
+    /// selects and chains that use it, which then fold it: a chain of comparisons planned
+    /// (`chains`), or a comparison made where it is used (`is_fused_compare`).
+    pub(super) fn is_tested_in_place(&self, c: Inst) -> bool {
+        self.chains[c.index()].is_some() || self.is_fused_compare(c)
+    }
+
     /// Whether comparison `i` is made where it is used: it is only the condition of
     /// branches and selects in its own block (each of them emits the comparison again right
     /// before it reads the flags, which costs no more than comparing the materialised truth
     /// value with 0), or its one use is a chain tested in place.
-    pub(super) fn is_fused_compare(&self, i: Inst) -> bool {
+    fn is_fused_compare(&self, i: Inst) -> bool {
         let f = self.f;
         if !matches!(f.kind(i), InstKind::Icmp { .. } | InstKind::Fcmp { .. }) {
             return false;

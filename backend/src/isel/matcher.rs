@@ -13,10 +13,10 @@
 //! folded ones too (an operation a select computes under its condition is emitted by its
 //! own rule, into the select's register).
 
-use super::{arithmetic, selects, Selector};
+use super::{arithmetic, compares, control, selects, Selector};
 use crate::mir::Reg;
 use middle::ir::pattern::{matches_if, Bindings, Pattern, Var};
-use middle::ir::{Inst, Opcode, Value};
+use middle::ir::{Inst, IntPred, Opcode, Value};
 use std::sync::LazyLock;
 
 /// What else a match must satisfy, beyond its pattern's shape.
@@ -114,6 +114,11 @@ impl Match {
         self.bindings.int(v)
     }
 
+    /// The comparison predicate bound to `v`.
+    pub fn pred(&self, v: Var) -> IntPred {
+        self.bindings.pred(v)
+    }
+
     /// The register the root's value goes to.
     pub fn dst(&self) -> Reg {
         self.dst.expect("the root has a value")
@@ -151,10 +156,19 @@ struct RuleTable {
     by_root: Vec<Vec<usize>>,
 }
 
-/// The tables of every concern; a store of a select under its condition (`selects`) comes
-/// before the plain store.
-static RULES: LazyLock<RuleTable> =
-    LazyLock::new(|| RuleTable::new([arithmetic::rules(), selects::rules()].concat()));
+/// The tables of every concern: a chain of comparisons (`compares`) before the other
+/// selects, a store of a select under its condition (`selects`) before the plain store.
+static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
+    RuleTable::new(
+        [
+            arithmetic::rules(),
+            compares::rules(),
+            selects::rules(),
+            control::rules(),
+        ]
+        .concat(),
+    )
+});
 
 impl RuleTable {
     fn new(rules: Vec<Rule>) -> RuleTable {

@@ -94,6 +94,7 @@ fn with_selector<R>(m: &Module, f: &Function, body: impl FnOnce(Selector) -> R) 
         flags: None,
         chains: vec![None; f.inst_capacity()],
         chain_flags: None,
+        succs: Vec::new(),
     };
     body(s)
 }
@@ -182,6 +183,8 @@ struct Selector<'a> {
     chains: Vec<Option<Vec<Form>>>,
     /// The chain whose flags the block's instructions selected so far leave set.
     chain_flags: Option<Inst>,
+    /// The successors of the block being selected, which its terminator's rule sets.
+    succs: Vec<MBlockId>,
 }
 
 impl Selector<'_> {
@@ -249,12 +252,7 @@ impl Selector<'_> {
             }
         }
         for i in f.all_insts() {
-            if self.chains[i.index()].is_some()
-                || self.is_fused_compare(i)
-                || self.is_folded_gep(i)
-                || self.is_folded_negation(i)
-                || self.is_tested_mask(i)
-            {
+            if self.is_folded_gep(i) || self.is_folded_negation(i) {
                 self.skipped[i.index()] = true;
             }
         }
@@ -273,12 +271,11 @@ impl Selector<'_> {
             self.receive_params();
             self.global_addresses();
         }
-        let mut succs = Vec::new();
         for i in f.block_insts(b).collect::<Vec<_>>() {
             let kind = f.kind(i);
             if kind.is_terminator() {
                 self.phi_copies(b);
-                succs = self.terminator(i);
+                self.emit_match(i);
             } else if !kind.is_phi() && !self.skipped[i.index()] {
                 self.inst(i);
                 self.selected[i.index()] = true;
@@ -286,7 +283,7 @@ impl Selector<'_> {
         }
         let block = self.mf.block_mut(self.block_index[b.index()]);
         block.insts = std::mem::take(&mut self.cur);
-        block.succs = succs;
+        block.succs = std::mem::take(&mut self.succs);
     }
 
     fn emit(&mut self, inst: MInst) {
@@ -331,7 +328,7 @@ impl Selector<'_> {
                 let rd = self.def(i);
                 self.emit(MInst::Clz { rd, rm: reversed });
             }
-            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => self.truth_value(i),
+            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => self.emit_match(i),
             InstKind::Cast { op, args: [a] } => self.cast(i, op, a),
             InstKind::Select { .. } => self.emit_match(i),
             InstKind::Call { callee, args } => self.call(i, &callee, &args),

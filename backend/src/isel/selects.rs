@@ -4,7 +4,7 @@
 //! stores (the select folded).
 
 use super::compares::float_conds;
-use super::matcher::{Match, Rule};
+use super::matcher::{FoldIf, Match, Rule};
 use super::Selector;
 use crate::conditional_store::{conditional_store, ConditionalStore};
 use crate::ir_costs;
@@ -28,19 +28,24 @@ const STORED: Var = Var::new(13);
 /// The rules of selects, and of stores of a select under its condition.
 pub(super) fn rules() -> Vec<Rule> {
     let clamped = || bind(A, opcode(Opcode::Select));
+    let tested: FoldIf = |s, c| s.is_tested_in_place(c);
     vec![
         Rule::new("vmov.f32-select", select(var(C), var(A), var(B)))
             .when(|s, m| s.f.inst(m.root).ty == Type::F32)
+            .folding_where(C, tested)
             .emits(|s, m| s.float_select(m)),
         Rule::new("usat", select(var(C), clamped(), var(B)))
             .when(|s, m| s.clamp(m).is_some())
             .folding(A)
+            .folding_where(C, tested)
             .emits(|s, m| s.usat(m)),
         Rule::new("usat-else", select(var(C), var(B), clamped()))
             .when(|s, m| s.clamp(m).is_some())
             .folding(A)
+            .folding_where(C, tested)
             .emits(|s, m| s.usat(m)),
         Rule::new("select", select(var(C), var(A), var(B)))
+            .folding_where(C, tested)
             .folding_where(A, |s, i| s.is_predicated(i))
             .folding_where(B, |s, i| s.is_predicated(i))
             .emits(|s, m| s.int_select(m)),
