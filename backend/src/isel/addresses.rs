@@ -1,12 +1,49 @@
-//! Addresses and memory: loads and stores, the addresses they fold (stack objects, constant
-//! offsets, scaled and negated indices, offsets from a section's anchor), and
-//! `getelementptr` computed whole.
+//! Addresses and memory: the rules of loads, stores and `getelementptr`, the addresses
+//! accesses fold (stack objects, constant offsets, scaled and negated indices, offsets
+//! from a section's anchor), and `getelementptr` computed whole.
 
+use super::matcher::{Match, Rule};
 use super::Selector;
 use crate::global_layout::Section;
 use crate::imm::{fits_offset, is_operand2};
 use crate::mir::*;
-use middle::ir::{BinaryOp, Inst, InstKind, Type, Value};
+use middle::ir::pattern::*;
+use middle::ir::{BinaryOp, Inst, InstKind, Opcode, Type, Value};
+
+/// The address a load or store reads or writes.
+const PTR: Var = Var::new(15);
+
+/// The rules of memory accesses and addresses. An access folds an address that all of
+/// its accesses reach in place (`folded_addr`); an address computed whole folds an index
+/// negated for it alone.
+pub(super) fn rules() -> Vec<Rule> {
+    vec![
+        Rule::new("vldr", load(var(PTR)))
+            .when(|s, m| s.f.inst(m.root).ty == Type::F32)
+            .folding_where(PTR, |s, _, g| s.addresses_in_place(g, true))
+            .emits(|s, m| s.load(m, true)),
+        Rule::new("ldr", load(var(PTR)))
+            .folding_where(PTR, |s, _, g| s.addresses_in_place(g, false))
+            .emits(|s, m| s.load(m, false)),
+        Rule::new("vstr", store(var(X), var(PTR)))
+            .when(|s, m| s.f.value_type(m.value(X)) == Type::F32)
+            .folding_where(PTR, |s, _, g| s.addresses_in_place(g, true))
+            .emits(|s, m| s.store(m, true)),
+        Rule::new("str", store(var(X), var(PTR)))
+            .folding_where(PTR, |s, _, g| s.addresses_in_place(g, false))
+            .emits(|s, m| s.store(m, false)),
+        Rule::new(
+            "slotaddr",
+            gep(bind(B, opcode(Opcode::Alloca)), int_const(C1)),
+        )
+        .emits(|s, m| s.slot_address(m)),
+        Rule::new("sub-index", gep(var(B), bind(A, sub(int(0), var(X)))))
+            .when(|s, m| s.folded_negation(m.value(A)).is_some())
+            .folding(A)
+            .emits(|s, m| s.sub_index(m)),
+        Rule::new("gep", gep(var(B), var(A))).emits(|s, m| s.gep(m)),
+    ]
+}
 
 impl Selector<'_> {
     fn alloca_of(&self, v: Value) -> Option<u32> {
@@ -30,6 +67,15 @@ impl Selector<'_> {
             self.access(u.inst)
                 .is_some_and(|(at, _, float)| at == u.index as usize && fits(float))
         })
+    }
+
+    /// Whether an access, of a float if `float`, reaches the address `g` in place: `g` a
+    /// `getelementptr` not indexed from a section's anchor (`is_anchor_indexed`) that
+    /// `folded_addr` finds a mode for.
+    fn addresses_in_place(&self, g: Inst, float: bool) -> bool {
+        matches!(self.f.kind(g), InstKind::Gep { .. })
+            && !self.is_anchor_indexed(g)
+            && self.folded_addr(Value::Inst(g), float).is_some()
     }
 
     /// How an access of `ptr` can address memory without computing `ptr` itself.
@@ -98,23 +144,10 @@ impl Selector<'_> {
         }
     }
 
-    pub(super) fn is_folded_gep(&self, i: Inst) -> bool {
-        if !matches!(self.f.kind(i), InstKind::Gep { .. }) || self.is_anchor_indexed(i) {
-            return false;
-        }
-        let v = Value::Inst(i);
-        self.only_accessed(v, |float| self.folded_addr(v, float).is_some())
-    }
-
-    /// A negation `0 - x` used only as the index of addresses `gep b, -x, 2^s` off a base
-    /// that is not a global (`invariant-bases` makes `a[k - i]` in a loop over `i` such an
-    /// address off `&a[k]`): each access takes `x` subtracted (`ldr r, [b, -x, lsl #s]`),
-    /// and an address computed whole is `sub rd, b, x, lsl #s`.
-    pub(super) fn is_folded_negation(&self, i: Inst) -> bool {
-        self.folded_negation(Value::Inst(i)).is_some()
-    }
-
-    /// `x` where `index` is such a negation `0 - x` (`is_folded_negation`).
+    /// `x` where `index` is a negation `0 - x` used only as the index of addresses
+    /// `gep b, -x, 2^s` off a base that is not a global (`invariant-bases` makes `a[k - i]`
+    /// in a loop over `i` such an address off `&a[k]`): each access takes `x` subtracted
+    /// (`ldr r, [b, -x, lsl #s]`), and an address computed whole is `sub rd, b, x, lsl #s`.
     fn folded_negation(&self, index: Value) -> Option<Value> {
         let f = self.f;
         let InstKind::Binary {
@@ -151,54 +184,75 @@ impl Selector<'_> {
         }
     }
 
-    /// Load `i` from `p`.
-    pub(super) fn load(&mut self, i: Inst, p: Value) {
-        let rd = self.def(i);
-        if self.f.inst(i).ty == Type::F32 {
-            let addr = self.addr(p, true);
-            self.emit(MInst::VLdr { sd: rd, addr });
+    /// A load from `PTR` into the root's register, a float one if `float`.
+    fn load(&mut self, m: &Match, float: bool) {
+        let (rd, addr) = (m.dst(), self.addr(m.value(PTR), float));
+        self.emit(if float {
+            MInst::VLdr { sd: rd, addr }
         } else {
-            let addr = self.addr(p, false);
-            self.emit(MInst::Ldr {
+            MInst::Ldr {
                 cond: None,
                 rd,
                 addr,
-            });
-        }
+            }
+        });
     }
 
-    /// A store of `x` to `p`.
-    pub(super) fn store(&mut self, x: Value, p: Value) {
-        let rs = self.reg(x);
-        if self.f.value_type(x) == Type::F32 {
-            let addr = self.addr(p, true);
-            self.emit(MInst::VStr { ss: rs, addr });
+    /// A store of `X` to `PTR`, a float one if `float`.
+    fn store(&mut self, m: &Match, float: bool) {
+        let rs = self.reg(m.value(X));
+        let addr = self.addr(m.value(PTR), float);
+        self.emit(if float {
+            MInst::VStr { ss: rs, addr }
         } else {
-            let addr = self.addr(p, false);
-            self.emit(MInst::Str {
+            MInst::Str {
                 cond: None,
                 rs,
                 addr,
-            });
+            }
+        });
+    }
+
+    /// A fixed place `C1` in the stack array `B`: one address that can be repeated anywhere.
+    fn slot_address(&mut self, m: &Match) {
+        let obj = self.alloca_of(m.value(B)).expect("a stack array");
+        let stride = self.stride(m.root);
+        self.emit(MInst::SlotAddr {
+            rd: m.dst(),
+            slot: Slot::Local(obj),
+            offset: m.int(C1).wrapping_mul(stride as i32),
+        });
+    }
+
+    /// `rd = b - x * 2^s` for the address `gep b, 0 - x, 2^s`, the negation folded
+    /// (`folded_negation`).
+    fn sub_index(&mut self, m: &Match) {
+        let rn = self.reg(m.value(B));
+        let ri = self.reg(m.value(X));
+        let shift = self.stride(m.root).trailing_zeros() as u8;
+        self.emit(MInst::Alu {
+            cond: None,
+            op: AluOp::Sub,
+            rd: m.dst(),
+            rn,
+            src: Operand2::Shifted(ri, Shift::Lsl, shift),
+        });
+    }
+
+    /// The stride of the `getelementptr` `i`.
+    fn stride(&self, i: Inst) -> u32 {
+        match *self.f.kind(i) {
+            InstKind::Gep { stride, .. } => stride,
+            _ => unreachable!("not a getelementptr"),
         }
     }
 
-    /// The address of gep `i`, `base + index * stride`, computed whole: a fixed place in a
-    /// stack array, an address off a section's anchor (shared in the block) or a row on
-    /// the anchor, else the base plus the scaled index.
-    pub(super) fn gep(&mut self, i: Inst, base: Value, index: Value, stride: u32) {
-        let rd = self.def(i);
-        if let (Value::Inst(a), Value::Int(c)) = (base, index) {
-            if let Some(obj) = self.allocas[a.index()] {
-                // A fixed place in a stack array: one address that can be repeated anywhere.
-                self.emit(MInst::SlotAddr {
-                    rd,
-                    slot: Slot::Local(obj),
-                    offset: c.wrapping_mul(stride as i32),
-                });
-                return;
-            }
-        }
+    /// The address `gep B, A` computed whole, `B + A * stride`: an address off a section's
+    /// anchor (shared in the block) or a row on the anchor, else the base plus the scaled
+    /// index.
+    fn gep(&mut self, m: &Match) {
+        let (i, rd) = (m.root, m.dst());
+        let (base, index, stride) = (m.value(B), m.value(A), self.stride(i));
         // An anchor-indexed gep is the anchor plus the scaled index, shared in the block.
         let section = match base {
             Value::Global(g) if self.is_anchor_indexed(i) => Some(self.layout.place(g).0),
@@ -251,8 +305,8 @@ impl Selector<'_> {
         }
     }
 
-    /// `rd = rn + index * stride`: a constant offset, a shifted index added (or subtracted,
-    /// a negated one), or the index multiplied by the stride.
+    /// `rd = rn + index * stride`: a constant offset, a shifted index added, or the index
+    /// multiplied by the stride.
     fn base_plus_index(&mut self, rd: Reg, rn: Reg, index: Value, stride: u32) {
         match index {
             Value::Int(c) => {
@@ -267,14 +321,10 @@ impl Selector<'_> {
                 });
             }
             _ if stride.is_power_of_two() => {
-                let (op, index) = match self.folded_negation(index) {
-                    Some(x) => (AluOp::Sub, x),
-                    None => (AluOp::Add, index),
-                };
                 let ri = self.reg(index);
                 self.emit(MInst::Alu {
                     cond: None,
-                    op,
+                    op: AluOp::Add,
                     rd,
                     rn,
                     src: Operand2::Shifted(ri, Shift::Lsl, stride.trailing_zeros() as u8),

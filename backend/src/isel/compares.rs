@@ -30,9 +30,9 @@ pub(super) fn rules() -> Vec<Rule> {
         Rule::new("vcmp", fcmp(any(), any())).emits(|s, m| s.truth_value(m.root)),
         Rule::new("chain", select(var(C), var(A), var(B)))
             .when(|s, m| s.chains[m.root.index()].is_some())
-            .folding_where(C, |s, c| s.is_tested_in_place(c))
-            .folding_where(A, |s, c| s.is_tested_in_place(c))
-            .folding_where(B, |s, c| s.is_tested_in_place(c))
+            .folding_where(C, |s, _, c| s.is_tested_in_place(c))
+            .folding_where(A, |s, _, c| s.is_tested_in_place(c))
+            .folding_where(B, |s, _, c| s.is_tested_in_place(c))
             .emits(|s, m| s.truth_value(m.root)),
     ]
 }

@@ -17,7 +17,7 @@ pub(super) fn rules() -> Vec<Rule> {
             s.jump(t)
         }),
         Rule::new("bcond", cond_br(var(C)))
-            .folding_where(C, |s, c| s.is_tested_in_place(c))
+            .folding_where(C, |s, _, c| s.is_tested_in_place(c))
             .emits(|s, m| s.branch(m)),
         Rule::new("ret-value", inst(Opcode::Ret, vec![var(A)]))
             .emits(|s, m| s.ret(Some(m.value(A)))),

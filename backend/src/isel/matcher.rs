@@ -13,7 +13,7 @@
 //! folded ones too (an operation a select computes under its condition is emitted by its
 //! own rule, into the select's register).
 
-use super::{arithmetic, compares, control, selects, Selector};
+use super::{addresses, arithmetic, compares, control, selects, Selector};
 use crate::mir::Reg;
 use middle::ir::pattern::{matches_if, Bindings, Pattern, Var};
 use middle::ir::{Inst, IntPred, Opcode, Value};
@@ -22,8 +22,8 @@ use std::sync::LazyLock;
 /// What else a match must satisfy, beyond its pattern's shape.
 pub(super) type Guard = fn(&Selector, &Match) -> bool;
 
-/// Whether a rule folds the operand instruction its variable is bound to.
-pub(super) type FoldIf = fn(&Selector, Inst) -> bool;
+/// Whether a match folds the operand instruction its variable is bound to.
+pub(super) type FoldIf = fn(&Selector, &Match, Inst) -> bool;
 
 /// Emits the machine code of a match.
 pub(super) type Emit = fn(&mut Selector, &Match);
@@ -133,7 +133,7 @@ impl Match {
     /// Whether the match folds instruction `i`.
     fn folds(&self, s: &Selector, i: Inst) -> bool {
         self.rule.folds.iter().any(|&(v, fold)| {
-            self.bindings.get(v) == Some(Value::Inst(i)) && fold.is_none_or(|fold| fold(s, i))
+            self.bindings.get(v) == Some(Value::Inst(i)) && fold.is_none_or(|fold| fold(s, self, i))
         })
     }
 
@@ -164,6 +164,7 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
             arithmetic::rules(),
             compares::rules(),
             selects::rules(),
+            addresses::rules(),
             control::rules(),
         ]
         .concat(),

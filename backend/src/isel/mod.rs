@@ -251,11 +251,6 @@ impl Selector<'_> {
                 self.chains[i.index()] = plan(f, i, &|c| self.is_chain_tested(c));
             }
         }
-        for i in f.all_insts() {
-            if self.is_folded_gep(i) || self.is_folded_negation(i) {
-                self.skipped[i.index()] = true;
-            }
-        }
         self.match_rules();
     }
 
@@ -306,15 +301,9 @@ impl Selector<'_> {
         let data = self.f.inst(i).clone();
         match data.kind {
             InstKind::Alloca { .. } | InstKind::Phi { .. } => {}
-            InstKind::Load { args: [p] } => self.load(i, p),
-            InstKind::Store { args: [x, p] } => match self.matched(i) {
-                Some(_) => self.emit_match(i),
-                None => self.store(x, p),
-            },
-            InstKind::Gep {
-                args: [base, index],
-                stride,
-            } => self.gep(i, base, index, stride),
+            InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Gep { .. } => {
+                self.emit_match(i)
+            }
             InstKind::Binary { .. } => self.emit_match(i),
             InstKind::FNeg { args: [a] } => {
                 let sm = self.reg(a);

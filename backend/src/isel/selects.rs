@@ -28,7 +28,7 @@ const STORED: Var = Var::new(13);
 /// The rules of selects, and of stores of a select under its condition.
 pub(super) fn rules() -> Vec<Rule> {
     let clamped = || bind(A, opcode(Opcode::Select));
-    let tested: FoldIf = |s, c| s.is_tested_in_place(c);
+    let tested: FoldIf = |s, _, c| s.is_tested_in_place(c);
     vec![
         Rule::new("vmov.f32-select", select(var(C), var(A), var(B)))
             .when(|s, m| s.f.inst(m.root).ty == Type::F32)
@@ -46,8 +46,8 @@ pub(super) fn rules() -> Vec<Rule> {
             .emits(|s, m| s.usat(m)),
         Rule::new("select", select(var(C), var(A), var(B)))
             .folding_where(C, tested)
-            .folding_where(A, |s, i| s.is_predicated(i))
-            .folding_where(B, |s, i| s.is_predicated(i))
+            .folding_where(A, |s, _, i| s.is_predicated(i))
+            .folding_where(B, |s, _, i| s.is_predicated(i))
             .emits(|s, m| s.int_select(m)),
         Rule::new(
             "str-conditional",
