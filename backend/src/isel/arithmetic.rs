@@ -9,7 +9,7 @@ use super::Selector;
 use crate::imm::is_operand2;
 use crate::mir::*;
 use middle::ir::pattern::*;
-use middle::ir::{BinaryOp, CastOp, Function, Inst, InstKind, Value};
+use middle::ir::{BinaryOp, CastOp, Function, Inst, InstKind, Opcode, Value};
 
 /// The product a multiply-accumulate folds.
 pub(super) const PRODUCT: Var = Var::new(10);
@@ -23,7 +23,7 @@ const SHIFT: Var = Var::new(12);
 /// The rules of the binary operations, in the order they are tried: the forms that fold an
 /// operand before the plain operations.
 pub(super) fn rules() -> Vec<Rule> {
-    folding_rules().into_iter().chain(plain_rules()).collect()
+    [folding_rules(), plain_rules(), unary_rules()].concat()
 }
 
 /// The operations that fold a product, a quotient or a shift.
@@ -97,6 +97,24 @@ fn plain_rules() -> Vec<Rule> {
             .emits(|s, m| s.mul(m.dst(), m.value(A), m.value(B))),
         Rule::new("sdiv", sdiv(a.clone(), b.clone())).emits(|s, m| s.division(m, false)),
         Rule::new("srem", srem(a, b)).emits(|s, m| s.division(m, true)),
+    ]
+}
+
+/// The operations of one operand: float negation, counting trailing zeros, casts.
+fn unary_rules() -> Vec<Rule> {
+    vec![
+        Rule::new("vneg.f32", fneg(var(A))).emits(|s, m| {
+            let sm = s.reg(m.value(A));
+            s.emit(MInst::VNeg { sd: m.dst(), sm });
+        }),
+        Rule::new("rbit-clz", inst(Opcode::Ctz, vec![var(A)])).emits(|s, m| s.ctz(m)),
+        Rule::new("zext", cast(CastOp::Zext, var(A))).emits(|s, m| s.cast(m, CastOp::Zext)),
+        Rule::new("vcvt.f32.s32", cast(CastOp::SiToFp, var(A)))
+            .emits(|s, m| s.cast(m, CastOp::SiToFp)),
+        Rule::new("vcvt.s32.f32", cast(CastOp::FpToSi, var(A)))
+            .emits(|s, m| s.cast(m, CastOp::FpToSi)),
+        Rule::new("vmov-bits", cast(CastOp::FloatBits, var(A)))
+            .emits(|s, m| s.cast(m, CastOp::FloatBits)),
     ]
 }
 
@@ -245,9 +263,21 @@ impl Selector<'_> {
         })
     }
 
-    pub(super) fn cast(&mut self, i: Inst, op: CastOp, a: Value) {
-        let rd = self.def(i);
-        let src = self.reg(a);
+    /// The trailing zeros of `A`: its bits reversed, then the leading zeros counted.
+    fn ctz(&mut self, m: &Match) {
+        let rm = self.reg(m.value(A));
+        let reversed = self.new_vreg(RegClass::Int);
+        self.emit(MInst::Rbit { rd: reversed, rm });
+        self.emit(MInst::Clz {
+            rd: m.dst(),
+            rm: reversed,
+        });
+    }
+
+    /// The cast `op` of `A`.
+    fn cast(&mut self, m: &Match, op: CastOp) {
+        let rd = m.dst();
+        let src = self.reg(m.value(A));
         match op {
             CastOp::Zext => self.emit(MInst::Copy { dst: rd, src }),
             CastOp::SiToFp => {

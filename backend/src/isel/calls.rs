@@ -2,17 +2,27 @@
 //! outgoing stack slots, the result out of `r0` or `s0`, and parameters received into
 //! virtual registers.
 
+use super::matcher::{Match, Rule};
 use super::Selector;
 use crate::abi::{self, ArgKind, ArgLoc};
 use crate::mir::*;
 use crate::symbols::symbol;
-use middle::ir::{Callee, Inst, Type, Value};
+use middle::ir::pattern::opcode;
+use middle::ir::{Callee, InstKind, Opcode, Type, Value};
+
+/// The rule of calls.
+pub(super) fn rules() -> Vec<Rule> {
+    vec![Rule::new("bl", opcode(Opcode::Call)).emits(|s, m| s.call(m))]
+}
 
 impl Selector<'_> {
-    /// Call `i` of `callee` with `args`: the arguments into their places, `bl`, and the
-    /// result, if any, into `i`'s register.
-    pub(super) fn call(&mut self, i: Inst, callee: &Callee, args: &[Value]) {
+    /// A call: the arguments into their places, `bl`, and the result, if any, into the
+    /// root's register.
+    fn call(&mut self, m: &Match) {
         let f = self.f;
+        let InstKind::Call { callee, args } = f.kind(m.root) else {
+            unreachable!("a call");
+        };
         let mut values: Vec<Value> = args.to_vec();
         let mut kinds: Vec<ArgKind> = args.iter().map(|a| arg_kind(f.value_type(*a))).collect();
         let (sym, format) = match callee {
@@ -37,7 +47,7 @@ impl Selector<'_> {
         let regs = self.argument_registers(&values, format);
         self.store_stack_arguments(&locs, &regs);
         let uses = self.move_register_arguments(&locs, &regs);
-        let ret = f.inst(i).ty;
+        let ret = f.inst(m.root).ty;
         let result = match ret {
             Type::Void => None,
             Type::F32 => Some(Reg::Phys(PReg::S0)),
@@ -49,8 +59,7 @@ impl Selector<'_> {
             defs: result.into_iter().collect(),
         });
         if let Some(src) = result {
-            let dst = self.def(i);
-            self.emit(MInst::Copy { dst, src });
+            self.emit(MInst::Copy { dst: m.dst(), src });
         }
     }
 

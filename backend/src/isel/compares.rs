@@ -7,7 +7,7 @@ use super::matcher::{Match, Rule};
 use super::Selector;
 use crate::imm::is_operand2;
 use crate::mir::*;
-use middle::compare_chain::{link, Form, Link};
+use middle::compare_chain::{link, plan, Form, Link};
 use middle::ir::pattern::*;
 use middle::ir::{BinaryOp, FloatPred, Function, Inst, InstKind, IntPred, Type, Value};
 
@@ -38,6 +38,16 @@ pub(super) fn rules() -> Vec<Rule> {
 }
 
 impl Selector<'_> {
+    /// Plans the chains of comparisons tested in place (`chains`).
+    pub(super) fn plan_chains(&mut self) {
+        let f = self.f;
+        for i in f.all_insts() {
+            if link(f, i).is_some() && self.is_chain_tested(i) {
+                self.chains[i.index()] = plan(f, i, &|c| self.is_chain_tested(c));
+            }
+        }
+    }
+
     /// Comparison or chain `i` as a truth value in its register: 0, then 1 under the
     /// conditions it holds under.
     fn truth_value(&mut self, i: Inst) {
@@ -70,7 +80,7 @@ impl Selector<'_> {
             return vec![self.chain(c, &plan)];
         }
         match c.as_inst() {
-            Some(ci) if self.skipped[ci.index()] => {
+            Some(ci) if self.folded[ci.index()] => {
                 let (compared, conds) = compared(self.f, ci);
                 if self.flags == Some(compared) {
                     return conds;
@@ -217,7 +227,7 @@ impl Selector<'_> {
 
     /// `(x, mask)` when comparing `a` with `b` tests a mask against 0 (`tests_mask`).
     fn tested_mask(&self, a: Value, b: Value) -> Option<(Value, Value)> {
-        let i = a.as_inst().filter(|i| self.skipped[i.index()])?;
+        let i = a.as_inst().filter(|i| self.folded[i.index()])?;
         match (self.f.kind(i), b) {
             (
                 &InstKind::Binary {
@@ -315,7 +325,7 @@ impl Selector<'_> {
     /// part of being tested: a chain or comparison used only as conditions in its block,
     /// or a comparison whose one use is a chain (a float one never chains: a chain with
     /// one tested in place has no plan, and the comparison is made at its select).
-    pub(super) fn is_chain_tested(&self, i: Inst) -> bool {
+    fn is_chain_tested(&self, i: Inst) -> bool {
         match self.f.kind(i) {
             InstKind::Icmp { .. } | InstKind::Fcmp { .. } => {
                 self.chain_user(i).is_some() || self.is_condition_only(i)

@@ -318,14 +318,14 @@ impl Selector<'_> {
     }
 
     /// Whether value ranges show that `v` is never negative.
-    pub(super) fn never_negative(&self, v: Value) -> bool {
+    fn never_negative(&self, v: Value) -> bool {
         self.ranges.is_some_and(|r| r.of(v).lo >= 0)
     }
 
     /// Whether the value of `i` comes back to one of its operands round a loop: through at
     /// most `MAX_RECURRENCE_STEPS` operations and phis to a phi, and from that phi through as
     /// many operations to `i` (`carry = (x[k] * f + carry) / base`, `h = (h * 31 + c) % m`).
-    pub(super) fn is_on_recurrence(&self, i: Inst) -> bool {
+    fn is_on_recurrence(&self, i: Inst) -> bool {
         let f = self.f;
         if f.inst_block(i).is_none_or(|b| self.loops.depth(b) == 0) {
             return false;

@@ -40,7 +40,7 @@ impl Selector<'_> {
                 anchored[self.layout.place(*g).0 as usize] = true;
                 continue;
             }
-            let folded_into_anchor = self.skipped[i.index()]
+            let folded_into_anchor = self.folded[i.index()]
                 && matches!(
                     self.folded_addr(Value::Inst(i), false),
                     Some(AddrPlan::Anchored(..))

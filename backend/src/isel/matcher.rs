@@ -13,7 +13,7 @@
 //! folded ones too (an operation a select computes under its condition is emitted by its
 //! own rule, into the select's register).
 
-use super::{addresses, arithmetic, compares, control, selects, Selector};
+use super::{addresses, arithmetic, calls, compares, control, selects, Selector};
 use crate::mir::Reg;
 use middle::ir::pattern::{matches_if, Bindings, Pattern, Var};
 use middle::ir::{Inst, IntPred, Opcode, Value};
@@ -165,6 +165,7 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
             compares::rules(),
             selects::rules(),
             addresses::rules(),
+            calls::rules(),
             control::rules(),
         ]
         .concat(),
@@ -195,7 +196,7 @@ impl RuleTable {
 
 impl Selector<'_> {
     /// Matches every instruction against the rules, then marks each instruction that every
-    /// one of its users folds (`skipped`).
+    /// one of its users folds (`folded`).
     pub(super) fn match_rules(&mut self) {
         let f = self.f;
         for i in f.all_insts() {
@@ -208,7 +209,7 @@ impl Selector<'_> {
                     .iter()
                     .all(|u| self.matches[u.inst.index()].is_some_and(|m| m.folds(self, i)));
             if folded {
-                self.skipped[i.index()] = true;
+                self.folded[i.index()] = true;
             }
         }
     }
@@ -221,22 +222,14 @@ impl Selector<'_> {
             .iter()
             .find_map(|&r| {
                 let rule = &table.rules[r];
-                let accept = |bindings: &Bindings| {
-                    let m = Match {
-                        rule,
-                        root: i,
-                        dst,
-                        bindings: *bindings,
-                    };
-                    rule.guard.is_none_or(|guard| guard(self, &m))
-                };
-                let bindings = matches_if(self.f, Value::Inst(i), &rule.pattern, &accept)?;
-                Some(Match {
+                let at = |bindings| Match {
                     rule,
                     root: i,
                     dst,
                     bindings,
-                })
+                };
+                let accept = |b: &Bindings| rule.guard.is_none_or(|guard| guard(self, &at(*b)));
+                matches_if(self.f, Value::Inst(i), &rule.pattern, &accept).map(at)
             })
     }
 

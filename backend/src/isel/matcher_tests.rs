@@ -17,7 +17,7 @@ fn rules_of(ir: &str) -> Vec<(&'static str, bool)> {
             .filter(|&i| f.inst(i).ty != Type::Void)
             .map(|i| {
                 let rule = s.matched(i).map_or("", |m: Match| m.rule.name);
-                (rule, s.skipped[i.index()])
+                (rule, s.folded[i.index()])
             })
             .collect()
     })
@@ -116,4 +116,39 @@ bb0:
         [("select", true), ("usat-else", false), ("sub", true)]
     );
     assert_eq!(rules[6], ("select", false));
+}
+
+#[test]
+fn a_branch_folds_its_comparison_a_comparison_its_mask_and_accesses_their_addresses() {
+    let rules = rules_of(
+        "func @f(%a0: ptr, %a1: i32) -> i32 {
+bb0:
+  %0 = and %a1, 8
+  %1 = icmp ne %0, 0
+  %2 = gep %a0, %a1, 4
+  %3 = load i32 %2
+  %4 = sub 0, %a1
+  %5 = gep %a0, %4, 4
+  %6 = load i32 %5
+  %7 = gep %a0, %a1, 8
+  %8 = load i32 %7
+  %9 = add %3, %6
+  %10 = add %9, %8
+  condbr %1, bb1, bb2
+bb1:
+  ret %10
+bb2:
+  ret %7
+}
+",
+    );
+    assert_eq!(rules[..2], [("and", true), ("tst", true)]);
+    assert_eq!(rules[2..4], [("gep", true), ("ldr", false)]);
+    // The negation is folded into the address, which the load folds in turn.
+    assert_eq!(
+        rules[4..7],
+        [("sub", true), ("sub-index", true), ("ldr", false)]
+    );
+    // Returned as well as loaded from: computed.
+    assert_eq!(rules[7..9], [("gep", false), ("ldr", false)]);
 }

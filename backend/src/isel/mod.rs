@@ -1,18 +1,20 @@
 //! Instruction selection: one IR function (SSA, critical edges split) to machine IR over
-//! virtual registers. Phis become copies at the end of each predecessor, through fresh
-//! temporaries so that they act in parallel. A compare used only by its block's branch is
-//! emitted at the branch; a constant-offset or scaled-index address folds into the load or
-//! store that uses it.
+//! virtual registers, by rules (`matcher`): the first rule whose pattern matches an
+//! instruction selects it, and an instruction whose every user's rule folds it has no code
+//! of its own (a compare used only by its block's branch is emitted at the branch, a
+//! constant-offset or scaled-index address in the load or store that uses it). Phis become
+//! copies at the end of each predecessor, through fresh temporaries so that they act in
+//! parallel.
 //!
-//! This file holds the `Selector`, its state, and the walk over the blocks that decides which
-//! instructions fold into others and selects the rest. Each concern has a file of its own:
-//! `operands` (registers for values, and where constants are built), `globals` (global
-//! addresses and section anchors), `addresses` (loads, stores and `getelementptr`),
-//! `arithmetic` (integer and float operations, shifts folded into operands, casts),
-//! `multiplication` (by constants, multiply-accumulate), `division` (by constants),
-//! `compares` (comparisons and the flags they set), `selects` (conditional moves and
-//! stores), `calls` (calls, parameters and the ABI) and `control` (phi copies and
-//! terminators).
+//! This file holds the `Selector`, its state, and the walk over the blocks that emits each
+//! instruction by its rule. `matcher` holds the rules' form and the matcher; each concern
+//! has a file of its own, the first six with their table of rules: `arithmetic` (the
+//! binary operations, shifts folded into operands, casts), `compares` (comparisons, the
+//! flags they set, chains of them), `selects` (conditional moves and stores), `addresses`
+//! (loads, stores and `getelementptr`), `calls` (calls, parameters and the ABI), `control`
+//! (terminators, and phi copies), `multiplication` (by constants, multiply-accumulate),
+//! `division` (by constants), `operands` (registers for values, and where constants are
+//! built) and `globals` (global addresses and section anchors).
 
 mod addresses;
 mod arithmetic;
@@ -38,7 +40,7 @@ use compares::Compared;
 use matcher::Match;
 use middle::analysis::ranges::Ranges;
 use middle::analysis::{Cfg, DomTree, LoopInfo};
-use middle::compare_chain::{link, plan, Form};
+use middle::compare_chain::Form;
 use middle::fast_hash::FastHashMap;
 use middle::ir::{BinaryOp, Block, Function, GlobalId, Inst, InstKind, Module, Type, Value};
 
@@ -68,7 +70,7 @@ fn with_selector<R>(m: &Module, f: &Function, body: impl FnOnce(Selector) -> R) 
         inst_regs: vec![None; f.inst_capacity()],
         param_regs: Vec::new(),
         allocas: vec![None; f.inst_capacity()],
-        skipped: vec![false; f.inst_capacity()],
+        folded: vec![false; f.inst_capacity()],
         selected: vec![false; f.inst_capacity()],
         matches: vec![None; f.inst_capacity()],
         global_regs: vec![None; m.globals.len()],
@@ -99,6 +101,13 @@ fn with_selector<R>(m: &Module, f: &Function, body: impl FnOnce(Selector) -> R) 
     body(s)
 }
 
+/// Whether instructions of `kind` have no code of their own: an `alloca` is a stack object
+/// (`create_blocks_and_registers`), a phi copies at the end of each predecessor
+/// (`phi_copies`).
+fn has_no_code(kind: &InstKind) -> bool {
+    matches!(kind, InstKind::Alloca { .. } | InstKind::Phi { .. })
+}
+
 fn class_of(t: Type) -> RegClass {
     if t == Type::F32 {
         RegClass::Float
@@ -119,9 +128,9 @@ struct Selector<'a> {
     param_regs: Vec<Reg>,
     /// The stack object of each `alloca`, by instruction index.
     allocas: Vec<Option<u32>>,
-    /// Instructions emitted elsewhere (compares at their branch) or folded into addresses,
-    /// by instruction index.
-    skipped: Vec<bool>,
+    /// The instructions that every user's rule folds (`matcher`), which have no code of
+    /// their own, by index.
+    folded: Vec<bool>,
     /// The instructions emitted so far, by index.
     selected: Vec<bool>,
     /// The rule that selects each instruction (`matcher`), by index.
@@ -206,12 +215,13 @@ impl Selector<'_> {
         }
     }
 
-    /// Registers and stack objects for the function's values, the section anchors, and
-    /// what folds into what.
+    /// Registers and stack objects for the function's values, the section anchors, the
+    /// chains of comparisons, and the rule that selects each instruction (`matcher`).
     fn prepare(&mut self) {
         self.create_blocks_and_registers();
         self.choose_anchors();
-        self.mark_folded();
+        self.plan_chains();
+        self.match_rules();
     }
 
     /// A machine block per block, a virtual register per parameter and per instruction
@@ -242,18 +252,6 @@ impl Selector<'_> {
         }
     }
 
-    /// Plans the chains of comparisons tested in place (`chains`), and marks the
-    /// instructions emitted elsewhere or folded into their users (`skipped`).
-    fn mark_folded(&mut self) {
-        let f = self.f;
-        for i in f.all_insts() {
-            if link(f, i).is_some() && self.is_chain_tested(i) {
-                self.chains[i.index()] = plan(f, i, &|c| self.is_chain_tested(c));
-            }
-        }
-        self.match_rules();
-    }
-
     /// Selects block `b`: the entry receives the parameters and takes the global
     /// addresses first; the phi copies for the successors go before the terminator.
     fn select_block(&mut self, b: Block) {
@@ -271,8 +269,8 @@ impl Selector<'_> {
             if kind.is_terminator() {
                 self.phi_copies(b);
                 self.emit_match(i);
-            } else if !kind.is_phi() && !self.skipped[i.index()] {
-                self.inst(i);
+            } else if !self.folded[i.index()] && !has_no_code(kind) {
+                self.emit_match(i);
                 self.selected[i.index()] = true;
             }
         }
@@ -295,42 +293,5 @@ impl Selector<'_> {
 
     fn def(&self, i: Inst) -> Reg {
         self.inst_regs[i.index()].expect("a result has a register")
-    }
-
-    fn inst(&mut self, i: Inst) {
-        let data = self.f.inst(i).clone();
-        match data.kind {
-            InstKind::Alloca { .. } | InstKind::Phi { .. } => {}
-            InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Gep { .. } => {
-                self.emit_match(i)
-            }
-            InstKind::Binary { .. } => self.emit_match(i),
-            InstKind::FNeg { args: [a] } => {
-                let sm = self.reg(a);
-                let sd = self.def(i);
-                self.emit(MInst::VNeg { sd, sm });
-            }
-            InstKind::Ctz { args: [a] } => {
-                let rm = self.reg(a);
-                let reversed = self.new_vreg(RegClass::Int);
-                self.emit(MInst::Rbit { rd: reversed, rm });
-                let rd = self.def(i);
-                self.emit(MInst::Clz { rd, rm: reversed });
-            }
-            InstKind::Icmp { .. } | InstKind::Fcmp { .. } => self.emit_match(i),
-            InstKind::Cast { op, args: [a] } => self.cast(i, op, a),
-            InstKind::Select { .. } => self.emit_match(i),
-            InstKind::Call { callee, args } => self.call(i, &callee, &args),
-            InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Ret { .. } => {
-                unreachable!("terminators are selected separately")
-            }
-            InstKind::VLoad { .. }
-            | InstKind::VStore { .. }
-            | InstKind::VBinary { .. }
-            | InstKind::Splat { .. }
-            | InstKind::ExtractLane { .. }
-            | InstKind::InsertLane { .. }
-            | InstKind::Reduce { .. } => unreachable!("compile_with refuses vectors"),
-        }
     }
 }

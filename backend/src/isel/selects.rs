@@ -146,7 +146,7 @@ impl Selector<'_> {
         (sel, c, holds): (Inst, Value, bool),
     ) {
         let f = self.f;
-        let predicated = v.as_inst().filter(|i| self.skipped[i.index()]);
+        let predicated = v.as_inst().filter(|i| self.folded[i.index()]);
         let (Some(op_inst), Some(block)) = (predicated, f.inst_block(sel)) else {
             return self.value_into(rd, v, cond);
         };
@@ -187,7 +187,7 @@ impl Selector<'_> {
     /// Puts `v` into `rd`, under `cond` if given: a predicated operation is computed into
     /// it, anything else moved.
     fn value_into(&mut self, rd: Reg, v: Value, cond: Option<Cond>) {
-        if let Some(i) = v.as_inst().filter(|i| self.skipped[i.index()]) {
+        if let Some(i) = v.as_inst().filter(|i| self.folded[i.index()]) {
             let m = self.predicated_match(i).computed_into(rd, |x| x);
             self.operation_into(&m, cond);
             return;
@@ -205,7 +205,7 @@ impl Selector<'_> {
         let Some(vi) = v.as_inst() else {
             return false;
         };
-        if self.skipped[vi.index()] || !matches!(self.f.kind(vi), InstKind::Binary { .. }) {
+        if self.folded[vi.index()] || !matches!(self.f.kind(vi), InstKind::Binary { .. }) {
             return false;
         }
         self.f
@@ -219,11 +219,11 @@ impl Selector<'_> {
     /// value in a register that nothing reads after the select (`read_after`). Moved into
     /// the select's register unconditionally, it then shares it, leaving one conditional
     /// instruction for the other value (`m = x < m ? x : m` as `cmp x, m; movlt m, x`). Not
-    /// a value computed for the select alone under its condition (`skipped`), which would
+    /// a value computed for the select alone under its condition (`folded`), which would
     /// then be computed always.
     fn can_share(&self, v: Value, sel: Inst) -> bool {
         match v {
-            Value::Inst(i) if self.skipped[i.index()] => false,
+            Value::Inst(i) if self.folded[i.index()] => false,
             Value::Inst(_) | Value::Param(_) => !self.read_after(v, sel),
             _ => false,
         }
@@ -351,7 +351,7 @@ impl Selector<'_> {
             .conditional_store(m.root)
             .expect("a store under a condition");
         let addr = self.addr(m.value(X), false);
-        let predicated = store.new.as_inst().is_some_and(|i| self.skipped[i.index()]);
+        let predicated = store.new.as_inst().is_some_and(|i| self.folded[i.index()]);
         let held = (!predicated).then(|| self.reg(store.new));
         let test = self.condition(store.cond)[0];
         let cond = if store.when { test } else { test.invert() };
