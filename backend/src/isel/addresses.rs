@@ -11,11 +11,11 @@ use middle::ir::pattern::*;
 use middle::ir::{BinaryOp, Inst, InstKind, Opcode, Type, Value};
 
 /// The address a load or store reads or writes.
-const PTR: Var = Var::new(15);
+pub(super) const PTR: Var = Var::new(15);
 
-/// The rules of memory accesses and addresses. An access folds an address that all of
-/// its accesses reach in place (`folded_addr`); an address computed whole folds an index
-/// negated for it alone.
+/// The rules of memory accesses and addresses. An access folds the `getelementptr` it
+/// reaches in place (`addresses_in_place`), which has no code of its own when every user
+/// does; an address computed whole folds an index negated for such addresses alone.
 pub(super) fn rules() -> Vec<Rule> {
     vec![
         Rule::new("vldr", load(var(PTR)))

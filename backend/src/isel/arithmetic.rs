@@ -74,29 +74,26 @@ fn folding_rules() -> Vec<Rule> {
 
 /// Each operation on its operands' registers (or immediates).
 fn plain_rules() -> Vec<Rule> {
-    let (a, b) = (var(A), var(B));
     vec![
-        Rule::new("vadd.f32", fadd(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Add)),
-        Rule::new("vsub.f32", fsub(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Sub)),
-        Rule::new("vmul.f32", fmul(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Mul)),
-        Rule::new("vdiv.f32", fdiv(a.clone(), b.clone())).emits(|s, m| s.vfp(m, VOp::Div)),
+        Rule::new("vadd.f32", fadd(var(A), var(B))).emits(|s, m| s.vfp(m, VOp::Add)),
+        Rule::new("vsub.f32", fsub(var(A), var(B))).emits(|s, m| s.vfp(m, VOp::Sub)),
+        Rule::new("vmul.f32", fmul(var(A), var(B))).emits(|s, m| s.vfp(m, VOp::Mul)),
+        Rule::new("vdiv.f32", fdiv(var(A), var(B))).emits(|s, m| s.vfp(m, VOp::Div)),
         Rule::new("add-after-next", add(var(X), int_const(C1)))
             .when(|s, m| s.offset_from_next_value(m.root).is_some() && !s.is_predicated(m.root))
             .emits(|s, m| s.add_after_next(m)),
-        Rule::new("add", add(a.clone(), b.clone()))
+        Rule::new("add", add(var(A), var(B)))
             .emits(|s, m| s.add_or_sub(m.dst(), BinaryOp::Add, m.value(A), m.value(B))),
-        Rule::new("sub", sub(a.clone(), b.clone()))
+        Rule::new("sub", sub(var(A), var(B)))
             .emits(|s, m| s.add_or_sub(m.dst(), BinaryOp::Sub, m.value(A), m.value(B))),
-        Rule::new("and", and(a.clone(), b.clone()))
-            .emits(|s, m| s.and(m.dst(), m.value(A), m.value(B))),
-        Rule::new("lsr", lshr(a.clone(), b.clone()))
+        Rule::new("and", and(var(A), var(B))).emits(|s, m| s.and(m.dst(), m.value(A), m.value(B))),
+        Rule::new("lsr", lshr(var(A), var(B)))
             .emits(|s, m| s.shift_right(m.dst(), BinaryOp::LShr, m.value(A), m.value(B))),
-        Rule::new("asr", ashr(a.clone(), b.clone()))
+        Rule::new("asr", ashr(var(A), var(B)))
             .emits(|s, m| s.shift_right(m.dst(), BinaryOp::AShr, m.value(A), m.value(B))),
-        Rule::new("mul", mul(a.clone(), b.clone()))
-            .emits(|s, m| s.mul(m.dst(), m.value(A), m.value(B))),
-        Rule::new("sdiv", sdiv(a.clone(), b.clone())).emits(|s, m| s.division(m, false)),
-        Rule::new("srem", srem(a, b)).emits(|s, m| s.division(m, true)),
+        Rule::new("mul", mul(var(A), var(B))).emits(|s, m| s.mul(m.dst(), m.value(A), m.value(B))),
+        Rule::new("sdiv", sdiv(var(A), var(B))).emits(|s, m| s.division(m, false)),
+        Rule::new("srem", srem(var(A), var(B))).emits(|s, m| s.division(m, true)),
     ]
 }
 

@@ -3,6 +3,7 @@
 //! it), clamps as `usat` (the inner select folded), and stores of a select as conditional
 //! stores (the select folded).
 
+use super::addresses::PTR;
 use super::compares::float_conds;
 use super::matcher::{FoldIf, Match, Rule};
 use super::Selector;
@@ -51,7 +52,7 @@ pub(super) fn rules() -> Vec<Rule> {
             .emits(|s, m| s.int_select(m)),
         Rule::new(
             "str-conditional",
-            store(bind(STORED, select(any(), any(), any())), var(X)),
+            store(bind(STORED, select(any(), any(), any())), var(PTR)),
         )
         .when(|s, m| s.conditional_store(m.root).is_some())
         .folding(STORED)
@@ -350,7 +351,7 @@ impl Selector<'_> {
         let store = self
             .conditional_store(m.root)
             .expect("a store under a condition");
-        let addr = self.addr(m.value(X), false);
+        let addr = self.addr(m.value(PTR), false);
         let predicated = store.new.as_inst().is_some_and(|i| self.folded[i.index()]);
         let held = (!predicated).then(|| self.reg(store.new));
         let test = self.condition(store.cond)[0];
