@@ -329,6 +329,39 @@ fn operand_variables_and_rebinding() {
 }
 
 #[test]
+fn other_instructions_match_by_opcode_and_operands() {
+    let m = parse_module(
+        "\
+func @f(%a0: ptr, %a1: i32) -> i32 {
+bb0:
+  %0 = gep %a0, %a1, 4
+  %1 = load i32 %0
+  %2 = icmp slt %1, 0
+  %3 = select i32 %2, 0, %1
+  store %3, %0
+  ret %3
+}
+",
+    )
+    .unwrap();
+    let f = &m.functions[0];
+    let insts: Vec<Inst> = f.all_insts().collect();
+    let loaded = load(bind(B, gep(var(A), any())));
+    let b = matches(f, Value::Inst(insts[1]), &loaded).unwrap();
+    assert_eq!((b.value(A), b.value(B)), (Value::Param(0), value(f, 0)));
+    let clamp = select(var(C), int(0), bind(X, opcode(Opcode::Load)));
+    let b = matches(f, value(f, 3), &clamp).unwrap();
+    assert_eq!((b.value(C), b.value(X)), (value(f, 2), value(f, 1)));
+    assert_eq!(clamp.root_opcode(), Some(Opcode::Select));
+    assert_eq!(clamp.operand_vars(), vec![C, X]);
+    // Operands in order, as many as the pattern names.
+    assert!(matches(f, value(f, 3), &select(var(C), var(A), int(0))).is_none());
+    assert!(matches(f, Value::Inst(insts[4]), &store(var(X), var(A))).is_some());
+    assert!(matches(f, Value::Inst(insts[4]), &inst(Opcode::Store, vec![var(X)])).is_none());
+    assert!(matches(f, Value::Inst(insts[5]), &opcode(Opcode::Ret)).is_some());
+}
+
+#[test]
 fn one_use_fails_on_shared_values() {
     let m = input();
     let f = &m.functions[0];

@@ -206,8 +206,9 @@ pub fn cast(op: CastOp, a: Pattern) -> Pattern {
     Pattern::Cast(op, Box::new(a))
 }
 
-/// An instruction of `opcode` with as many operands as `args`, matching them in order;
-/// not for the operations with builders of their own, which it does not match.
+/// An instruction of `opcode` with as many operands as `args`, matching them in order
+/// (for a binary operation, a comparison or a cast, its own builder also binds the
+/// operation or predicate, and can commute).
 pub fn inst(opcode: Opcode, args: Vec<Pattern>) -> Pattern {
     Pattern::Inst {
         opcode,
