@@ -15,8 +15,8 @@
 
 use super::{addresses, arithmetic, calls, compares, control, selects, Selector};
 use crate::mir::Reg;
-use middle::ir::pattern::{matches_if, Bindings, Pattern, Var};
-use middle::ir::{Inst, IntPred, Opcode, Value};
+use middle::ir::pattern::{file_by_root, matches_if, Bindings, Pattern, Var};
+use middle::ir::{Inst, IntPred, Value};
 use std::sync::LazyLock;
 
 /// What else a match must satisfy, beyond its pattern's shape.
@@ -182,14 +182,8 @@ impl RuleTable {
                 rule.name
             );
         }
-        let by_root = Opcode::ALL
-            .iter()
-            .map(|&op| {
-                (0..rules.len())
-                    .filter(|&r| rules[r].pattern.root_opcode().is_none_or(|root| root == op))
-                    .collect()
-            })
-            .collect();
+        let patterns: Vec<&Pattern> = rules.iter().map(|r| &r.pattern).collect();
+        let by_root = file_by_root(&patterns);
         RuleTable { rules, by_root }
     }
 }

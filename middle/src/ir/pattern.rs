@@ -737,16 +737,23 @@ pub struct RuleTable {
     by_root: Vec<Vec<usize>>,
 }
 
+/// For each opcode, the indices of the patterns whose root is that opcode or not fixed, in
+/// order: those that can match an instruction of that opcode.
+pub fn file_by_root(patterns: &[&Pattern]) -> Vec<Vec<usize>> {
+    Opcode::ALL
+        .iter()
+        .map(|&op| {
+            (0..patterns.len())
+                .filter(|&r| patterns[r].root_opcode().is_none_or(|root| root == op))
+                .collect()
+        })
+        .collect()
+}
+
 impl RuleTable {
     pub fn new(rules: Vec<Rule>) -> RuleTable {
-        let by_root = Opcode::ALL
-            .iter()
-            .map(|&op| {
-                (0..rules.len())
-                    .filter(|&r| rules[r].pattern.root_opcode().is_none_or(|root| root == op))
-                    .collect()
-            })
-            .collect();
+        let patterns: Vec<&Pattern> = rules.iter().map(|r| &r.pattern).collect();
+        let by_root = file_by_root(&patterns);
         RuleTable { rules, by_root }
     }
 

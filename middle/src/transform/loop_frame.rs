@@ -29,6 +29,38 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// The frame around the loop of one block `h` (preheader `p`, exit `e`, exit test
+    /// `test`) for blocks of `factor` rounds: PU, the block of rounds (returned beside the
+    /// frame), C and PH laid out after P, and the limit computed before P's branch.
+    pub fn around_one_block(
+        f: &mut Function,
+        [p, h, e]: [Block; 3],
+        test: CounterTest,
+        factor: u32,
+        always: bool,
+    ) -> (Frame, Block) {
+        let term_p = f.terminator(p).expect("a preheader ends in br");
+        let lim = test.limit(f, factor, term_p);
+        let [pu, u, c, ph] = [(); 4].map(|_| f.create_block());
+        f.insert_block_after(pu, p);
+        f.insert_block_after(u, pu);
+        f.insert_block_after(c, u);
+        f.insert_block_after(ph, c);
+        let frame = Frame {
+            p,
+            h,
+            exiting: h,
+            e,
+            pu,
+            c,
+            ph,
+            lim,
+            test,
+            always,
+        };
+        (frame, u)
+    }
+
     /// P's branch: into PU, for sure or while `init` is before the limit.
     pub fn enter(&self, f: &mut Function, init: Value) {
         let term_p = f.terminator(self.p).expect("a preheader ends in br");

@@ -159,25 +159,8 @@ pub(super) fn unroll(f: &mut Function, s: &Shape) {
     let (p, h, e) = (s.p, s.h, s.e);
     let (phis, body, after) = loop_values(f, h);
 
-    let term_p = f.terminator(p).expect("a preheader ends in br");
-    let lim = s.test.limit(f, s.factor, term_p);
-    let [pu, u, c, ph] = [(); 4].map(|_| f.create_block());
-    f.insert_block_after(pu, p);
-    f.insert_block_after(u, pu);
-    f.insert_block_after(c, u);
-    f.insert_block_after(ph, c);
-    let frame = Frame {
-        p,
-        h,
-        exiting: h,
-        e,
-        pu,
-        c,
-        ph,
-        lim,
-        test: s.test,
-        always: s.trips.is_some(),
-    };
+    let (frame, u) = Frame::around_one_block(f, [p, h, e], s.test, s.factor, s.trips.is_some());
+    let (pu, c, lim) = (frame.pu, frame.c, frame.lim);
     frame.enter(f, s.init);
     let before = s.test.before();
     f.append_inst(pu, InstKind::Br { targets: [u] }, Type::Void);

@@ -15,25 +15,10 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
     let (p, h) = (s.p, s.h);
     let phis: Vec<Inst> = f.phis(h).collect();
     let after = uses_after(f, &[h]);
+    let always = s.trips.is_some() && plan.checks.is_empty();
+    let (frame, v) = Frame::around_one_block(f, [p, h, s.e], s.test, LANES, always);
+    let (pv, c, lim) = (frame.pu, frame.c, frame.lim);
     let term_p = f.terminator(p).expect("a preheader ends in br");
-    let lim = s.test.limit(f, LANES, term_p);
-    let [pv, v, c, ph] = [(); 4].map(|_| f.create_block());
-    f.insert_block_after(pv, p);
-    f.insert_block_after(v, pv);
-    f.insert_block_after(c, v);
-    f.insert_block_after(ph, c);
-    let frame = Frame {
-        p,
-        h,
-        exiting: h,
-        e: s.e,
-        pu: pv,
-        c,
-        ph,
-        lim,
-        test: s.test,
-        always: s.trips.is_some() && plan.checks.is_empty(),
-    };
     frame.enter(f, s.init);
     if !plan.checks.is_empty() {
         check_distances(f, term_p, &plan.checks);
