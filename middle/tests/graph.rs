@@ -3,6 +3,9 @@
 //! edges back to the entry and unreachable nodes. Dominators and loop depths agree with
 //! their definitions, found by brute force.
 
+mod common;
+
+use common::Rng;
 use middle::analysis::{Cfg, DomTree, Graph, LoopInfo, Node};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -38,18 +41,6 @@ impl Graph for Edges {
 
     fn successors(&self, n: Vertex) -> &[Vertex] {
         &self.0[n.index()]
-    }
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
     }
 }
 
