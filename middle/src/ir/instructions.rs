@@ -387,6 +387,14 @@ impl InstKind {
         InstKind::Icmp { pred, args: [a, b] }
     }
 
+    /// A phi with no incoming pairs yet, for a pass to fill once the values exist.
+    pub fn empty_phi() -> InstKind {
+        InstKind::Phi {
+            args: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
     pub fn operands(&self) -> &[Value] {
         operand_slice!(self, &[], as_slice)
     }

@@ -260,7 +260,7 @@ fn parameter_phis(f: &mut Function, entry: Block, header: Block) -> Vec<Option<I
             if f.uses(param).is_empty() {
                 return None;
             }
-            let phi = f.insert_inst_before(first, empty_phi(), f.params[p]);
+            let phi = f.insert_inst_before(first, InstKind::empty_phi(), f.params[p]);
             f.replace_all_uses(param, Value::Inst(phi));
             f.add_phi_incoming(phi, param, entry);
             Some(phi)
@@ -275,16 +275,9 @@ fn accumulator_phi(f: &mut Function, op: BinaryOp, entry: Block, header: Block) 
         .block_insts(header)
         .find(|&i| !f.kind(i).is_phi())
         .expect("the header holds a terminator");
-    let phi = f.insert_inst_before(first, empty_phi(), Type::I32);
+    let phi = f.insert_inst_before(first, InstKind::empty_phi(), Type::I32);
     f.add_phi_incoming(phi, identity, entry);
     phi
-}
-
-fn empty_phi() -> InstKind {
-    InstKind::Phi {
-        args: Vec::new(),
-        blocks: Vec::new(),
-    }
 }
 
 /// Removes the return blocks of `calls` that no block jumps to any more.

@@ -170,7 +170,7 @@ pub(super) fn unroll(f: &mut Function, s: &Shape) {
     let mut u_phis = Vec::with_capacity(phis.len());
     for &phi in &phis {
         let ty = f.inst(phi).ty;
-        let copy = f.append_inst(u, empty_phi(), ty);
+        let copy = f.append_inst(u, InstKind::empty_phi(), ty);
         at.insert(phi, Value::Inst(copy));
         u_phis.push(copy);
     }
@@ -190,11 +190,4 @@ pub(super) fn unroll(f: &mut Function, s: &Shape) {
     f.append_inst(u, branch, Type::Void);
 
     frame.leave(f, counter, &phis, &last, after, &at);
-}
-
-fn empty_phi() -> InstKind {
-    InstKind::Phi {
-        args: Vec::new(),
-        blocks: Vec::new(),
-    }
 }

@@ -5,7 +5,7 @@ use super::dependences::Access;
 use super::plan::{Plan, Role};
 use super::LANES;
 use crate::fast_hash::FastHashMap;
-use crate::ir::{Block, Function, Inst, InstKind, IntPred, Type, Value, VectorOp};
+use crate::ir::{BinaryOp, Block, Function, Inst, InstKind, IntPred, Type, Value, VectorOp};
 use crate::transform::arith_writer::ArithWriter;
 use crate::transform::loop_frame::{uses_after, Frame};
 use crate::transform::value_map::{mapped, mapped_kind, ValueMap};
@@ -34,11 +34,11 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
         splats: FastHashMap::default(),
         step_vectors: FastHashMap::default(),
     };
-    let counter = w.f.append_inst(v, empty_phi(), Type::I32);
+    let counter = w.f.append_inst(v, InstKind::empty_phi(), Type::I32);
     w.scalar.insert(plan.counter, Value::Inst(counter));
     w.steps.insert(plan.counter, 1);
     for r in &plan.reductions {
-        let phi = w.f.append_inst(v, empty_phi(), Type::V4I32);
+        let phi = w.f.append_inst(v, InstKind::empty_phi(), Type::V4I32);
         w.vector.insert(r.phi, Value::Inst(phi));
     }
     for &(i, role) in &plan.body {
@@ -58,7 +58,7 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
     }
     let stepped = w.append(
         InstKind::binary(
-            crate::ir::BinaryOp::Add,
+            BinaryOp::Add,
             Value::Inst(counter),
             Value::Int(LANES as i32),
         ),
@@ -275,12 +275,5 @@ impl Widener<'_> {
         }
         self.step_vectors.insert(s, steps);
         steps
-    }
-}
-
-fn empty_phi() -> InstKind {
-    InstKind::Phi {
-        args: Vec::new(),
-        blocks: Vec::new(),
     }
 }
