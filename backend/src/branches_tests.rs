@@ -29,7 +29,7 @@ fn cleaned(mut mf: MFunction) -> MFunction {
 }
 
 fn emitted(mf: &MFunction) -> Vec<String> {
-    let mut emitter = Emitter::new();
+    let mut emitter = Emitter::new(false);
     emitter.function(0, mf);
     emitter
         .finish()

@@ -20,7 +20,9 @@ use crate::regalloc::liveness::node;
 use std::ops::Range;
 
 /// The class of an instruction for its latency and pipeline; `vreg_classes` gives a virtual
-/// register's class (a float copy waits like VFP arithmetic).
+/// register's class (a float or vector copy waits like VFP arithmetic). NEON instructions
+/// take the class of their VFP counterparts, moves between lanes and core registers that of
+/// transfers.
 pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
     match inst {
         MInst::Mul { .. } | MInst::Smmul { .. } | MInst::Mla { .. } | MInst::Mls { .. } => {
@@ -29,8 +31,17 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         MInst::SDiv { .. } => CostClass::Divide,
         MInst::Ldr { .. } | MInst::Ldm { .. } => CostClass::Load,
         MInst::Str { .. } | MInst::Stm { .. } => CostClass::Store,
-        MInst::VLdr { .. } | MInst::VLdm { .. } => CostClass::VfpLoad,
-        MInst::VStr { .. } | MInst::VStm { .. } => CostClass::VfpStore,
+        MInst::VLdr { .. } | MInst::VLdm { .. } | MInst::VecLoad { .. } => CostClass::VfpLoad,
+        MInst::VStr { .. } | MInst::VStm { .. } | MInst::VecStore { .. } => CostClass::VfpStore,
+        MInst::VecBin {
+            op: VecOp::Mul | VecOp::FMul,
+            ..
+        } => CostClass::VfpMulAcc,
+        MInst::VecBin { .. } => CostClass::VfpArith,
+        MInst::VecDup { .. }
+        | MInst::VecGetLane { .. }
+        | MInst::VecSetLane { .. }
+        | MInst::VecReduce { .. } => CostClass::Transfer,
         MInst::VBin { op: VOp::Div, .. } => CostClass::VfpDivide,
         MInst::VMla { .. } => CostClass::VfpMulAcc,
         MInst::VBin { .. } | MInst::VNeg { .. } | MInst::VMovIf { .. } | MInst::VMovImm { .. } => {
@@ -42,7 +53,7 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
         | MInst::VCmp { .. }
         | MInst::VCmpZero { .. }
         | MInst::VToDoubleCore { .. } => CostClass::Transfer,
-        MInst::Copy { dst, .. } if is_float(*dst, vreg_classes) => CostClass::VfpArith,
+        MInst::Copy { dst, .. } if !is_core(*dst, vreg_classes) => CostClass::VfpArith,
         MInst::Mov {
             src: Operand2::ShiftedBy(..),
             ..
@@ -71,10 +82,12 @@ pub fn class(inst: &MInst, vreg_classes: &[RegClass]) -> CostClass {
     }
 }
 
-fn is_float(r: Reg, vreg_classes: &[RegClass]) -> bool {
+fn is_core(r: Reg, vreg_classes: &[RegClass]) -> bool {
     match r {
-        Reg::Phys(p) => p.class() == RegClass::Float,
-        Reg::Virt(v) => vreg_classes.get(v.0 as usize) == Some(&RegClass::Float),
+        Reg::Phys(p) => p.class() == RegClass::Int,
+        Reg::Virt(v) => vreg_classes
+            .get(v.0 as usize)
+            .is_none_or(|&c| c == RegClass::Int),
     }
 }
 
@@ -178,14 +191,14 @@ impl Tracker {
     }
 
     fn memory(&mut self, i: u32, inst: &MInst) {
-        match inst {
-            MInst::Ldr { .. } | MInst::VLdr { .. } | MInst::Ldm { .. } | MInst::VLdm { .. } => {
+        match inst.memory_effects() {
+            (true, false) => {
                 if let Some(s) = self.last_store {
                     self.edges.push((s, i, 0));
                 }
                 self.loads_since.push(i);
             }
-            MInst::Str { .. } | MInst::VStr { .. } | MInst::Stm { .. } | MInst::VStm { .. } => {
+            (false, true) => {
                 if let Some(s) = self.last_store {
                     self.edges.push((s, i, 0));
                 }

@@ -15,7 +15,12 @@ use middle::ir::printer::escape_bytes;
 use middle::ir::{Module, Type};
 use std::fmt::{self, Write};
 
-pub const HEADER: &str = "\t.arch armv7ve\n\t.fpu vfpv4\n\t.syntax unified\n\t.arm\n";
+/// The directives the assembly starts with, with `.fpu neon-vfpv4` where the code uses NEON
+/// and `.fpu vfpv4` otherwise.
+fn header(neon: bool) -> String {
+    let fpu = if neon { "neon-vfpv4" } else { "vfpv4" };
+    format!("\t.arch armv7ve\n\t.fpu {fpu}\n\t.syntax unified\n\t.arm\n")
+}
 
 pub struct Emitter {
     out: String,
@@ -31,10 +36,9 @@ impl fmt::Display for Label {
 }
 
 impl Emitter {
-    pub fn new() -> Emitter {
-        Emitter {
-            out: HEADER.to_string(),
-        }
+    /// An emitter for code that uses NEON if `neon` holds.
+    pub fn new(neon: bool) -> Emitter {
+        Emitter { out: header(neon) }
     }
 
     pub fn finish(mut self) -> String {
@@ -266,6 +270,7 @@ impl Syntax for Asm<'_> {
                 if dst != src {
                     let op = match dst.phys().map(PReg::class) {
                         Some(RegClass::Float) => "vmov.f32",
+                        Some(RegClass::Vector) => "vmov",
                         _ => "mov",
                     };
                     em.line(format_args!("{op} {dst}, {src}"));

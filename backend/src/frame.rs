@@ -112,6 +112,15 @@ impl Frame {
             .any(|inst| match *inst {
                 MInst::Ldr { addr, .. } | MInst::Str { addr, .. } => self.is_far(addr, false),
                 MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } => self.is_far(addr, true),
+                // Two `vldr`/`vstr` of its halves, 8 bytes apart.
+                MInst::VecLoad {
+                    addr: Addr::Slot(slot, off),
+                    ..
+                }
+                | MInst::VecStore {
+                    addr: Addr::Slot(slot, off),
+                    ..
+                } => self.is_far(Addr::Slot(slot, off + 8), true),
                 _ => false,
             })
     }

@@ -301,6 +301,7 @@ fn class_index(class: RegClass) -> usize {
     match class {
         RegClass::Int => 0,
         RegClass::Float => 1,
+        RegClass::Vector => unreachable!("vector reloads are not hoisted"),
     }
 }
 
@@ -316,24 +317,17 @@ fn reloaded_slots(
     for &b in body {
         let block = mf.block(b);
         for inst in &block.insts {
-            if let MInst::Str {
-                addr: Addr::Slot(slot, _),
-                ..
-            }
-            | MInst::VStr {
-                addr: Addr::Slot(slot, _),
-                ..
-            } = inst
-            {
-                stored.insert(*slot);
-            }
-            let Some((true, rd, key)) = inst.slot_access() else {
+            let Some((load, r, key)) = inst.slot_access() else {
                 continue;
             };
-            if !loops.tracked(key) {
+            let class = mf.class_of(r);
+            if !load {
+                stored.insert(key.0);
+            }
+            // Vector reloads stay where they are: loops that hold vectors have few.
+            if !load || class == RegClass::Vector || !loops.tracked(key) {
                 continue;
             }
-            let class = mf.class_of(rd);
             match loads.iter_mut().find(|(k, ..)| *k == key) {
                 Some(load) => load.2 += block.frequency,
                 None => loads.push((key, class, block.frequency)),
@@ -353,10 +347,10 @@ fn free_registers(
     body: &[MBlockId],
     h: MBlockId,
     liveness: &[Liveness; 2],
-    written: &[bool; 48],
+    written: &[bool; PHYS_REGS],
     function_calls: bool,
 ) -> Vec<PReg> {
-    let mut mentioned = [false; 48];
+    let mut mentioned = [false; PHYS_REGS];
     let mut loop_calls = false;
     for &b in body {
         for inst in &mf.block(b).insts {
@@ -424,14 +418,7 @@ fn hoist(
 ) {
     let r = Reg::Phys(reg);
     let addr = Addr::Slot(key.0, key.1);
-    let load = match reg.class() {
-        RegClass::Int => MInst::Ldr {
-            cond: None,
-            rd: r,
-            addr,
-        },
-        RegClass::Float => MInst::VLdr { sd: r, addr },
-    };
+    let load = reg.class().reload(r, addr);
     for &p in entering {
         mf.block_mut(p).insert_before_branches(load.clone());
     }

@@ -61,10 +61,7 @@ pub fn run(mf: &mut MFunction) {
         return;
     }
     let facts = Facts {
-        liveness: [
-            Liveness::new(mf, RegClass::Int),
-            Liveness::new(mf, RegClass::Float),
-        ],
+        liveness: RegClass::ALL.map(|class| Liveness::new(mf, class)),
         only_block: only_block_mentioning(mf),
         loaded_from: loaded_from(mf),
     };
@@ -81,7 +78,7 @@ pub fn run(mf: &mut MFunction) {
 /// yet converted.
 struct Facts {
     /// Per register class.
-    liveness: [Liveness; 2],
+    liveness: [Liveness; RegClass::ALL.len()],
     /// For each virtual register, the one block that mentions it, if only one does.
     only_block: Vec<Option<MBlockId>>,
     /// For each register a load writes, the addresses it is loaded from (arms hold no
@@ -91,11 +88,9 @@ struct Facts {
 
 impl Facts {
     fn live_in(&self, mf: &MFunction, b: MBlockId, r: Reg) -> bool {
-        let class = match mf.class_of(r) {
-            RegClass::Int => 0,
-            RegClass::Float => 1,
-        };
-        self.liveness[class].live_in(b).any(|x| x == node(r))
+        self.liveness[mf.class_of(r).index()]
+            .live_in(b)
+            .any(|x| x == node(r))
     }
 
     /// Whether a block other than `x` mentions `r`.
@@ -527,6 +522,8 @@ fn predicated(mf: &MFunction, inst: &MInst, c: Cond) -> Option<MInst> {
                 sd: dst,
                 sm: src,
             },
+            // NEON instructions take no condition.
+            RegClass::Vector => return None,
         },
         _ => return None,
     })

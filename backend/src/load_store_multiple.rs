@@ -206,22 +206,8 @@ fn can_pass(other: &MInst, member: &MInst, base: Reg, loads: bool) -> bool {
             ok = false;
         }
     });
-    let (reads_memory, writes_memory) = memory_effects(other);
+    let (reads_memory, writes_memory) = other.memory_effects();
     ok && !writes_memory && (loads || !reads_memory)
-}
-
-/// Whether an instruction reads and whether it writes memory.
-fn memory_effects(inst: &MInst) -> (bool, bool) {
-    match inst {
-        MInst::Ldr { .. } | MInst::VLdr { .. } | MInst::Ldm { .. } | MInst::VLdm { .. } => {
-            (true, false)
-        }
-        MInst::Str { .. } | MInst::VStr { .. } | MInst::Stm { .. } | MInst::VStm { .. } => {
-            (false, true)
-        }
-        MInst::Bl { .. } | MInst::TailCall { .. } => (true, true),
-        _ => (false, false),
-    }
 }
 
 /// The mode reaching `n` words from `first`'s offset, without writeback.

@@ -54,7 +54,7 @@ fn allocate(mf: &mut MFunction, opt_level: u8) {
 }
 
 fn emit(m: &Module, functions: &[MFunction]) -> String {
-    let mut emitter = Emitter::new();
+    let mut emitter = Emitter::new(functions.iter().any(MFunction::uses_vectors));
     for (index, mf) in functions.iter().enumerate() {
         emitter.function(index, mf);
     }
@@ -401,18 +401,6 @@ pub fn compile_with(
     opts: &BackendOptions,
     log: &mut dyn Write,
 ) -> Result<(String, Vec<BackendExecution>), String> {
-    let vectors = m.functions.iter().any(|f| {
-        f.all_insts().any(|i| {
-            f.inst(i).ty.is_vector()
-                || f.kind(i)
-                    .operands()
-                    .iter()
-                    .any(|&v| f.value_type(v).is_vector())
-        })
-    });
-    if vectors {
-        return Err("the ARM back end does not select vector instructions yet".to_string());
-    }
     let passes: Vec<_> = pipeline(opts.opt_level)
         .into_iter()
         .filter(|p| p.required || !opts.disabled.iter().any(|d| d == p.name))

@@ -140,40 +140,34 @@ fn allocated_cost(mf: &MFunction, opt_level: u8) -> Cost {
 struct Context {
     vreg_classes: Vec<RegClass>,
     partners: CopyPartners,
-    liveness: [Liveness; 2],
-    /// Per register node, the class (0 core, 1 VFP) whose pressure it counts in, if any.
+    liveness: [Liveness; CLASSES],
+    /// Per register node, the class (`RegClass::index`) whose pressure it counts in, if any.
     counted: Vec<Option<usize>>,
     /// Per class, the registers the allocator has.
-    registers: [usize; 2],
+    registers: [usize; CLASSES],
 }
 
-const CLASSES: [RegClass; 2] = [RegClass::Int, RegClass::Float];
+/// How many register classes there are.
+const CLASSES: usize = RegClass::ALL.len();
 
 impl Context {
     fn new(mf: &MFunction) -> Context {
         let mut counted = vec![None; PHYS_NODES + mf.vreg_classes.len()];
-        for (c, class) in CLASSES.into_iter().enumerate() {
+        for (c, class) in RegClass::ALL.into_iter().enumerate() {
             for p in allocatable(class) {
                 counted[node(Reg::Phys(p))] = Some(c);
             }
         }
         for (v, &class) in mf.vreg_classes.iter().enumerate() {
-            counted[PHYS_NODES + v] = Some(class_index(class));
+            counted[PHYS_NODES + v] = Some(class.index());
         }
         Context {
             vreg_classes: mf.vreg_classes.clone(),
             partners: CopyPartners::new(mf),
-            liveness: CLASSES.map(|class| Liveness::new(mf, class)),
+            liveness: RegClass::ALL.map(|class| Liveness::new(mf, class)),
             counted,
-            registers: CLASSES.map(|class| allocatable(class).len()),
+            registers: RegClass::ALL.map(|class| allocatable(class).len()),
         }
-    }
-}
-
-fn class_index(class: RegClass) -> usize {
-    match class {
-        RegClass::Int => 0,
-        RegClass::Float => 1,
     }
 }
 
@@ -182,7 +176,7 @@ struct LiveSet {
     live: Vec<bool>,
     /// The nodes made live since the last reset.
     touched: Vec<usize>,
-    count: [usize; 2],
+    count: [usize; CLASSES],
 }
 
 impl LiveSet {
@@ -190,7 +184,7 @@ impl LiveSet {
         LiveSet {
             live: vec![false; nodes],
             touched: Vec::new(),
-            count: [0; 2],
+            count: [0; CLASSES],
         }
     }
 
@@ -199,7 +193,7 @@ impl LiveSet {
         for x in self.touched.drain(..) {
             self.live[x] = false;
         }
-        self.count = [0; 2];
+        self.count = [0; CLASSES];
         for &x in nodes {
             self.set(x, true, counted);
         }
@@ -276,7 +270,7 @@ struct Model {
     reads: Vec<Vec<u32>>,
     starts: Vec<Vec<u32>>,
     /// Per class, the pressure at the region's start.
-    entry: [usize; 2],
+    entry: [usize; CLASSES],
 }
 
 impl Model {
@@ -356,12 +350,12 @@ impl Model {
 
     /// The highest pressure of each class at an instruction when the region runs in
     /// `order`.
-    fn peak(&self, order: impl Iterator<Item = usize>) -> [usize; 2] {
+    fn peak(&self, order: impl Iterator<Item = usize>) -> [usize; CLASSES] {
         let mut state = self.start();
-        let mut peak = [0; 2];
+        let mut peak = [0; CLASSES];
         for k in order {
             let (at, _) = state.effect(self, k);
-            peak = [peak[0].max(at[0]), peak[1].max(at[1])];
+            peak = std::array::from_fn(|c| peak[c].max(at[c]));
             state.issue(self, k);
         }
         peak
@@ -372,12 +366,12 @@ impl Model {
 struct State {
     /// Per live range, its readers not yet issued.
     remaining: Vec<u32>,
-    live: [usize; 2],
+    live: [usize; CLASSES],
 }
 
 impl State {
     /// The pressure at instruction `k` if it issued now, and after it.
-    fn effect(&self, model: &Model, k: usize) -> ([usize; 2], [usize; 2]) {
+    fn effect(&self, model: &Model, k: usize) -> ([usize; CLASSES], [usize; CLASSES]) {
         let mut at = self.live;
         for &range in &model.reads[k] {
             let range = range as usize;
@@ -410,7 +404,7 @@ fn schedule(region: &[MInst], live: &LiveSet, context: &Context) -> Option<Vec<u
     let n = region.len();
     let model = Model::new(region, live, &context.counted);
     let original = model.peak(0..n);
-    let bound: [usize; 2] =
+    let bound: [usize; CLASSES] =
         std::array::from_fn(|c| original[c].max(context.registers[c].saturating_sub(RESERVE)));
     let graph = DepGraph::new(region, &context.vreg_classes, &context.partners);
     let mut progress = Progress::new(&graph);
@@ -452,15 +446,15 @@ fn choose(
     state: &State,
     earliest: &[u32],
     cycle: u32,
-    bound: [usize; 2],
+    bound: [usize; CLASSES],
 ) -> Option<usize> {
     let mut best: Option<(usize, Priority)> = None;
     for (position, &k) in available.iter().enumerate() {
         let (at, after) = state.effect(model, k);
-        if (0..2).any(|c| at[c] > bound[c]) {
+        if (0..CLASSES).any(|c| at[c] > bound[c]) {
             continue;
         }
-        let crowding: i64 = (0..2)
+        let crowding: i64 = (0..CLASSES)
             .filter(|&c| after[c] + NEAR > bound[c])
             .map(|c| after[c] as i64 - state.live[c] as i64)
             .sum();

@@ -6,6 +6,7 @@ use super::{run, schedule, schedule_function, Context, LiveSet};
 use crate::mir::test_build::{add, func, ldr, mov, r, str_, v};
 use crate::mir::verifier::verify;
 use crate::mir::*;
+use crate::regalloc::liveness::PHYS_NODES;
 
 fn copy(dst: Reg, src: Reg) -> MInst {
     MInst::Copy { dst, src }
@@ -183,8 +184,11 @@ fn schedule_sum(live_through: &[u32]) -> Option<Vec<usize>> {
     let mf = block(40, sum_of_loads());
     let context = Context::new(&mf);
     let mut live = LiveSet::new(context.counted.len());
-    let mut out: Vec<usize> = live_through.iter().map(|&x| 48 + x as usize).collect();
-    out.push(48 + 27);
+    let mut out: Vec<usize> = live_through
+        .iter()
+        .map(|&x| PHYS_NODES + x as usize)
+        .collect();
+    out.push(PHYS_NODES + 27);
     live.reset(&out, &context.counted);
     schedule(&mf.blocks[0].insts, &live, &context)
 }

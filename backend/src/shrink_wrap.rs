@@ -170,7 +170,9 @@ fn movable_stores(mf: &MFunction) -> Vec<usize> {
     };
     (0..insts.len())
         .filter(|&k| match insts[k].slot_access() {
-            Some((false, _, at @ (Slot::Local(_), _))) => !accessed_elsewhere(k, at),
+            Some((false, r, at @ (Slot::Local(_), _))) => {
+                mf.class_of(r) != RegClass::Vector && !accessed_elsewhere(k, at)
+            }
             _ => false,
         })
         .collect()

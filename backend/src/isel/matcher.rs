@@ -13,7 +13,7 @@
 //! folded ones too (an operation a select computes under its condition is emitted by its
 //! own rule, into the select's register).
 
-use super::{addresses, arithmetic, calls, compares, control, selects, Selector};
+use super::{addresses, arithmetic, calls, compares, control, selects, vectors, Selector};
 use crate::mir::Reg;
 use middle::ir::pattern::{file_by_root, matches_if, Bindings, Pattern, Var};
 use middle::ir::{Inst, IntPred, Value};
@@ -167,6 +167,7 @@ static RULES: LazyLock<RuleTable> = LazyLock::new(|| {
             addresses::rules(),
             calls::rules(),
             control::rules(),
+            vectors::rules(),
         ]
         .concat(),
     )

@@ -8,11 +8,11 @@
 //!
 //! This file holds the `Selector`, its state, and the walk over the blocks that emits each
 //! instruction by its rule. `matcher` holds the rules' form and the matcher; each concern
-//! has a file of its own, the first six with their table of rules: `arithmetic` (the
+//! has a file of its own, the first seven with their table of rules: `arithmetic` (the
 //! binary operations, shifts folded into operands, casts), `compares` (comparisons, the
 //! flags they set, chains of them), `selects` (conditional moves and stores), `addresses`
 //! (loads, stores and `getelementptr`), `calls` (calls, parameters and the ABI), `control`
-//! (terminators, and phi copies), `multiplication` (by constants, multiply-accumulate),
+//! (terminators, and phi copies), `vectors` (NEON), `multiplication` (by constants, multiply-accumulate),
 //! `division` (by constants), `operands` (registers for values, and where constants are
 //! built) and `globals` (global addresses and section anchors).
 
@@ -29,6 +29,7 @@ mod operands;
 mod selects;
 #[cfg(test)]
 mod test_select;
+mod vectors;
 
 pub use calls::string_label;
 
@@ -109,10 +110,10 @@ fn has_no_code(kind: &InstKind) -> bool {
 }
 
 fn class_of(t: Type) -> RegClass {
-    if t == Type::F32 {
-        RegClass::Float
-    } else {
-        RegClass::Int
+    match t {
+        Type::F32 => RegClass::Float,
+        _ if t.is_vector() => RegClass::Vector,
+        _ => RegClass::Int,
     }
 }
 

@@ -45,6 +45,10 @@ impl Selector<'_> {
                     let r = self.new_vreg(RegClass::Float);
                     self.emit(MInst::VMovFromCore { sd: r, rn: zero });
                     r
+                } else if t.is_vector() {
+                    let r = self.new_vreg(RegClass::Vector);
+                    self.emit(MInst::VecDup { qd: r, rn: zero });
+                    r
                 } else {
                     zero
                 }

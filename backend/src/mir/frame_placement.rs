@@ -16,7 +16,9 @@ pub fn needs_frame(inst: &MInst) -> bool {
         MInst::Ldr { addr, .. }
         | MInst::Str { addr, .. }
         | MInst::VLdr { addr, .. }
-        | MInst::VStr { addr, .. } => matches!(addr, Addr::Slot(..)),
+        | MInst::VStr { addr, .. }
+        | MInst::VecLoad { addr, .. }
+        | MInst::VecStore { addr, .. } => matches!(addr, Addr::Slot(..)),
         MInst::SlotAddr { .. } | MInst::Bl { .. } => true,
         _ => false,
     };
@@ -30,7 +32,7 @@ pub fn needs_frame(inst: &MInst) -> bool {
 /// Whether the prologue saves `p` when the function writes it: the registers a call must
 /// keep (AAPCS: r4-r11, s16-s31) and `lr`, which holds the return address.
 pub fn is_saved(p: PReg) -> bool {
-    (4..=11).contains(&p.0) || p == PReg::LR || p.0 >= PReg::s(16).0
+    (4..=11).contains(&p.0) || p == PReg::LR || (p.0 >= PReg::s(16).0 && p.0 < PReg::Q8.0)
 }
 
 /// For each block in storage order, whether the frame is up when it starts (blocks the

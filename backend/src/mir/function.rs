@@ -6,7 +6,7 @@
 //! order with the stored successors, so the IR's control-flow analyses (`Cfg`, `DomTree`,
 //! `LoopInfo`) run on it.
 
-use super::{MInst, Reg, RegClass, Role, Slot, VReg};
+use super::{MInst, Reg, RegClass, Role, Slot, VReg, PHYS_REGS};
 use middle::analysis::{Graph, Node};
 use middle::fast_hash::FastHashSet;
 
@@ -245,8 +245,8 @@ impl MFunction {
     }
 
     /// Per physical register (by number), whether some instruction writes it.
-    pub fn written_registers(&self) -> [bool; 48] {
-        let mut written = [false; 48];
+    pub fn written_registers(&self) -> [bool; PHYS_REGS] {
+        let mut written = [false; PHYS_REGS];
         for inst in self.blocks.iter().flat_map(|b| &b.insts) {
             inst.for_each_reg(|r, role| {
                 if let (Reg::Phys(p), Role::Def | Role::UseDef) = (r, role) {
@@ -255,6 +255,17 @@ impl MFunction {
             });
         }
         written
+    }
+
+    /// Whether some instruction names a NEON register.
+    pub fn uses_vectors(&self) -> bool {
+        self.blocks.iter().flat_map(|b| &b.insts).any(|inst| {
+            let mut vector = false;
+            inst.for_each_reg(|r, _| {
+                vector |= r.phys().is_some_and(|p| p.class() == RegClass::Vector)
+            });
+            vector
+        })
     }
 
     /// The stack slots whose address the code takes: a store through a pointer may change

@@ -1,4 +1,4 @@
-//! Machine instructions: A32 and VFP operations over virtual and physical registers, with
+//! Machine instructions: A32, VFP and NEON operations over virtual and physical registers, with
 //! the register operands' roles. Stack addresses are symbolic (`Slot`) until frame layout
 //! resolves them.
 
@@ -45,6 +45,52 @@ impl VOp {
             VOp::Sub => "vsub.f32",
             VOp::Mul => "vmul.f32",
             VOp::Div => "vdiv.f32",
+        }
+    }
+}
+
+/// A lane-wise NEON operation on four 32-bit lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VecOp {
+    Add,
+    Sub,
+    Mul,
+    SMin,
+    SMax,
+    FAdd,
+    FSub,
+    FMul,
+}
+
+impl VecOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            VecOp::Add => "vadd.i32",
+            VecOp::Sub => "vsub.i32",
+            VecOp::Mul => "vmul.i32",
+            VecOp::SMin => "vmin.s32",
+            VecOp::SMax => "vmax.s32",
+            VecOp::FAdd => "vadd.f32",
+            VecOp::FSub => "vsub.f32",
+            VecOp::FMul => "vmul.f32",
+        }
+    }
+}
+
+/// How `VecReduce` combines the four lanes: the pairwise operation it applies twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairOp {
+    Add,
+    SMin,
+    SMax,
+}
+
+impl PairOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            PairOp::Add => "vpadd.i32",
+            PairOp::SMin => "vpmin.s32",
+            PairOp::SMax => "vpmax.s32",
         }
     }
 }
@@ -211,6 +257,52 @@ pub enum MInst {
     VMovImm {
         sd: Reg,
         bits: u32,
+    },
+    /// Four consecutive words into vector register `qd`: `vld1.32` from `[base]` (an
+    /// `Addr::Imm` of offset 0) or `[base]!` (`Addr::PostIndex` by 16), two `vldr` of its
+    /// halves from a stack slot.
+    VecLoad {
+        qd: Reg,
+        addr: Addr,
+    },
+    /// `qs` into four consecutive words, addressed as `VecLoad`'s.
+    VecStore {
+        qs: Reg,
+        addr: Addr,
+    },
+    /// `op qd, qn, qm`, lane by lane.
+    VecBin {
+        op: VecOp,
+        qd: Reg,
+        qn: Reg,
+        qm: Reg,
+    },
+    /// `vdup.32 qd, rn`: core register `rn` in every lane.
+    VecDup {
+        qd: Reg,
+        rn: Reg,
+    },
+    /// `vmov.32 rd, dN[k]`: lane `lane` of `qn` into a core register.
+    VecGetLane {
+        rd: Reg,
+        qn: Reg,
+        lane: u8,
+    },
+    /// `vmov.32 dN[k], rn`: core register `rn` into lane `lane` of `qd`, the other lanes
+    /// kept.
+    VecSetLane {
+        qd: Reg,
+        rn: Reg,
+        lane: u8,
+    },
+    /// The four lanes of `qn` combined by `op` into core register `rd`, through `qt`: the
+    /// pairwise operation of `qn`'s halves into `qt`'s low half, of that half with itself,
+    /// then lane 0 moved out (`qt` may be `qn`: each step reads before it writes).
+    VecReduce {
+        op: PairOp,
+        rd: Reg,
+        qn: Reg,
+        qt: Reg,
     },
     /// Core register to VFP register (bits unchanged).
     VMovFromCore {
@@ -425,12 +517,16 @@ macro_rules! visit_operands {
                 $g(rn, Use);
                 op2!(src);
             }
-            MInst::Ldr { rd, addr: a, .. } | MInst::VLdr { sd: rd, addr: a } => {
+            MInst::Ldr { rd, addr: a, .. }
+            | MInst::VLdr { sd: rd, addr: a }
+            | MInst::VecLoad { qd: rd, addr: a } => {
                 // A conditional load's register means nothing where the condition fails.
                 addr!(a);
                 $g(rd, Def);
             }
-            MInst::Str { rs, addr: a, .. } | MInst::VStr { ss: rs, addr: a } => {
+            MInst::Str { rs, addr: a, .. }
+            | MInst::VStr { ss: rs, addr: a }
+            | MInst::VecStore { qs: rs, addr: a } => {
                 $g(rs, Use);
                 addr!(a);
             }
@@ -468,10 +564,34 @@ macro_rules! visit_operands {
                 }
                 $g(base, if *writeback { UseDef } else { Use });
             }
-            MInst::VBin { sd, sn, sm, .. } => {
+            MInst::VBin { sd, sn, sm, .. }
+            | MInst::VecBin {
+                qd: sd,
+                qn: sn,
+                qm: sm,
+                ..
+            } => {
                 $g(sn, Use);
                 $g(sm, Use);
                 $g(sd, Def);
+            }
+            MInst::VecDup { qd, rn } => {
+                $g(rn, Use);
+                $g(qd, Def);
+            }
+            MInst::VecGetLane { rd, qn, .. } => {
+                $g(qn, Use);
+                $g(rd, Def);
+            }
+            MInst::VecSetLane { qd, rn, .. } => {
+                $g(rn, Use);
+                // The other lanes stay.
+                $g(qd, UseDef);
+            }
+            MInst::VecReduce { rd, qn, qt, .. } => {
+                $g(qn, Use);
+                $g(qt, Def);
+                $g(rd, Def);
             }
             MInst::VMla { sd, sn, sm } => {
                 $g(sn, Use);
@@ -607,7 +727,29 @@ impl MInst {
                 | MInst::Rbit { .. }
                 | MInst::Clz { .. }
                 | MInst::Copy { .. }
+                | MInst::VecBin { .. }
+                | MInst::VecDup { .. }
+                | MInst::VecGetLane { .. }
+                | MInst::VecReduce { .. }
         )
+    }
+
+    /// Whether the instruction reads and whether it writes memory (a call does both).
+    pub fn memory_effects(&self) -> (bool, bool) {
+        match self {
+            MInst::Ldr { .. }
+            | MInst::VLdr { .. }
+            | MInst::VecLoad { .. }
+            | MInst::Ldm { .. }
+            | MInst::VLdm { .. } => (true, false),
+            MInst::Str { .. }
+            | MInst::VStr { .. }
+            | MInst::VecStore { .. }
+            | MInst::Stm { .. }
+            | MInst::VStm { .. } => (false, true),
+            MInst::Bl { .. } | MInst::TailCall { .. } => (true, true),
+            _ => (false, false),
+        }
     }
 
     pub fn is_call(&self) -> bool {
@@ -626,6 +768,10 @@ impl MInst {
             | MInst::VLdr {
                 sd: rd,
                 addr: Addr::Slot(s, o),
+            }
+            | MInst::VecLoad {
+                qd: rd,
+                addr: Addr::Slot(s, o),
             } => Some((true, *rd, (*s, *o))),
             MInst::Str {
                 cond: None,
@@ -634,6 +780,10 @@ impl MInst {
             }
             | MInst::VStr {
                 ss: rs,
+                addr: Addr::Slot(s, o),
+            }
+            | MInst::VecStore {
+                qs: rs,
                 addr: Addr::Slot(s, o),
             } => Some((false, *rs, (*s, *o))),
             _ => None,

@@ -96,6 +96,36 @@ pub fn write_inst<S: Syntax>(s: &mut S, inst: &MInst) -> fmt::Result {
             let addr = s.address(*addr, true);
             s.line(format_args!("vstr {ss}, {addr}"))
         }
+        MInst::VecLoad { qd, addr } => vector_access(s, "vld1.32", "vldr", *qd, *addr),
+        MInst::VecStore { qs, addr } => vector_access(s, "vst1.32", "vstr", *qs, *addr),
+        MInst::VecBin { op, qd, qn, qm } => s.line(format_args!("{} {qd}, {qn}, {qm}", op.name())),
+        MInst::VecDup { qd, rn } => s.line(format_args!("vdup.32 {qd}, {rn}")),
+        MInst::VecGetLane { rd, qn, lane } => {
+            let lane = Lane {
+                q: *qn,
+                lane: *lane,
+                assembly: S::ASSEMBLY,
+            };
+            s.line(format_args!("vmov.32 {rd}, {lane}"))
+        }
+        MInst::VecSetLane { qd, rn, lane } => {
+            let lane = Lane {
+                q: *qd,
+                lane: *lane,
+                assembly: S::ASSEMBLY,
+            };
+            s.line(format_args!("vmov.32 {lane}, {rn}"))
+        }
+        MInst::VecReduce { op, rd, qn, qt } => match (S::ASSEMBLY, qn.phys(), qt.phys()) {
+            (true, Some(n), Some(t)) => {
+                let (n, t) = (n.low_double(), t.low_double());
+                let name = op.name();
+                s.line(format_args!("{name} d{t}, d{n}, d{}", n + 1))?;
+                s.line(format_args!("{name} d{t}, d{t}, d{t}"))?;
+                s.line(format_args!("vmov.32 {rd}, d{t}[0]"))
+            }
+            _ => s.line(format_args!("vreduce {} {rd}, {qn}, {qt}", op.name())),
+        },
         MInst::Ldm {
             mode,
             base,
@@ -212,6 +242,60 @@ fn write_pseudo<S: Syntax>(s: &mut S, inst: &MInst) -> fmt::Result {
             s.line(format_args!("tailcall {sym}{}", Note("uses", uses)))
         }
         _ => write_inst(s, inst),
+    }
+}
+
+/// A load or store of a vector register: in assembly, `vld1.32`/`vst1.32` of its two
+/// halves at `[base]` or `[base]!`, or one `vldr`/`vstr` per half for an address with an
+/// offset (stack slots); in the text form, the mnemonic, the register and the address.
+fn vector_access<S: Syntax>(
+    s: &mut S,
+    transfer: &str,
+    single: &str,
+    q: Reg,
+    addr: Addr,
+) -> fmt::Result {
+    let Some(p) = q.phys().filter(|_| S::ASSEMBLY) else {
+        let addr = s.address(addr, true);
+        return s.line(format_args!("{transfer} {q}, {addr}"));
+    };
+    let low = p.low_double();
+    let high = low + 1;
+    match addr {
+        Addr::Imm(base, 0) => s.line(format_args!("{transfer} {{d{low}-d{high}}}, [{base}]")),
+        Addr::PostIndex(base, 16) => {
+            s.line(format_args!("{transfer} {{d{low}-d{high}}}, [{base}]!"))
+        }
+        Addr::Imm(base, off) => {
+            s.line(format_args!("{single} d{low}, [{base}, #{off}]"))?;
+            s.line(format_args!("{single} d{high}, [{base}, #{}]", off + 8))
+        }
+        Addr::Slot(slot, off) => {
+            let first = s.address(Addr::Slot(slot, off), true);
+            s.line(format_args!("{single} d{low}, {first}"))?;
+            let second = s.address(Addr::Slot(slot, off + 8), true);
+            s.line(format_args!("{single} d{high}, {second}"))
+        }
+        Addr::Index(..) | Addr::IndexDown(..) | Addr::PostIndex(..) | Addr::PreIndex(..) => {
+            unreachable!("the verifier rejects vector access {addr:?}")
+        }
+    }
+}
+
+/// Lane `lane` of vector register `q`: in assembly, as a lane of the double-word half that
+/// holds it (`d19[0]` for lane 2 of q9); in the text form, `q9[2]`.
+struct Lane {
+    q: Reg,
+    lane: u8,
+    assembly: bool,
+}
+
+impl fmt::Display for Lane {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self.q.phys().filter(|_| self.assembly) {
+            Some(p) => write!(f, "d{}[{}]", p.low_double() + self.lane / 2, self.lane % 2),
+            None => write!(f, "{}[{}]", self.q, self.lane),
+        }
     }
 }
 

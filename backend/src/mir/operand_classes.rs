@@ -1,6 +1,6 @@
 //! The register class each register operand of an instruction must have: the VFP's
-//! operands (`s` registers) are float, addresses and everything else core, a copy's two
-//! registers alike. Calls, returns and tail calls name physical registers of both classes
+//! operands (`s` registers) are float, NEON's (`q` registers) vector, addresses and
+//! everything else core, a copy's two registers alike. Calls, returns and tail calls name physical registers of both classes
 //! for the convention and are not checked.
 
 use super::{MFunction, MInst, Reg, RegClass};
@@ -24,9 +24,12 @@ pub fn misclassed(mf: &MFunction, inst: &MInst) -> Option<(Reg, RegClass)> {
         return None;
     }
     let floats = float_operands(inst);
+    let vectors = vector_operands(inst);
     let mut wrong = None;
     inst.for_each_reg(|r, _| {
-        let want = if floats.contains(&r) {
+        let want = if vectors.contains(&r) {
+            RegClass::Vector
+        } else if floats.contains(&r) {
             RegClass::Float
         } else {
             RegClass::Int
@@ -55,6 +58,20 @@ fn float_operands(inst: &MInst) -> Vec<Reg> {
         | MInst::VStr { ss: sd, .. }
         | MInst::VToDoubleCore { sm: sd, .. } => vec![*sd],
         MInst::VLdm { regs, .. } | MInst::VStm { regs, .. } => regs.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// The operands of `inst` that are NEON registers.
+fn vector_operands(inst: &MInst) -> Vec<Reg> {
+    match *inst {
+        MInst::VecBin { qd, qn, qm, .. } => vec![qd, qn, qm],
+        MInst::VecReduce { qn, qt, .. } => vec![qn, qt],
+        MInst::VecLoad { qd: q, .. }
+        | MInst::VecStore { qs: q, .. }
+        | MInst::VecDup { qd: q, .. }
+        | MInst::VecGetLane { qn: q, .. }
+        | MInst::VecSetLane { qd: q, .. } => vec![q],
         _ => Vec::new(),
     }
 }

@@ -36,6 +36,19 @@ const ALU_OPS: [AluOp; 7] = [
 
 const VOPS: [VOp; 4] = [VOp::Add, VOp::Sub, VOp::Mul, VOp::Div];
 
+const VEC_OPS: [VecOp; 8] = [
+    VecOp::Add,
+    VecOp::Sub,
+    VecOp::Mul,
+    VecOp::SMin,
+    VecOp::SMax,
+    VecOp::FAdd,
+    VecOp::FSub,
+    VecOp::FMul,
+];
+
+const PAIR_OPS: [PairOp; 3] = [PairOp::Add, PairOp::SMin, PairOp::SMax];
+
 const SHIFTS: [Shift; 3] = [Shift::Lsl, Shift::Lsr, Shift::Asr];
 
 /// The stack slot named `localN`, `inN` or `outN`.
@@ -470,15 +483,86 @@ impl<'a> Cursor<'a> {
                 let [uses] = self.tagged(["uses"])?;
                 MInst::TailCall { sym, uses }
             }
-            _ => match VOPS.into_iter().find(|op| op.name() == mnemonic) {
-                Some(op) => MInst::VBin {
-                    op,
-                    sd: self.reg()?,
-                    sn: self.next_reg()?,
-                    sm: self.next_reg()?,
-                },
-                None => return Ok(None),
+            "vld1.32" => MInst::VecLoad {
+                qd: self.reg()?,
+                addr: self.next_addr()?,
             },
+            "vst1.32" => MInst::VecStore {
+                qs: self.reg()?,
+                addr: self.next_addr()?,
+            },
+            "vdup.32" => MInst::VecDup {
+                qd: self.reg()?,
+                rn: self.next_reg()?,
+            },
+            "vmov.32" => {
+                let first = self.reg()?;
+                if self.eat("[") {
+                    let lane = self.lane()?;
+                    MInst::VecSetLane {
+                        qd: first,
+                        rn: self.next_reg()?,
+                        lane,
+                    }
+                } else {
+                    let qn = self.next_reg()?;
+                    self.expect("[")?;
+                    MInst::VecGetLane {
+                        rd: first,
+                        qn,
+                        lane: self.lane()?,
+                    }
+                }
+            }
+            "vreduce" => {
+                let name = self.token("a pairwise operation")?;
+                let Some(op) = PAIR_OPS.into_iter().find(|op| op.name() == name) else {
+                    return Err(format!("'{name}' is not a pairwise operation"));
+                };
+                MInst::VecReduce {
+                    op,
+                    rd: self.reg()?,
+                    qn: self.next_reg()?,
+                    qt: self.next_reg()?,
+                }
+            }
+            _ => return self.lane_wise(mnemonic),
+        }))
+    }
+
+    /// A lane number below 4 and its closing `]`, after the `[`.
+    fn lane(&mut self) -> Result<u8, String> {
+        let lane: u8 = self.number("a lane")?;
+        if lane > 3 {
+            return Err(format!("lane {lane} of a vector of 4"));
+        }
+        self.expect("]")?;
+        Ok(lane)
+    }
+
+    /// A VFP or NEON arithmetic instruction (`vadd.f32` names both: the class of the
+    /// destination tells them apart), if `mnemonic` is one.
+    fn lane_wise(&mut self, mnemonic: &str) -> Result<Option<MInst>, String> {
+        let vop = VOPS.into_iter().find(|op| op.name() == mnemonic);
+        let vec_op = VEC_OPS.into_iter().find(|op| op.name() == mnemonic);
+        if vop.is_none() && vec_op.is_none() {
+            return Ok(None);
+        }
+        let (d, n, m) = (self.reg()?, self.next_reg()?, self.next_reg()?);
+        Ok(Some(match (vop, vec_op) {
+            (_, Some(op)) if self.class(d) == RegClass::Vector => MInst::VecBin {
+                op,
+                qd: d,
+                qn: n,
+                qm: m,
+            },
+            (Some(op), _) => MInst::VBin {
+                op,
+                sd: d,
+                sn: n,
+                sm: m,
+            },
+            (None, _) => return Err(format!("{mnemonic} writes a vector register")),
         }))
     }
 

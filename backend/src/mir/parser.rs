@@ -158,19 +158,29 @@ impl Builder {
         }
         let mut classes = vec![RegClass::Int; count];
         if c.eat("(") {
-            c.keyword("float")?;
-            c.expect(":")?;
             loop {
-                let run = c.token("a register number or a run `a-b`")?;
-                let (first, last) = run.split_once('-').unwrap_or((run, run));
-                let (Ok(first), Ok(last)) = (first.parse::<usize>(), last.parse::<usize>()) else {
-                    return Err(format!("'{run}' is not a register number or a run `a-b`"));
+                let class = match c.token("`float` or `vector`")? {
+                    "float" => RegClass::Float,
+                    "vector" => RegClass::Vector,
+                    other => return Err(format!("'{other}' is not `float` or `vector`")),
                 };
-                if first > last || last >= count {
-                    return Err(format!("float registers {run} beyond {count} registers"));
+                c.expect(":")?;
+                loop {
+                    let run = c.token("a register number or a run `a-b`")?;
+                    let (first, last) = run.split_once('-').unwrap_or((run, run));
+                    let (Ok(first), Ok(last)) = (first.parse::<usize>(), last.parse::<usize>())
+                    else {
+                        return Err(format!("'{run}' is not a register number or a run `a-b`"));
+                    };
+                    if first > last || last >= count {
+                        return Err(format!("registers {run} beyond {count} registers"));
+                    }
+                    classes[first..=last].fill(class);
+                    if !c.eat(",") {
+                        break;
+                    }
                 }
-                classes[first..=last].fill(RegClass::Float);
-                if !c.eat(",") {
+                if !c.eat(";") {
                     break;
                 }
             }

@@ -428,7 +428,7 @@ fn errors_name_their_line_and_what_is_wrong() {
         ),
         (
             with_body("\tret\n").replace("(float: 1)", "(float: 1-2)"),
-            "line 2: float registers 1-2 beyond 2 registers",
+            "line 2: registers 1-2 beyond 2 registers",
         ),
         (
             with_body("\tret\n").replace("2 (float: 1)", "99999999999"),

@@ -65,21 +65,22 @@ impl fmt::Display for Addr {
     }
 }
 
-/// The numbers of the float virtual registers, runs of consecutive ones as `12-14`:
+/// The numbers of the virtual registers of one class, runs of consecutive ones as `12-14`:
 /// `3, 7, 12-14`.
-struct FloatRuns<'a>(&'a [RegClass]);
+struct Runs<'a>(&'a [RegClass], RegClass);
 
-impl fmt::Display for FloatRuns<'_> {
+impl fmt::Display for Runs<'_> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let Runs(classes, class) = *self;
         let mut first = true;
         let mut k = 0;
-        while k < self.0.len() {
-            if self.0[k] != RegClass::Float {
+        while k < classes.len() {
+            if classes[k] != class {
                 k += 1;
                 continue;
             }
             let start = k;
-            while k < self.0.len() && self.0[k] == RegClass::Float {
+            while k < classes.len() && classes[k] == class {
                 k += 1;
             }
             f.write_str(if first { "" } else { ", " })?;
@@ -131,11 +132,17 @@ impl fmt::Display for MFunction {
         )?;
         if !self.vreg_classes.is_empty() {
             write!(f, "  virtual registers: {}", self.vreg_classes.len())?;
-            let floats = FloatRuns(&self.vreg_classes);
-            if floats.0.contains(&RegClass::Float) {
-                write!(f, " (float: {floats})")?;
+            let classes = &self.vreg_classes;
+            let named: Vec<(&str, RegClass)> =
+                [("float", RegClass::Float), ("vector", RegClass::Vector)]
+                    .into_iter()
+                    .filter(|&(_, class)| classes.contains(&class))
+                    .collect();
+            for (k, &(name, class)) in named.iter().enumerate() {
+                let open = if k == 0 { " (" } else { "; " };
+                write!(f, "{open}{name}: {}", Runs(classes, class))?;
             }
-            writeln!(f)?;
+            writeln!(f, "{}", if named.is_empty() { "" } else { ")" })?;
         }
         for (n, object) in self.objects.iter().enumerate() {
             writeln!(f, "  local{n}: {} bytes", object.size)?;

@@ -141,7 +141,7 @@ pub fn blocks_after(pass: fn(&mut MFunction), blocks: Vec<Vec<MInst>>) -> Vec<Ve
 pub fn emitted_after(pass: fn(&mut MFunction), mut mf: MFunction) -> Vec<String> {
     pass(&mut mf);
     assert_eq!(super::verifier::verify(&mf), Ok(()));
-    let mut emitter = crate::emit::Emitter::new();
+    let mut emitter = crate::emit::Emitter::new(mf.uses_vectors());
     emitter.function(0, &mf);
     emitter
         .finish()

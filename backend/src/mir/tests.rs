@@ -124,7 +124,7 @@ fn expected_branches(mf: &MFunction) -> usize {
 }
 
 fn emitted(mf: &MFunction) -> String {
-    let mut emitter = Emitter::new();
+    let mut emitter = Emitter::new(false);
     emitter.function(0, mf);
     emitter.finish()
 }

@@ -94,6 +94,7 @@ pub fn verify(mf: &MFunction) -> Result<(), String> {
             let want = match want {
                 RegClass::Int => "a core register",
                 RegClass::Float => "a VFP register",
+                RegClass::Vector => "a NEON register",
             };
             return fail(format!(
                 "{b}: instruction {k} ({}): {r} should be {want}",
@@ -137,6 +138,10 @@ fn memory_form(inst: &MInst) -> Result<(), &'static str> {
         MInst::VLdr { addr, .. } | MInst::VStr { addr, .. } if addr.writes_back() => {
             Err("vldr and vstr have no indexed form")
         }
+        MInst::VecLoad { addr, .. } | MInst::VecStore { addr, .. } => match addr {
+            Addr::Imm(_, 0) | Addr::PostIndex(_, 16) | Addr::Slot(..) => Ok(()),
+            _ => Err("a vector access is at [base], [base]! by 16, or a stack slot"),
+        },
         MInst::Ldm { base, regs, .. } => list(RegClass::Int, *base, true, regs, false),
         MInst::Stm {
             base,

@@ -1,5 +1,5 @@
 //! Liveness of registers on machine IR, one register class at a time. Registers are
-//! numbered as nodes: physical register p is node p, virtual register v is node 48 + v.
+//! numbered as nodes: physical register p is node p, virtual register v is node `PHYS_NODES` + v.
 //! A call defines (clobbers) every caller-saved register.
 //!
 //! Only registers read in some block before being written there can be live across a
@@ -13,7 +13,7 @@
 
 use crate::mir::*;
 
-pub const PHYS_NODES: usize = 48;
+pub const PHYS_NODES: usize = PHYS_REGS;
 
 pub fn node(r: Reg) -> usize {
     match r {

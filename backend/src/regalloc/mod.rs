@@ -29,6 +29,9 @@ pub fn allocatable(class: RegClass) -> Vec<PReg> {
             .map(PReg)
             .to_vec(),
         RegClass::Float => (0..32).map(PReg::s).collect(),
+        // q8 (d16) is the scratch of a float's conversion to double for a variadic call
+        // (`VToDoubleCore`).
+        RegClass::Vector => (9..16).map(PReg::q).collect(),
     }
 }
 
@@ -56,7 +59,7 @@ fn color(mf: &mut MFunction, usable: impl Fn(PReg) -> bool) {
     // Per virtual register, whether spilling created it.
     let mut unspillable: Vec<bool> = Vec::new();
     let mut assignment: Vec<Option<PReg>> = Vec::new();
-    for class in [RegClass::Int, RegClass::Float] {
+    for class in RegClass::ALL {
         // With no virtual register of the class there is nothing to colour.
         if !mf.vreg_classes.contains(&class) {
             continue;

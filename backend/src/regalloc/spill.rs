@@ -120,7 +120,7 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
     let slots: FastHashMap<Reg, u32> = order
         .iter()
         .filter(|r| !remat.contains(r))
-        .map(|&r| (r, mf.new_object(4)))
+        .map(|&r| (r, mf.new_object(mf.class_of(r).bytes())))
         .collect();
     let slot_numbers: FastHashSet<u32> = slots.values().copied().collect();
     for b in 0..mf.blocks.len() {
@@ -182,28 +182,14 @@ pub fn rewrite(mf: &mut MFunction, spilled: &[VReg], unspillable: &mut Vec<bool>
                     None => {
                         let t = new_temporary(mf, class, unspillable);
                         if used {
-                            out.push(match class {
-                                RegClass::Int => MInst::Ldr {
-                                    cond: None,
-                                    rd: t,
-                                    addr,
-                                },
-                                RegClass::Float => MInst::VLdr { sd: t, addr },
-                            });
+                            out.push(class.reload(t, addr));
                         }
                         t
                     }
                 };
                 held.insert(v, (t, at));
                 if defined {
-                    after.push(match class {
-                        RegClass::Int => MInst::Str {
-                            cond: None,
-                            rs: t,
-                            addr,
-                        },
-                        RegClass::Float => MInst::VStr { ss: t, addr },
-                    });
+                    after.push(class.spill(t, addr));
                 }
                 replace(&mut inst, v, t);
             }

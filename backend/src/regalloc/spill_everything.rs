@@ -1,5 +1,6 @@
 //! The -O0 allocator, the simplest correct one: every virtual register lives in a stack
-//! slot. Each instruction loads its operands into scratch registers (r4-r6, s16-s18) just
+//! slot. Each instruction loads its operands into scratch registers (r4-r6, s16-s18,
+//! q9-q11) just
 //! before and stores its results just after; no value stays in a register between
 //! instructions. It needs no liveness, so it also serves as the reference the graph
 //! allocator is tested against (differential runs compare -O0 with -O2).
@@ -7,13 +8,14 @@
 //! Slots are shared so that frames stay small on deep recursion: a value whose every
 //! occurrence is in one block and whose first occurrence writes it is never live across a
 //! block boundary, so its live range is the stretch between its first and last occurrence;
-//! such values get slots from a pool reused by every block, assigned greedily by interval.
-//! Every other value has a slot of its own.
+//! such values get 4-byte slots from a pool reused by every block, assigned greedily by
+//! interval. Every other value, and every vector, has a slot of its own.
 
 use crate::mir::*;
 
 const INT_SCRATCH: [PReg; 3] = [PReg(4), PReg(5), PReg(6)];
 const FLOAT_SCRATCH: [PReg; 3] = [PReg(32), PReg(33), PReg(34)];
+const VECTOR_SCRATCH: [PReg; 3] = [PReg(49), PReg(50), PReg(51)];
 
 pub fn allocate(mf: &mut MFunction) {
     let slots = assign_slots(mf);
@@ -67,8 +69,10 @@ fn assign_slots(mf: &mut MFunction) -> Vec<u32> {
     let mut by_block: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); mf.blocks.len()];
     for (v, range) in ranges.iter().enumerate() {
         match range {
-            Some(r) if r.local => by_block[r.block].push((r.first, r.last, v)),
-            Some(_) => slots[v] = mf.new_object(4),
+            Some(r) if r.local && mf.vreg_classes[v] != RegClass::Vector => {
+                by_block[r.block].push((r.first, r.last, v))
+            }
+            Some(_) => slots[v] = mf.new_object(mf.vreg_classes[v].bytes()),
             None => {}
         }
     }
@@ -128,32 +132,26 @@ fn rewrite(mut inst: MInst, classes: &[RegClass], slots: &[u32], out: &mut Vec<M
     });
     // Values read get distinct scratch registers; values only written may reuse them,
     // since every instruction reads its operands before writing. Indexed [read][class].
-    let mut next = [[0usize; 2]; 2];
+    let mut next = [[0usize; 3]; 2];
     for o in &mut operands {
-        let (scratch, class) = match classes[o.vreg.0 as usize] {
-            RegClass::Int => (&INT_SCRATCH, 0),
-            RegClass::Float => (&FLOAT_SCRATCH, 1),
+        let class = classes[o.vreg.0 as usize];
+        let scratch = match class {
+            RegClass::Int => &INT_SCRATCH,
+            RegClass::Float => &FLOAT_SCRATCH,
+            RegClass::Vector => &VECTOR_SCRATCH,
         };
-        let k = &mut next[o.read as usize][class];
+        let k = &mut next[o.read as usize][class.index()];
         o.scratch = scratch[*k];
         *k += 1;
     }
     let access = |o: &Operand, load: bool| {
         let addr = Addr::Slot(Slot::Local(slots[o.vreg.0 as usize]), 0);
         let r = Reg::Phys(o.scratch);
-        match (classes[o.vreg.0 as usize], load) {
-            (RegClass::Int, true) => MInst::Ldr {
-                cond: None,
-                rd: r,
-                addr,
-            },
-            (RegClass::Int, false) => MInst::Str {
-                cond: None,
-                rs: r,
-                addr,
-            },
-            (RegClass::Float, true) => MInst::VLdr { sd: r, addr },
-            (RegClass::Float, false) => MInst::VStr { ss: r, addr },
+        let class = classes[o.vreg.0 as usize];
+        if load {
+            class.reload(r, addr)
+        } else {
+            class.spill(r, addr)
         }
     };
     out.extend(operands.iter().filter(|o| o.read).map(|o| access(o, true)));
