@@ -2034,13 +2034,14 @@ class Gen:
         local arrays (`c[i] = a[i] * b[i + d] - k`), an update of an array from itself a few
         elements ahead or behind (`a[i] = a[i + d] + k`: behind by 1 to 3 is a dependence
         the vectors must not break), the counter itself stored, or a sum carried round to
-        round (sometimes of products large enough to wrap), from a start of 0 to 3 to a
-        bound of 0 to 9 rounds or up to the arrays' length, written out or in a variable;
-        the arrays folded into a checksum after it."""
+        round (sometimes of products large enough to wrap), or a running maximum or minimum
+        (`if (a[i] > m) m = a[i];`), from a start of 0 to 3 to a bound of 0 to 9 rounds or up
+        to the arrays' length, written out or in a variable; the arrays folded into a
+        checksum after it."""
         a, b, c, i, acc = self.fresh("s"), self.fresh("s"), self.fresh("s"), self.fresh("i"), self.fresh("v")
         size = self.r.randint(12, 40)
         d = self.r.randint(-3, 3)
-        shape = self.pick(["lanes", "lanes", "shifted", "counter", "sum", "sum"])
+        shape = self.pick(["lanes", "lanes", "shifted", "counter", "sum", "sum", "extreme"])
         for arr in (a, b, c):
             values = ", ".join(str(self.r.randint(-50, 50)) for _ in range(self.r.randint(1, size)))
             self.line(f"int {arr}[{size}] = {{{values}}};")
@@ -2067,6 +2068,9 @@ class Gen:
             self.line(f"{a}[{i}] = {a}[{shifted}] * {self.r.randint(-3, 3)} + {b}[{i}] - {k};")
         elif shape == "counter":
             self.line(f"{b}[{i}] = {i} * {self.r.randint(-5, 5)} + {a}[{i}];")
+        elif shape == "extreme":
+            x = self.pick([f"{a}[{i}]", f"{b}[{shifted}]", f"{a}[{i}] - {b}[{shifted}]"])
+            self.line(f"if ({x} {self.pick(['>', '<', '>=', '<='])} {acc}) {acc} = {x};")
         else:
             big = self.pick(["", " * 65537", " * 40503"])
             self.line(f"{acc} = {acc} {self.pick(['+', '-'])} {a}[{i}] * {b}[{shifted}]{big};")
@@ -3733,6 +3737,7 @@ FEATURES = [
     ("merge of two sorted runs", r"^\s+while \(i\d+ < \d+ && i\d+ < \d+\) \{\r?\n\s+if \(w\d+\[i\d+\] <= w\d+\[i\d+\]\)"),
     ("element-wise loop over arrays, one a few elements ahead or behind", r"^\s+s\d+\[(i\d+)\] = s\d+\[\1\] [-+*] s\d+\[\1 [-+] \d\] [-+*] -?\d+;"),
     ("sum of products carried round to round", r"^\s+(v\d+) = \1 [-+] s\d+\[(i\d+)\] \* s\d+\[\2 [-+] \d\]"),
+    ("running maximum or minimum over arrays", r"^\s+if \((s\d+\[i\d+[^\]]*\]( - s\d+\[[^\]]+\])?) [<>]=? (v\d+)\) \3 = \1;"),
     ("element-wise update of an array from itself", r"^\s+(s\d+)\[(i\d+)\] = \1\[\2 [-+] \d\] \* -?\d \+ s\d+\[\2\]"),
     ("element compared with its mirror about a point fixed for the loop", r"^\s+while \((i\d+) <= (m\d+)\) \{\r?\n(\s+if [^\n]*\n)?\s+if \(la\d+\[\1\] == la\d+\[\2 - \1\]\)"),
 ]
