@@ -41,8 +41,9 @@
 //! accesses are (two array parameters), P tests it, and the original loop runs every round
 //! when they are too close.
 //!
-//! The loop vectorises when it is worth it: its trip count, when known, is at least 8, and
-//! it stores or reduces.
+//! The loop vectorises when it is worth it: its trip count, when known, is more than
+//! `MAX_FULL_TRIPS` (loop-unroll writes shorter loops out in full, which leaves no loop,
+//! where a vector loop would leave its remainder's), and it stores or reduces.
 //!
 //! Needs: loop-simplified loops (preheaders, one latch), the loop forest, scalar evolution.
 //! Preserves: behaviour (the CFG changes).
@@ -56,11 +57,10 @@ use crate::analysis::Preserved;
 use crate::ir::Function;
 use crate::passes::FunctionContext;
 use crate::transform::one_block_loop::one_block_loop;
+use crate::transform::unroll_limit::MAX_FULL_TRIPS;
 
 /// The lanes of a vector: rounds per block.
 const LANES: u32 = 4;
-/// The fewest rounds, when known, for which a loop vectorises.
-const MIN_TRIPS: u32 = 8;
 
 pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
     let cfg = cx.analyses.cfg(f);
@@ -71,7 +71,7 @@ pub fn run(f: &mut Function, cx: &mut FunctionContext) -> Preserved {
         let Some(shape) = one_block_loop(f, &cfg, &loops, k) else {
             continue;
         };
-        if shape.test.step != 1 || shape.trips.is_some_and(|t| t < MIN_TRIPS) {
+        if shape.test.step != 1 || shape.trips.is_some_and(|t| t <= MAX_FULL_TRIPS) {
             continue;
         }
         if let Some(plan) = plan::plan(f, facts, cx.id, &loops, k, shape) {

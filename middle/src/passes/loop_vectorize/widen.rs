@@ -28,7 +28,10 @@ pub(super) fn vectorize(f: &mut Function, plan: Plan) {
         f,
         pv,
         v,
+        counter: plan.counter,
+        init: s.init,
         scalar: ValueMap::default(),
+        first: ValueMap::default(),
         vector: FastHashMap::default(),
         steps: FastHashMap::default(),
         splats: FastHashMap::default(),
@@ -162,8 +165,14 @@ struct Widener<'f> {
     f: &'f mut Function,
     pv: Block,
     v: Block,
+    /// The original loop's counter, and where the vector loop's starts.
+    counter: Inst,
+    init: Value,
     /// Lane 0's value of each value that steps by a constant each round, in V.
     scalar: ValueMap,
+    /// The value in the vector loop's first round of each value that steps by a constant
+    /// each round, built in PV where a lane-wise operation reads it.
+    first: ValueMap,
     /// How much each of those steps per round.
     steps: FastHashMap<Inst, i32>,
     /// The vector of each lane-wise value (and the reductions' phis), in V.
@@ -225,25 +234,76 @@ impl Widener<'_> {
             if let Some(&vector) = self.vector.get(&i) {
                 return vector;
             }
-            if let Some(&first) = self.scalar.get(&i) {
-                let step = self.steps[&i];
-                let ty = self.f.value_type(first).vector().expect("an i32 value");
-                let splat = self.append(InstKind::Splat { args: [first] }, ty);
-                let lanes = if step == 0 {
-                    splat
-                } else {
-                    let steps = self.step_vector(step);
-                    let add = InstKind::VBinary {
-                        op: VectorOp::Add,
-                        args: [splat, steps],
-                    };
-                    self.append(add, ty)
-                };
+            if let Some(&step) = self.steps.get(&i) {
+                let lanes = self.stepped_lanes(i, step);
                 self.vector.insert(i, lanes);
                 return lanes;
             }
         }
         self.splat(x)
+    }
+
+    /// The lanes of `i`, a value that steps by `step` each round: for a value fixed for the
+    /// loop, its splat in PV; else a vector of its own carried round to round, from its
+    /// first round's value plus `0, s, 2s, 3s` in PV, stepped by `4s` in V.
+    fn stepped_lanes(&mut self, i: Inst, step: i32) -> Value {
+        let first = self.first_round(Value::Inst(i));
+        let splat = self.splat(first);
+        if step == 0 {
+            return splat;
+        }
+        let ty = self.f.inst(i).ty.vector().expect("an i32 value");
+        let offsets = self.step_vector(step);
+        let start = InstKind::VBinary {
+            op: VectorOp::Add,
+            args: [splat, offsets],
+        };
+        let start = Value::Inst(self.f.append_inst(self.pv, start, ty));
+        let by = self.splat(Value::Int(step.wrapping_mul(LANES as i32)));
+        let body = self
+            .f
+            .block_insts(self.v)
+            .find(|&x| !self.f.kind(x).is_phi());
+        let phi = match body {
+            Some(at) => self.f.insert_inst_before(at, InstKind::empty_phi(), ty),
+            None => self.f.append_inst(self.v, InstKind::empty_phi(), ty),
+        };
+        let stepped = InstKind::VBinary {
+            op: VectorOp::Add,
+            args: [Value::Inst(phi), by],
+        };
+        let next = self.append(stepped, ty);
+        self.f.add_phi_incoming(phi, start, self.pv);
+        self.f.add_phi_incoming(phi, next, self.v);
+        Value::Inst(phi)
+    }
+
+    /// The value of `x` in the vector loop's first round, in PV: the counter's start, or
+    /// a value that steps each round computed again from the first values of its operands
+    /// (arithmetic and addresses, which cannot fault); `x` itself when it is fixed for the
+    /// loop.
+    fn first_round(&mut self, x: Value) -> Value {
+        let Some(i) = x.as_inst() else {
+            return x;
+        };
+        if i == self.counter {
+            return self.init;
+        }
+        if !self.steps.contains_key(&i) {
+            return x;
+        }
+        if let Some(&known) = self.first.get(&i) {
+            return known;
+        }
+        let mut kind = self.f.kind(i).clone();
+        for k in 0..kind.operands().len() {
+            let operand = kind.operands()[k];
+            kind.operands_mut()[k] = self.first_round(operand);
+        }
+        let ty = self.f.inst(i).ty;
+        let copy = Value::Inst(self.f.append_inst(self.pv, kind, ty));
+        self.first.insert(i, copy);
+        copy
     }
 
     /// The splat of `x`, fixed for the loop, built in PV.
