@@ -2034,14 +2034,15 @@ class Gen:
         local arrays (`c[i] = a[i] * b[i + d] - k`), an update of an array from itself a few
         elements ahead or behind (`a[i] = a[i + d] + k`: behind by 1 to 3 is a dependence
         the vectors must not break), the counter itself stored, or a sum carried round to
-        round (sometimes of products large enough to wrap), or a running maximum or minimum
-        (`if (a[i] > m) m = a[i];`), from a start of 0 to 3 to a bound of 0 to 9 rounds or up
-        to the arrays' length, written out or in a variable; the arrays folded into a
-        checksum after it."""
+        round (sometimes of products large enough to wrap), a running maximum or minimum
+        (`if (a[i] > m) m = a[i];`), or the larger or smaller of two values stored
+        (`t = a[i] * 2; if (b[i] > t) t = b[i]; c[i] = t;`), from a start of 0 to 3 to a
+        bound of 0 to 9 rounds or up to the arrays' length, written out or in a variable;
+        the arrays folded into a checksum after it."""
         a, b, c, i, acc = self.fresh("s"), self.fresh("s"), self.fresh("s"), self.fresh("i"), self.fresh("v")
         size = self.r.randint(12, 40)
         d = self.r.randint(-3, 3)
-        shape = self.pick(["lanes", "lanes", "shifted", "counter", "sum", "sum", "extreme"])
+        shape = self.pick(["lanes", "shifted", "shifted", "counter", "sum", "extreme", "pick"])
         for arr in (a, b, c):
             values = ", ".join(str(self.r.randint(-50, 50)) for _ in range(self.r.randint(1, size)))
             self.line(f"int {arr}[{size}] = {{{values}}};")
@@ -2068,6 +2069,11 @@ class Gen:
             self.line(f"{a}[{i}] = {a}[{shifted}] * {self.r.randint(-3, 3)} + {b}[{i}] - {k};")
         elif shape == "counter":
             self.line(f"{b}[{i}] = {i} * {self.r.randint(-5, 5)} + {a}[{i}];")
+        elif shape == "pick":
+            t, other = self.fresh("v"), self.pick([f"{b}[{shifted}]", str(self.r.randint(-20, 20))])
+            self.line(f"int {t} = {a}[{i}] * {self.r.randint(-3, 3)};")
+            self.line(f"if ({other} {self.pick(['>', '<', '>=', '<='])} {t}) {t} = {other};")
+            self.line(f"{c}[{i}] = {t};")
         elif shape == "extreme":
             x = self.pick([f"{a}[{i}]", f"{b}[{shifted}]", f"{a}[{i}] - {b}[{shifted}]"])
             self.line(f"if ({x} {self.pick(['>', '<', '>=', '<='])} {acc}) {acc} = {x};")
@@ -3737,6 +3743,7 @@ FEATURES = [
     ("merge of two sorted runs", r"^\s+while \(i\d+ < \d+ && i\d+ < \d+\) \{\r?\n\s+if \(w\d+\[i\d+\] <= w\d+\[i\d+\]\)"),
     ("element-wise loop over arrays, one a few elements ahead or behind", r"^\s+s\d+\[(i\d+)\] = s\d+\[\1\] [-+*] s\d+\[\1 [-+] \d\] [-+*] -?\d+;"),
     ("sum of products carried round to round", r"^\s+(v\d+) = \1 [-+] s\d+\[(i\d+)\] \* s\d+\[\2 [-+] \d\]"),
+    ("larger or smaller of two values stored lane by lane", r"^\s+if \(\S+ [<>]=? (v\d+)\) \1 = \S+;\r?\n\s+s\d+\[i\d+\] = \1;"),
     ("running maximum or minimum over arrays", r"^\s+if \((s\d+\[i\d+[^\]]*\]( - s\d+\[[^\]]+\])?) [<>]=? (v\d+)\) \3 = \1;"),
     ("element-wise update of an array from itself", r"^\s+(s\d+)\[(i\d+)\] = \1\[\2 [-+] \d\] \* -?\d \+ s\d+\[\2\]"),
     ("element compared with its mirror about a point fixed for the loop", r"^\s+while \((i\d+) <= (m\d+)\) \{\r?\n(\s+if [^\n]*\n)?\s+if \(la\d+\[\1\] == la\d+\[\2 - \1\]\)"),

@@ -25,8 +25,10 @@
 //!   once per block for lane 0; where a lane-wise operation reads it, its lanes are
 //!   lane 0's value plus 0, 1, 2 and 3 steps;
 //! - a load or store whose address steps by the element's 4 bytes becomes `vload` or
-//!   `vstore`; `add`, `sub` and `mul` of integers become lane-wise; a value fixed for the
-//!   loop that they read is a splat, built once in PV;
+//!   `vstore`; `add`, `sub` and `mul` of integers become lane-wise, and so does a select
+//!   of the larger or smaller of two values by a signed compare of them (`vsmax`,
+//!   `vsmin`: `a[i] > b[i] ? a[i] : b[i]`, a clamp `x > 199 ? 200 : x`); a value fixed for
+//!   the loop that they read is a splat, built once in PV;
 //! - a sum carried round to round (`s = s + x`, `s = s - x`) keeps a vector of four
 //!   partial sums, lane 0 starting from `s`'s first value and the others from 0, reduced
 //!   after the vector loop: wrapping addition gives the same sum in any order; a running

@@ -5,7 +5,9 @@ use super::dependences::{independent, Access};
 use super::reductions::{reduction, Reduction};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{LoopInfo, ModuleFacts};
-use crate::ir::{BinaryOp, FuncId, Function, Inst, InstKind, Type, Value, VectorOp};
+use crate::ir::{
+    BinaryOp, Block, FuncId, Function, Inst, InstKind, IntPred, Type, Value, VectorOp,
+};
 use crate::transform::loop_frame::uses_after;
 use crate::transform::one_block_loop::OneBlockLoop;
 
@@ -14,7 +16,8 @@ use crate::transform::one_block_loop::OneBlockLoop;
 pub(super) enum Role {
     /// What only the exit test reads: the vector loop has its own.
     Control,
-    /// The compare of a running minimum or maximum, which its lane-wise step replaces.
+    /// The compare of a running or lane-wise minimum or maximum, which the lane-wise
+    /// operation replaces.
     Replaced,
     /// A value that steps by `step` each round, computed for lane 0.
     Uniform { step: i32 },
@@ -22,7 +25,7 @@ pub(super) enum Role {
     Load,
     /// `vstore` to consecutive elements.
     Store,
-    /// A lane-wise operation.
+    /// A lane-wise operation (of a binary operation's operands, or a select's two values).
     Lanes(VectorOp),
     /// The step of a reduction: lane-wise on the vector of partial results.
     Reduction(VectorOp),
@@ -66,7 +69,15 @@ pub(super) fn plan(
     }
     let mut scev = LoopEvolution::new(f, loops, k)?;
     let control = control_insts(f, &shape);
-    let compares: Vec<Inst> = reductions.iter().filter_map(|r| r.compare).collect();
+    let extremes: Vec<(Inst, Inst, VectorOp)> = f
+        .block_insts(h)
+        .filter_map(|i| lane_extreme(f, h, i))
+        .collect();
+    let compares: Vec<Inst> = reductions
+        .iter()
+        .filter_map(|r| r.compare)
+        .chain(extremes.iter().map(|&(_, c, _)| c))
+        .collect();
     let mut body = Vec::new();
     let mut accesses = Vec::new();
     let mut work = false;
@@ -82,6 +93,8 @@ pub(super) fn plan(
         } else if let Some(r) = reductions.iter().find(|r| r.next == i) {
             work = true;
             Role::Reduction(r.step)
+        } else if let Some(&(_, _, op)) = extremes.iter().find(|&&(x, ..)| x == i) {
+            Role::Lanes(op)
         } else {
             role(f, &mut scev, i, &mut accesses)?
         };
@@ -116,6 +129,52 @@ pub(super) fn plan(
         last_lanes,
         checks,
     })
+}
+
+/// Instruction `i` of loop block `h` as a lane-wise minimum or maximum: `select c, t, e`
+/// with `c` a signed compare of `t` and `e` that only it reads (`a[i] > b[i] ? a[i] :
+/// b[i]`), with the compare and the operation.
+fn lane_extreme(f: &Function, h: Block, i: Inst) -> Option<(Inst, Inst, VectorOp)> {
+    let InstKind::Select {
+        args: [Value::Inst(c), t, e],
+    } = *f.kind(i)
+    else {
+        return None;
+    };
+    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(c) else {
+        return None;
+    };
+    if f.inst_block(c) != Some(h) || f.uses(Value::Inst(c)).len() != 1 || t == e {
+        return None;
+    }
+    // The compare as `t pred e`: the select picks `t` when it holds. Against a constant,
+    // `x > k` is also `x >= k + 1` (instcombine writes `x >= 200` as `x > 199`).
+    let mut forms = vec![(pred, a, b)];
+    if let Value::Int(k) = b {
+        let other = match pred {
+            IntPred::Sgt => k.checked_add(1).map(|k| (IntPred::Sge, k)),
+            IntPred::Sge => k.checked_sub(1).map(|k| (IntPred::Sgt, k)),
+            IntPred::Slt => k.checked_sub(1).map(|k| (IntPred::Sle, k)),
+            IntPred::Sle => k.checked_add(1).map(|k| (IntPred::Slt, k)),
+            _ => None,
+        };
+        forms.extend(other.map(|(pred, k)| (pred, a, Value::Int(k))));
+    }
+    let pred = forms.into_iter().find_map(|(pred, a, b)| {
+        if (a, b) == (t, e) {
+            Some(pred)
+        } else if (a, b) == (e, t) {
+            Some(pred.swapped())
+        } else {
+            None
+        }
+    })?;
+    let op = match pred {
+        IntPred::Sgt | IntPred::Sge => VectorOp::SMax,
+        IntPred::Slt | IntPred::Sle => VectorOp::SMin,
+        _ => return None,
+    };
+    (f.inst(i).ty == Type::I32).then_some((i, c, op))
 }
 
 /// The instructions only the exit test reads: its compare, and the add of a constant to

@@ -217,10 +217,11 @@ impl Widener<'_> {
             }
             Role::Reduction(_) => unreachable!("reductions are widened with their phis"),
             Role::Lanes(op) => {
-                let [a, b] = self.f.kind(i).operands() else {
-                    unreachable!("a binary operation");
+                let (a, b) = match *self.f.kind(i) {
+                    InstKind::Binary { args: [a, b], .. } => (a, b),
+                    InstKind::Select { args: [_, t, e] } => (t, e),
+                    _ => unreachable!("a binary operation or a minimum or maximum"),
                 };
-                let (a, b) = (*a, *b);
                 let args = [self.lanes(a), self.lanes(b)];
                 let lanes = self.append(InstKind::VBinary { op, args }, op.ty());
                 self.vector.insert(i, lanes);
