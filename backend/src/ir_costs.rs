@@ -111,10 +111,10 @@ fn lowering(kind: &InstKind) -> &'static [CostClass] {
         InstKind::Select { .. } => &[Alu],
         InstKind::Load { .. } => &[Load],
         InstKind::Store { .. } => &[Store],
-        // Until the back end selects vectors, they weigh as the VFP instructions that run in
-        // the same pipelines: `vld1`, `vst1`, lane-wise arithmetic; `vdup` and the lane
-        // moves cross between the core and the vector registers; a reduction is pairwise
-        // steps and a move to a core register.
+        // Vectors weigh as the VFP instructions that run in the same pipelines: `vld1`,
+        // `vst1`, lane-wise arithmetic (`isel::vectors`); `vdup` and the lane moves cross
+        // between the core and the vector registers; a reduction is pairwise steps and a
+        // move to a core register.
         InstKind::VLoad { .. } => &[VfpLoad],
         InstKind::VStore { .. } => &[VfpStore],
         InstKind::VBinary { .. } => &[VfpArith],
