@@ -36,8 +36,8 @@ impl PReg {
     }
 
     /// Vector register q`n`, for `n` in 8..16.
-    pub fn q(n: u8) -> PReg {
-        PReg(40 + n)
+    pub const fn q(n: u8) -> PReg {
+        PReg(PReg::Q8.0 + n - 8)
     }
 
     pub fn class(self) -> RegClass {
@@ -53,7 +53,7 @@ impl PReg {
         match self.0 {
             0..16 => self.0,
             16..48 => self.0 - 16,
-            _ => self.0 - 40,
+            _ => self.0 - PReg::Q8.0 + 8,
         }
     }
 

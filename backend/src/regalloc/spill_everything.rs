@@ -15,7 +15,7 @@ use crate::mir::*;
 
 const INT_SCRATCH: [PReg; 3] = [PReg(4), PReg(5), PReg(6)];
 const FLOAT_SCRATCH: [PReg; 3] = [PReg(32), PReg(33), PReg(34)];
-const VECTOR_SCRATCH: [PReg; 3] = [PReg(49), PReg(50), PReg(51)];
+const VECTOR_SCRATCH: [PReg; 3] = [PReg::q(9), PReg::q(10), PReg::q(11)];
 
 pub fn allocate(mf: &mut MFunction) {
     let slots = assign_slots(mf);
