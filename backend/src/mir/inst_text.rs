@@ -246,8 +246,8 @@ fn write_pseudo<S: Syntax>(s: &mut S, inst: &MInst) -> fmt::Result {
 }
 
 /// A load or store of a vector register: in assembly, `vld1.32`/`vst1.32` of its two
-/// halves at `[base]` or `[base]!`, or one `vldr`/`vstr` per half for an address with an
-/// offset (stack slots); in the text form, the mnemonic, the register and the address.
+/// halves at `[base]` or `[base]!`, or one `vldr`/`vstr` per half for a stack slot; in the
+/// text form, the mnemonic, the register and the address.
 fn vector_access<S: Syntax>(
     s: &mut S,
     transfer: &str,
@@ -266,19 +266,17 @@ fn vector_access<S: Syntax>(
         Addr::PostIndex(base, 16) => {
             s.line(format_args!("{transfer} {{d{low}-d{high}}}, [{base}]!"))
         }
-        Addr::Imm(base, off) => {
-            s.line(format_args!("{single} d{low}, [{base}, #{off}]"))?;
-            s.line(format_args!("{single} d{high}, [{base}, #{}]", off + 8))
-        }
         Addr::Slot(slot, off) => {
             let first = s.address(Addr::Slot(slot, off), true);
             s.line(format_args!("{single} d{low}, {first}"))?;
             let second = s.address(Addr::Slot(slot, off + 8), true);
             s.line(format_args!("{single} d{high}, {second}"))
         }
-        Addr::Index(..) | Addr::IndexDown(..) | Addr::PostIndex(..) | Addr::PreIndex(..) => {
-            unreachable!("the verifier rejects vector access {addr:?}")
-        }
+        Addr::Imm(..)
+        | Addr::Index(..)
+        | Addr::IndexDown(..)
+        | Addr::PostIndex(..)
+        | Addr::PreIndex(..) => unreachable!("the verifier rejects vector access {addr:?}"),
     }
 }
 
