@@ -771,3 +771,36 @@ fn run_ends_with_124_when_max_steps_runs_out_and_134_on_a_run_time_error() {
         "{stderr}"
     );
 }
+
+/// The assembly of `text` at `level`, written to standard output.
+fn assembly_of(name: &str, text: &str, level: &str) -> String {
+    let path = temp_dir(name).join("input.sy");
+    std::fs::write(&path, text).unwrap();
+    let out = compiler()
+        .args(["-S", level, "-o", "-"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_fpu_directive_names_neon_exactly_where_the_code_uses_it() {
+    let summing = "int a[100];\nint main() {\n    int n = getarray(a);\n    int s = 0;\n    \
+                   int i = 0;\n    while (i < n) {\n        s = s + a[i];\n        i = i + 1;\n    \
+                   }\n    return s;\n}\n";
+    let vectorised = assembly_of("neon", summing, "-O2");
+    assert!(vectorised.contains("\t.fpu neon-vfpv4\n"), "{vectorised}");
+    assert!(vectorised.contains("vld1.32"), "{vectorised}");
+    let scalar = assembly_of("vfp", summing, "-O0");
+    assert!(scalar.contains("\t.fpu vfpv4\n"), "{scalar}");
+    assert!(
+        !scalar.contains("vld1.32") && !scalar.contains("neon"),
+        "{scalar}"
+    );
+}
