@@ -109,8 +109,8 @@ impl Builder {
         Ok(())
     }
 
-    /// `virtual registers: 12 (float: 3, 7-9)`, `local0: 8 bytes` or `outgoing arguments:
-    /// 8 bytes`.
+    /// `virtual registers: 12 (float: 3, 7-9; vector: 10-11)`, `local0: 8 bytes` or
+    /// `outgoing arguments: 8 bytes`.
     fn fact(&mut self, line: &str) -> Result<(), String> {
         let mut c = Cursor::plain(line);
         let word = c.token("a fact about the function or a block")?;
@@ -146,7 +146,8 @@ impl Builder {
         Ok(())
     }
 
-    /// The virtual registers' count and float ones, after `virtual registers:`.
+    /// The virtual registers' count and their float and vector runs, after `virtual
+    /// registers:`.
     fn vregs(&mut self, c: &mut Cursor) -> Result<(), String> {
         if self.declared_vregs {
             return Err("the virtual registers are declared twice".to_string());
