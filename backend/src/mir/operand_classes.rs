@@ -1,7 +1,7 @@
 //! The register class each register operand of an instruction must have: the VFP's
 //! operands (`s` registers) are float, NEON's (`q` registers) vector, addresses and
-//! everything else core, a copy's two registers alike. Calls, returns and tail calls name physical registers of both classes
-//! for the convention and are not checked.
+//! everything else core, a copy's two registers alike. Calls, returns and tail calls name
+//! physical core and VFP registers for the convention and are not checked.
 
 use super::{MFunction, MInst, Reg, RegClass};
 

@@ -41,7 +41,7 @@ fn spill_weight(block: &MBlock) -> f64 {
     block.frequency.min(1e6)
 }
 
-/// Graph-colouring allocation of both register classes: for each class, relieve extreme
+/// Graph-colouring allocation of every register class: for each class, relieve extreme
 /// pressure, then colour, spilling and colouring again until every register has a colour.
 /// Where the frame that results has a load or store too far from sp for its immediate
 /// offset, emission needs ip, so the function is allocated again without it.
@@ -54,7 +54,7 @@ pub fn graph(mf: &mut MFunction) {
     }
 }
 
-/// Colours both classes with the allocatable registers that `usable` accepts.
+/// Colours every class with the allocatable registers that `usable` accepts.
 fn color(mf: &mut MFunction, usable: impl Fn(PReg) -> bool) {
     // Per virtual register, whether spilling created it.
     let mut unspillable: Vec<bool> = Vec::new();
