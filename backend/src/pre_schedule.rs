@@ -14,9 +14,9 @@
 //! a register is live from its definition (or the region's start) until its last reader
 //! in the region has issued, or to the region's end when it is live there. Liveness gives
 //! the registers live after each region; registers live across it untouched count
-//! throughout. Pressure is counted per class (core, VFP) over virtual registers and the
-//! allocatable physical ones, at each instruction over the registers live after it with
-//! those it defines, where the graph colourer adds its interference edges.
+//! throughout. Pressure is counted per class (core, VFP, NEON) over virtual registers and
+//! the allocatable physical ones, at each instruction over the registers live after it
+//! with those it defines, where the graph colourer adds its interference edges.
 //!
 //! Each class has a bound: the allocator's register count less `RESERVE`, or the peak of
 //! the original order if that is higher. An instruction that would take a class beyond its

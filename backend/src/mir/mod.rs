@@ -1,7 +1,7 @@
-//! Machine IR: A32 and VFP instructions over virtual and physical registers, in blocks of
-//! machine functions, with one printer of instructions (for assembly and for a text form
-//! of dumps that parses back), a structural verifier, and the loop nesting depths and
-//! frequencies of blocks.
+//! Machine IR: A32, VFP and NEON instructions over virtual and physical registers, in
+//! blocks of machine functions, with one printer of instructions (for assembly and for a
+//! text form of dumps that parses back), a structural verifier, and the loop nesting depths
+//! and frequencies of blocks.
 
 mod cond;
 pub mod frame_placement;
