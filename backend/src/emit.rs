@@ -277,8 +277,10 @@ impl Syntax for Asm<'_> {
                 }
             }
             MInst::VToDoubleCore { lo, hi, sm } => {
-                em.line(format_args!("vcvt.f64.f32 d16, {sm}"));
-                em.line(format_args!("vmov {lo}, {hi}, d16"));
+                // The low half of q8, which allocation leaves free for this.
+                let scratch = PReg::Q8.low_double();
+                em.line(format_args!("vcvt.f64.f32 d{scratch}, {sm}"));
+                em.line(format_args!("vmov {lo}, {hi}, d{scratch}"));
             }
             MInst::JumpTable {
                 index,

@@ -285,7 +285,7 @@ fn hoist_reloads(mf: &mut MFunction, loops: &Loops, headers: &[MBlockId]) {
             let Some(at) = free.iter().position(|p| p.class() == class) else {
                 continue;
             };
-            let liveness = &liveness[class_index(class)];
+            let liveness = &liveness[class.index()];
             if !every_reload_renames(mf, liveness, &body, key) {
                 continue;
             }
@@ -294,14 +294,6 @@ fn hoist_reloads(mf: &mut MFunction, loops: &Loops, headers: &[MBlockId]) {
             written[reg.0 as usize] = true;
             hoist(mf, liveness, &body, &entering, key, reg);
         }
-    }
-}
-
-fn class_index(class: RegClass) -> usize {
-    match class {
-        RegClass::Int => 0,
-        RegClass::Float => 1,
-        RegClass::Vector => unreachable!("vector reloads are not hoisted"),
     }
 }
 

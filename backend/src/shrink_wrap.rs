@@ -352,7 +352,7 @@ impl Plan {
             } else if let Some(x) = kept_source(mf, region, c, &last_write) {
                 renames.push((c, x));
             } else {
-                renames.push((c, free[file(c)].pop()?));
+                renames.push((c, free[c.class().index()].pop()?));
             }
         }
         sunk.sort_unstable();
@@ -366,7 +366,7 @@ impl Plan {
             let overwritten =
                 last_write[value.0 as usize].is_some_and(|(b, j)| b != MBlockId::ENTRY || j > k);
             let (copy, held) = if overwritten {
-                let t = free[file(value)].pop()?;
+                let t = free[value.class().index()].pop()?;
                 let copy = MInst::Copy {
                     dst: Reg::Phys(t),
                     src: Reg::Phys(renamed(value)),
@@ -416,7 +416,7 @@ impl Plan {
             let mut code = vec![MInst::Prologue];
             code.extend(self.stores.iter().map(|(_, _, store)| store.clone()));
             for &(c, t) in &self.renames {
-                if live[file(c)]
+                if live[c.class().index()]
                     .live_in(exit.target)
                     .any(|n| n == c.0 as usize)
                 {
@@ -445,11 +445,6 @@ fn stand_in(renames: &[(PReg, PReg)], p: PReg) -> PReg {
         .iter()
         .find(|&&(c, _)| c == p)
         .map_or(p, |&(_, t)| t)
-}
-
-/// The index of `p`'s register file in the per-class arrays: 0 core, 1 VFP.
-fn file(p: PReg) -> usize {
-    (p.class() == RegClass::Float) as usize
 }
 
 /// The register `c` copies, when the region's only write of `c` is that copy, in the entry,
