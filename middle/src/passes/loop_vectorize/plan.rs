@@ -2,12 +2,10 @@
 //! instructions there (the module above lists them).
 
 use super::dependences::{independent, Access};
-use super::reductions::{reduction, Reduction};
+use super::reductions::{picked_extreme, reduction, Reduction};
 use crate::analysis::scev::LoopEvolution;
 use crate::analysis::{LoopInfo, ModuleFacts};
-use crate::ir::{
-    BinaryOp, Block, FuncId, Function, Inst, InstKind, IntPred, Type, Value, VectorOp,
-};
+use crate::ir::{BinaryOp, Block, FuncId, Function, Inst, InstKind, Type, Value, VectorOp};
 use crate::transform::loop_frame::uses_after;
 use crate::transform::one_block_loop::OneBlockLoop;
 
@@ -141,39 +139,10 @@ fn lane_extreme(f: &Function, h: Block, i: Inst) -> Option<(Inst, Inst, VectorOp
     else {
         return None;
     };
-    let InstKind::Icmp { pred, args: [a, b] } = *f.kind(c) else {
-        return None;
-    };
     if f.inst_block(c) != Some(h) || f.uses(Value::Inst(c)).len() != 1 || t == e {
         return None;
     }
-    // The compare as `t pred e`: the select picks `t` when it holds. Against a constant,
-    // `x > k` is also `x >= k + 1` (instcombine writes `x >= 200` as `x > 199`).
-    let mut forms = vec![(pred, a, b)];
-    if let Value::Int(k) = b {
-        let other = match pred {
-            IntPred::Sgt => k.checked_add(1).map(|k| (IntPred::Sge, k)),
-            IntPred::Sge => k.checked_sub(1).map(|k| (IntPred::Sgt, k)),
-            IntPred::Slt => k.checked_sub(1).map(|k| (IntPred::Sle, k)),
-            IntPred::Sle => k.checked_add(1).map(|k| (IntPred::Slt, k)),
-            _ => None,
-        };
-        forms.extend(other.map(|(pred, k)| (pred, a, Value::Int(k))));
-    }
-    let pred = forms.into_iter().find_map(|(pred, a, b)| {
-        if (a, b) == (t, e) {
-            Some(pred)
-        } else if (a, b) == (e, t) {
-            Some(pred.swapped())
-        } else {
-            None
-        }
-    })?;
-    let op = match pred {
-        IntPred::Sgt | IntPred::Sge => VectorOp::SMax,
-        IntPred::Slt | IntPred::Sle => VectorOp::SMin,
-        _ => return None,
-    };
+    let op = picked_extreme(f, c, t, e, true)?;
     (f.inst(i).ty == Type::I32).then_some((i, c, op))
 }
 

@@ -55,13 +55,13 @@ pub(super) fn reduction(f: &Function, h: Block, phi: Inst) -> Option<Reduction> 
         InstKind::Select {
             args: [Value::Inst(c), t, e],
         } => {
-            let (x, op) = extreme(f, c, t, e, p)?;
-            let step = if op == ReduceOp::SMax {
-                VectorOp::SMax
+            let (step, x) = (picked_extreme(f, c, t, e, false)?, other(t, e, p)?);
+            let combine = if step == VectorOp::SMax {
+                ReduceOp::SMax
             } else {
-                VectorOp::SMin
+                ReduceOp::SMin
             };
-            (x, step, op, Some(c))
+            (x, step, combine, Some(c))
         }
         _ => return None,
     };
@@ -84,31 +84,55 @@ pub(super) fn reduction(f: &Function, h: Block, phi: Inst) -> Option<Reduction> 
     })
 }
 
-/// `select c, t, e` with `c` a signed compare of `x` and the phi `p`, picking one of them:
-/// `x` and whether it keeps the maximum or the minimum.
-fn extreme(f: &Function, c: Inst, t: Value, e: Value, p: Value) -> Option<(Value, ReduceOp)> {
+/// Of the two values `t` and `e`, the one that is not `p`, when the other is.
+fn other(t: Value, e: Value, p: Value) -> Option<Value> {
+    if t == p {
+        Some(e)
+    } else if e == p {
+        Some(t)
+    } else {
+        None
+    }
+}
+
+/// Whether `select c, t, e` picks the larger (`SMax`) or the smaller (`SMin`) of `t` and
+/// `e`: `c` a signed compare of the two. With `against_constants`, a compare with a
+/// constant `k` counts as one with `k + 1` or `k - 1` when that keeps the outcome (`x > k`
+/// is `x >= k + 1`: instcombine writes `x >= 200` as `x > 199`).
+pub(super) fn picked_extreme(
+    f: &Function,
+    c: Inst,
+    t: Value,
+    e: Value,
+    against_constants: bool,
+) -> Option<VectorOp> {
     let InstKind::Icmp { pred, args: [a, b] } = *f.kind(c) else {
         return None;
     };
-    // The compare as `x pred p`.
-    let (x, pred) = if b == p {
-        (a, pred)
-    } else if a == p {
-        (b, pred.swapped())
-    } else {
-        return None;
-    };
-    // The select as picking `x` when the compare holds.
-    let pred = if (t, e) == (x, p) {
-        pred
-    } else if (t, e) == (p, x) {
-        pred.inverse()
-    } else {
-        return None;
-    };
+    let mut forms = vec![(pred, b)];
+    if let (Value::Int(k), true) = (b, against_constants) {
+        let other = match pred {
+            IntPred::Sgt => k.checked_add(1).map(|k| (IntPred::Sge, k)),
+            IntPred::Sge => k.checked_sub(1).map(|k| (IntPred::Sgt, k)),
+            IntPred::Slt => k.checked_sub(1).map(|k| (IntPred::Sle, k)),
+            IntPred::Sle => k.checked_add(1).map(|k| (IntPred::Slt, k)),
+            _ => None,
+        };
+        forms.extend(other.map(|(pred, k)| (pred, Value::Int(k))));
+    }
+    // The compare as `t pred e`: the select picks `t` when it holds.
+    let pred = forms.into_iter().find_map(|(pred, b)| {
+        if (a, b) == (t, e) {
+            Some(pred)
+        } else if (a, b) == (e, t) {
+            Some(pred.swapped())
+        } else {
+            None
+        }
+    })?;
     match pred {
-        IntPred::Sgt | IntPred::Sge => Some((x, ReduceOp::SMax)),
-        IntPred::Slt | IntPred::Sle => Some((x, ReduceOp::SMin)),
+        IntPred::Sgt | IntPred::Sge => Some(VectorOp::SMax),
+        IntPred::Slt | IntPred::Sle => Some(VectorOp::SMin),
         _ => None,
     }
 }
